@@ -1,0 +1,123 @@
+// Configuration is read and checked once, at boot. A bad value stops the server with one clear line,
+// instead of failing later in the middle of a customer's checkout.
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test'
+  host: string
+  port: number
+  /** Public origin of the shop, used for absolute links (e-mails, payment return URLs) and the origin check. */
+  publicUrl: string
+  databaseUrl: string
+  databaseAuthToken: string | undefined
+  distDir: string
+  dataDir: string
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string } | null
+  shippoApiKey: string | null
+  smtpUrl: string | null
+  mailFrom: string
+  google: { clientId: string; clientSecret: string; issuer: string } | null
+  /** Trust X-Forwarded-For for client addresses (only behind a proxy we run). */
+  trustProxy: boolean
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = env[name]?.trim() || fallback
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${value}")`)
+  }
+  return value as T
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new ConfigError(`${name} must be a port number from 0 to 65535 (got "${raw}")`)
+  }
+  return value
+}
+
+function url(env: Env, name: string, fallback: string, protocols: string[]): string {
+  const value = env[name]?.trim() || fallback
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${value}")`)
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.join(' or ')} (got "${value}")`)
+  }
+  return value
+}
+
+/** Groups of keys that only make sense together: all set, or none. */
+function group<K extends string>(env: Env, names: readonly K[]): Record<K, string> | null {
+  const set = names.filter((name) => env[name]?.trim())
+  if (set.length === 0) return null
+  if (set.length !== names.length) {
+    const missing = names.filter((name) => !env[name]?.trim())
+    throw new ConfigError(`${set.join(', ')} set without ${missing.join(', ')}: set all of them or none`)
+  }
+  return Object.fromEntries(names.map((name) => [name, env[name]?.trim() ?? ''])) as Record<K, string>
+}
+
+export function readConfig(env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development')
+  const listenPort = port(env, 'PORT', 4321)
+  const host = env.HOST?.trim() || '0.0.0.0'
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:']).replace(/\/$/, '')
+
+  const stripeKeys = group(env, ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)
+  if (stripeKeys && !/^sk_(test|live)_/.test(stripeKeys.STRIPE_SECRET_KEY)) {
+    throw new ConfigError('STRIPE_SECRET_KEY must start with sk_test_ or sk_live_')
+  }
+  if (stripeKeys && !/^pk_(test|live)_/.test(stripeKeys.STRIPE_PUBLISHABLE_KEY)) {
+    throw new ConfigError('STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_')
+  }
+  if (stripeKeys && !stripeKeys.STRIPE_WEBHOOK_SECRET.startsWith('whsec_')) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET must start with whsec_')
+  }
+  // The demo payment provider accepts any test card; it must never take real orders.
+  if (!stripeKeys && nodeEnv === 'production') {
+    throw new ConfigError(
+      'NODE_ENV=production needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET: the demo payment provider is for development only',
+    )
+  }
+
+  const googleKeys = group(env, ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const)
+
+  return {
+    nodeEnv,
+    host,
+    port: listenPort,
+    publicUrl,
+    databaseUrl: url(env, 'DATABASE_URL', 'file:./data/shop.db', ['file:', 'libsql:', 'http:', 'https:', 'ws:', 'wss:']),
+    databaseAuthToken: env.DATABASE_AUTH_TOKEN?.trim() || undefined,
+    distDir: env.DIST_DIR?.trim() || './dist',
+    dataDir: env.DATA_DIR?.trim() || './data',
+    stripe: stripeKeys
+      ? {
+          secretKey: stripeKeys.STRIPE_SECRET_KEY,
+          publishableKey: stripeKeys.STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: stripeKeys.STRIPE_WEBHOOK_SECRET,
+        }
+      : null,
+    shippoApiKey: env.SHIPPO_API_KEY?.trim() || null,
+    smtpUrl: env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : null,
+    mailFrom: env.MAIL_FROM?.trim() || 'Grit & Whisker <orders@gritandwhisker.example>',
+    google: googleKeys
+      ? {
+          clientId: googleKeys.GOOGLE_CLIENT_ID,
+          clientSecret: googleKeys.GOOGLE_CLIENT_SECRET,
+          issuer: url(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', ['https:', 'http:']),
+        }
+      : null,
+    trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+  }
+}

@@ -1,0 +1,12 @@
+import { sql } from 'drizzle-orm'
+import { Elysia } from 'elysia'
+import type { AppDeps } from '../../deps'
+
+/** For load balancers and uptime checks: answers 200 only when the database answers too. */
+export function healthRoutes({ db }: AppDeps) {
+  return new Elysia().get('/api/health', async ({ set }) => {
+    set.headers['cache-control'] = 'no-store'
+    await db.run(sql`select 1`)
+    return { status: 'ok' }
+  })
+}

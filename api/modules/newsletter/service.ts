@@ -1,0 +1,26 @@
+import type { Database } from '../../../db/client'
+import { newsletterSubscribers } from '../../../db/schema'
+import type { Clock } from '../../lib/clock'
+import { badRequest } from '../../plugins/errors'
+import { isEmail } from '../../rules/address'
+
+export interface SubscribeResult {
+  email: string
+  /** False when the address was already on the list: not an error, nothing is duplicated. */
+  created: boolean
+}
+
+export function createNewsletterService(db: Database, clock: Clock) {
+  return {
+    async subscribe(rawEmail: string, source: string): Promise<SubscribeResult> {
+      const email = rawEmail.trim().toLowerCase()
+      if (!isEmail(email)) throw badRequest('Please enter a valid e-mail address, like name@example.com.')
+      const inserted = await db
+        .insert(newsletterSubscribers)
+        .values({ email, source, createdAt: clock.now() })
+        .onConflictDoNothing({ target: newsletterSubscribers.email })
+        .returning({ id: newsletterSubscribers.id })
+      return { email, created: inserted.length > 0 }
+    },
+  }
+}

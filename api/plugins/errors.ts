@@ -1,0 +1,76 @@
+import { Elysia } from 'elysia'
+
+/** An error whose message is safe to show the customer, with the HTTP status that goes with it. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Extra fields for the JSON answer, e.g. `useGoogle` on a refused login. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message)
+export const unauthorized = (message = 'Please sign in to continue.') => new HttpError(401, message)
+export const forbidden = (message = 'You do not have access to this.') => new HttpError(403, message)
+export const notFound = (message = 'Not found.') => new HttpError(404, message)
+export const conflict = (message: string) => new HttpError(409, message)
+export const unprocessable = (message: string) => new HttpError(422, message)
+
+export function jsonError(status: number, message: string, extra: Record<string, unknown> = {}): Response {
+  return new Response(JSON.stringify({ error: message, ...extra }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  })
+}
+
+interface ValidationIssue {
+  path?: string
+  message?: string
+  summary?: string
+  schema?: { error?: unknown }
+}
+
+/**
+ * Turns a schema failure into one readable sentence naming the field. Elysia's own answer echoes the
+ * request body, which may hold a password, so it never reaches the client or the log.
+ */
+function describeValidation(error: unknown): string {
+  const all = (error as { all?: ValidationIssue[] }).all ?? []
+  const first = all[0]
+  if (!first) return 'The request is not valid.'
+  const custom = first.schema?.error
+  if (typeof custom === 'string') return custom
+  const field = first.path?.replace(/^\//, '').replaceAll('/', '.')
+  const reason = (first.summary ?? first.message ?? 'is not valid').replace(/^Expected/, 'expected')
+  return field ? `Invalid ${field}: ${reason}.` : `Invalid request: ${reason}.`
+}
+
+/** The one place every error becomes an answer: clear JSON, the right status, no stack traces. */
+export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
+  { as: 'global' },
+  ({ code, error, request }) => {
+    if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra)
+    switch (code) {
+      case 'VALIDATION':
+        return jsonError(422, describeValidation(error))
+      case 'PARSE':
+        return jsonError(400, 'The request body is not valid JSON.')
+      case 'NOT_FOUND':
+        return jsonError(404, 'Not found.')
+      case 'INVALID_COOKIE_SIGNATURE':
+        return jsonError(401, 'Please sign in to continue.')
+      default: {
+        const status = (error as { status?: unknown }).status
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          return jsonError(status, status === 413 ? 'The request body is too large.' : 'The request is not valid.')
+        }
+        const url = new URL(request.url)
+        console.error(`[error] ${request.method} ${url.pathname}:`, error instanceof Error ? error.stack : error)
+        return jsonError(500, 'Something went wrong on our side. Please try again.')
+      }
+    }
+  },
+)

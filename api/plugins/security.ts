@@ -1,0 +1,41 @@
+import { Elysia } from 'elysia'
+import { jsonError } from './errors'
+
+export const MAX_JSON_BODY_BYTES = 64 * 1024
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** Paths that outside services call directly (signed by them), so they carry no browser origin. */
+const SERVER_TO_SERVER = ['/api/stripe/webhook']
+
+/**
+ * Security headers on every answer, a body size cap, and a same-origin check for state-changing calls.
+ * The cookie is SameSite=Lax already; the origin check also stops cross-site form posts and old browsers.
+ */
+export function security(options: { publicUrl: string; production: boolean }) {
+  const publicOrigin = new URL(options.publicUrl).origin
+  return new Elysia({ name: 'security' }).onRequest({ as: 'global' }, ({ request, set }) => {
+    set.headers['x-content-type-options'] = 'nosniff'
+    set.headers['referrer-policy'] = 'strict-origin-when-cross-origin'
+    set.headers['x-frame-options'] = 'DENY'
+    set.headers['permissions-policy'] = 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")'
+    set.headers['cross-origin-opener-policy'] = 'same-origin'
+    // Pages carry their own script/style hashes in a CSP meta tag; these directives can only be sent as a header.
+    set.headers['content-security-policy'] = "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'"
+    if (options.production) set.headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains'
+
+    const url = new URL(request.url)
+    if (!STATE_CHANGING.has(request.method)) return
+
+    const length = Number(request.headers.get('content-length') ?? 0)
+    if (length > MAX_JSON_BODY_BYTES) return jsonError(413, 'The request body is too large.')
+
+    if (SERVER_TO_SERVER.includes(url.pathname)) return
+    const origin = request.headers.get('origin')
+    const fetchSite = request.headers.get('sec-fetch-site')
+    const sameOrigin = origin === null || origin === publicOrigin || origin === url.origin
+    if (!sameOrigin || fetchSite === 'cross-site') {
+      return jsonError(403, 'This request must come from the shop itself.')
+    }
+  })
+}

@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { extname, join, relative, sep } from 'node:path'
+import { brotliCompressSync, constants as zlib } from 'node:zlib'
+import { Elysia } from 'elysia'
+import { jsonError } from './errors'
+
+interface StaticFile {
+  body: Uint8Array
+  br: Uint8Array | null
+  gzip: Uint8Array | null
+  type: string
+  etag: string
+  cacheControl: string
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+  '.pdf': 'application/pdf',
+}
+
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.txt', '.xml', '.webmanifest'])
+
+/** Astro puts content-hashed bundles under /_astro/: their names change when their bytes do. */
+function cacheControlFor(path: string): string {
+  if (path.startsWith('/_astro/')) return 'public, max-age=31536000, immutable'
+  if (path.endsWith('.html')) return 'public, max-age=0, must-revalidate'
+  return 'public, max-age=3600'
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name)
+    return statSync(full).isDirectory() ? walk(full) : [full]
+  })
+}
+
+function load(distDir: string, file: string): StaticFile {
+  const body = new Uint8Array(readFileSync(file))
+  const ext = extname(file).toLowerCase()
+  const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
+  const compressible = COMPRESSIBLE.has(ext) && body.byteLength > 512
+  return {
+    body,
+    // Compressed once at boot with the strongest settings: the site is small and answers are served from memory.
+    br: compressible
+      ? new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }))
+      : null,
+    gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
+    type: TYPES[ext] ?? 'application/octet-stream',
+    etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
+    cacheControl: cacheControlFor(urlPath),
+  }
+}
+
+export interface StaticSite {
+  /** The file for a URL path: exact file, or the directory's index.html. */
+  find(pathname: string): StaticFile | undefined
+  /** The nearest 404 page above a path (e.g. products/404 for /products/x), else the site's 404.html. */
+  notFoundPage(pathname: string): StaticFile | undefined
+  size: number
+}
+
+/** Reads the Astro build into memory. A missing build is not fatal: the API still answers. */
+export function loadStaticSite(distDir: string): StaticSite {
+  const files = new Map<string, StaticFile>()
+  if (existsSync(distDir)) {
+    for (const file of walk(distDir)) {
+      const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
+      files.set(urlPath, load(distDir, file))
+    }
+  }
+  return {
+    size: files.size,
+    find(pathname) {
+      const exact = files.get(pathname)
+      if (exact && !pathname.endsWith('/')) return exact
+      const base = pathname.endsWith('/') ? pathname : `${pathname}/`
+      return files.get(`${base}index.html`)
+    },
+    notFoundPage(pathname) {
+      const parts = pathname.split('/').filter(Boolean)
+      for (let depth = parts.length - 1; depth > 0; depth--) {
+        const scoped = files.get(`/${parts.slice(0, depth).join('/')}/404/index.html`)
+        if (scoped) return scoped
+      }
+      return files.get('/404.html')
+    },
+  }
+}
+
+function respond(file: StaticFile, request: Request, status: number): Response {
+  const headers: Record<string, string> = {
+    'content-type': file.type,
+    'cache-control': status === 200 ? file.cacheControl : 'no-store',
+    etag: file.etag,
+    vary: 'Accept-Encoding',
+  }
+  if (status === 200 && request.headers.get('if-none-match') === file.etag) {
+    return new Response(null, { status: 304, headers })
+  }
+  const accepts = request.headers.get('accept-encoding') ?? ''
+  let body = file.body
+  if (file.br && /\bbr\b/.test(accepts)) {
+    body = file.br
+    headers['content-encoding'] = 'br'
+  } else if (file.gzip && /\bgzip\b/.test(accepts)) {
+    body = file.gzip
+    headers['content-encoding'] = 'gzip'
+  }
+  return new Response(body, { status, headers })
+}
+
+/** Serves the prerendered shop for every GET that no API route took. */
+export function staticSite(site: StaticSite) {
+  return new Elysia({ name: 'static-site' }).get('/*', ({ request }) => {
+    const { pathname } = new URL(request.url)
+    if (pathname.startsWith('/api/') || pathname.startsWith('/auth/')) return jsonError(404, 'Not found.')
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(pathname)
+    } catch {
+      decoded = pathname
+    }
+    // Paths are only looked up in the in-memory map, so '..' can never reach the file system.
+    const file = site.find(decoded)
+    if (file) return respond(file, request, 200)
+    const notFound = site.notFoundPage(decoded)
+    if (notFound) return respond(notFound, request, 404)
+    return new Response('Page Not Found. The requested page could not be found.', {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    })
+  })
+}

@@ -1,0 +1,22 @@
+// @ts-check
+import mdx from '@astrojs/mdx'
+import react from '@astrojs/react'
+import { defineConfig } from 'astro/config'
+import UnoCSS from 'unocss/astro'
+
+// Every page is prerendered to static HTML; the Bun server (api/main.ts) serves dist/ and the API on one origin.
+export default defineConfig({
+  site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
+  srcDir: './site',
+  publicDir: './public',
+  outDir: './dist',
+  output: 'static',
+  trailingSlash: 'ignore',
+  build: { format: 'directory', inlineStylesheets: 'auto' },
+  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  integrations: [UnoCSS({ injectReset: true }), react(), mdx()],
+  vite: {
+    // The API's pure rules are shared with the site; nothing else under api/ may be bundled for the browser.
+    resolve: { alias: { '@rules': new URL('./api/rules', import.meta.url).pathname } },
+  },
+})

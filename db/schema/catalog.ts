@@ -1,0 +1,19 @@
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+/**
+ * Products mirror content/products (the single source of names and prices). The rows exist so orders and
+ * staff weight edits refer to real ids; weight is the one field staff may change here.
+ */
+export const products = sqliteTable('products', {
+  id: integer('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  category: text('category').notNull(),
+  description: text('description').notNull(),
+  priceCents: integer('price_cents').notNull(),
+  /** Tenths of an ounce, so 2.0 oz is 20: weights stay exact integers like money. */
+  weightTenthsOz: integer('weight_tenths_oz').notNull(),
+  /** True when staff changed the weight; a content sync then keeps the staff value. */
+  weightOverridden: integer('weight_overridden', { mode: 'boolean' }).notNull().default(false),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+})

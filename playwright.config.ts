@@ -1,0 +1,57 @@
+import { defineConfig, devices } from '@playwright/test'
+
+// Browser tests run against the real built server (api/main.ts serving dist/) with its own fresh database.
+const port = Number(process.env.E2E_PORT ?? 4599)
+const baseURL = `http://localhost:${port}`
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+const launchOptions = {
+  executablePath: chromium,
+  // Closed network: keep Chromium from calling home, which would only fail and slow every start.
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+}
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [['list']],
+  outputDir: './test-results',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions,
+  },
+  projects: [
+    { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, launchOptions } },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions } },
+  ],
+  webServer: {
+    command: 'node_modules/.bin/bun api/main.ts',
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseURL,
+      NODE_ENV: 'test',
+      DATABASE_URL: `file:./data/e2e/shop-${process.pid}.db`,
+      DATA_DIR: './data/e2e',
+    },
+  },
+})

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { openDatabase } from '../../../db/client'
+import { seedDatabase } from '../../../db/seed'
+import { createApp } from '../../../api/app'
+import type { AppDeps } from '../../../api/deps'
+import { readConfig } from '../../../api/env'
+import { fixedClock } from '../../../api/lib/clock'
+import { loadStaticSite } from '../../../api/plugins/static-site'
+
+export const ORIGIN = 'http://localhost:4321'
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>
+  deps: AppDeps
+  clock: ReturnType<typeof fixedClock>
+  /** Sends a request the way the shop's own pages would (same origin, JSON). */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
+  close(): void
+}
+
+/**
+ * The real app with a real database in a temporary file, a clock the test controls, and a small fixture
+ * site instead of the Astro build. Each test file gets its own.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<AppDeps> = {},
+): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-test-'))
+  const config = readConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: ORIGIN,
+    DATABASE_URL: `file:${join(dir, 'shop.db')}`,
+    DATA_DIR: dir,
+    ...env,
+  })
+  const database = await openDatabase(config.databaseUrl)
+  await seedDatabase(database.db)
+  const clock = fixedClock(new Date('2026-03-02T15:00:00Z'))
+  const deps: AppDeps = {
+    config,
+    db: database.db,
+    clock,
+    site: loadStaticSite(resolve(import.meta.dir, '../../fixtures/site')),
+    ...overrides,
+  }
+  const app = createApp(deps)
+  return {
+    app,
+    deps,
+    clock,
+    call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { origin: ORIGIN, ...headers } }
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body)
+        ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
+      }
+      return app.handle(new Request(`${ORIGIN}${path}`, init))
+    },
+    close() {
+      database.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
