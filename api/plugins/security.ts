@@ -14,7 +14,7 @@ const SERVER_TO_SERVER = ['/api/stripe/webhook']
  */
 export function security(options: { publicUrl: string; production: boolean }) {
   const publicOrigin = new URL(options.publicUrl).origin
-  return new Elysia({ name: 'security' }).onRequest({ as: 'global' }, ({ request, set }) => {
+  return new Elysia({ name: 'security' }).onRequest(({ request, set }) => {
     set.headers['x-content-type-options'] = 'nosniff'
     set.headers['referrer-policy'] = 'strict-origin-when-cross-origin'
     set.headers['x-frame-options'] = 'DENY'
