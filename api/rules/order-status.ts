@@ -1,0 +1,42 @@
+/**
+ * Order status moves (spec §4, DESIGN §4). Each move is applied as one conditional UPDATE
+ * (`WHERE status IN statusesThatCanMoveTo(to)`), so two Retry clicks or two workers cannot both win.
+ */
+
+export const ORDER_STATUSES = ['pending', 'processing', 'label_created', 'shipped', 'failed'] as const
+
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+const MOVES: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  pending: ['processing'],
+  processing: ['label_created', 'failed'],
+  label_created: ['shipped', 'failed'],
+  shipped: [],
+  failed: ['processing'], // Retry: reprocess and buy the label again
+}
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return (ORDER_STATUSES as readonly unknown[]).includes(value)
+}
+
+/** Display text: upper case with the first underscore as a space ('label_created' → 'LABEL CREATED'). */
+export function statusLabel(status: string): string {
+  return status.toUpperCase().replace('_', ' ')
+}
+
+export function canMove(from: OrderStatus, to: OrderStatus): boolean {
+  return MOVES[from].includes(to)
+}
+
+/** The statuses an order may be in for a move to `to` to be allowed. */
+export function statusesThatCanMoveTo(to: OrderStatus): OrderStatus[] {
+  return ORDER_STATUSES.filter((from) => canMove(from, to))
+}
+
+/** Order numbers are sequential and shown padded to 6 digits: 42 → '000042'. */
+export function formatOrderNumber(orderNumber: number): string {
+  if (!Number.isSafeInteger(orderNumber) || orderNumber < 0) {
+    throw new RangeError(`order number must be a non-negative integer (got ${orderNumber})`)
+  }
+  return String(orderNumber).padStart(6, '0')
+}
