@@ -1,0 +1,295 @@
+/**
+ * The built-in demo payment provider: sessions live in our own database, the /checkout page shows a
+ * test-card form, and a successful payment produces the same `checkout.session.completed` event Stripe
+ * would send, handled by the same webhook service. The server refuses to start in production without
+ * Stripe keys (api/env.ts), so this can never take a real order.
+ */
+import { randomBytes } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import Stripe from 'stripe'
+import type { Database } from '../../db/client'
+import { demoPaymentSessions } from '../../db/schema/checkout'
+import type { Clock } from '../lib/clock'
+import { toPaymentEvent } from './stripe'
+import {
+  type CheckoutSessionRequest,
+  type PaymentEvent,
+  type PaymentProvider,
+  type ProviderSession,
+  WEBHOOK_TOLERANCE_SECONDS,
+  WebhookSignatureError,
+} from './types'
+
+/**
+ * Signs webhooks posted to /api/stripe/webhook while the demo provider is active (load tests, scripts).
+ * Public on purpose: in development anyone may pay with the test card anyway.
+ */
+export const DEMO_WEBHOOK_SECRET = 'whsec_demo_payments_development_only'
+
+export const DEMO_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+} as const
+
+/** Like Stripe: an unpaid session expires after 24 hours. */
+const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+function randomId(length: number): string {
+  const bytes = randomBytes(length)
+  let out = ''
+  for (const byte of bytes) out += BASE62[byte % 62]
+  return out
+}
+
+export interface DemoCard {
+  cardNumber: string
+  expiry: string
+  cvc: string
+  name: string
+}
+
+export type CardCheck = { ok: true } | { ok: false; status: 402 | 422; message: string }
+
+function luhn(digits: string): boolean {
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+/**
+ * The demo's card rules: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined (Stripe's own test
+ * numbers), any future expiry and any 3-digit code. Field errors come first so the form can say which
+ * field to fix.
+ */
+export function checkDemoCard(card: DemoCard, now: Date): CardCheck {
+  if (card.name.trim() === '')
+    return { ok: false, status: 422, message: 'Please enter the name on the card.' }
+  const number = card.cardNumber.replace(/[\s-]/g, '')
+  if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
+    return { ok: false, status: 422, message: 'Your card number is invalid.' }
+  }
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry)
+  const month = Number(expiry?.[1])
+  if (!expiry || month < 1 || month > 12) {
+    return { ok: false, status: 422, message: 'Please enter the expiry date as MM/YY.' }
+  }
+  const yearText = expiry[2] ?? ''
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText)
+  // A card is good through the last day of its expiry month.
+  const lastValid = Date.UTC(year, month, 1)
+  if (now.getTime() >= lastValid) return { ok: false, status: 422, message: 'Your card has expired.' }
+  if (!/^\d{3}$/.test(card.cvc.trim())) {
+    return { ok: false, status: 422, message: "Please enter the card's 3-digit security code." }
+  }
+  if (number === DEMO_CARDS.declined) {
+    return { ok: false, status: 402, message: 'Your card was declined. No payment was taken.' }
+  }
+  if (number !== DEMO_CARDS.success) {
+    return {
+      ok: false,
+      status: 402,
+      message: 'Your card was declined. This demo checkout accepts the test card 4242 4242 4242 4242.',
+    }
+  }
+  return { ok: true }
+}
+
+/** What the demo checkout form shows: the amounts the customer is about to pay. */
+export interface DemoSessionSummary {
+  sessionId: string
+  status: 'open' | 'complete' | 'expired'
+  paymentStatus: 'paid' | 'unpaid'
+  currency: string
+  customerEmail: string
+  /** Cents. */
+  amountTotal: number
+  lineItems: { name: string; quantity: number; unitAmount: number }[]
+  shipping: { displayName: string; amount: number; minDays: number; maxDays: number }
+}
+
+export type DemoPayResult =
+  | { ok: true; event: PaymentEvent }
+  | { ok: false; status: 402 | 404 | 409 | 422; message: string }
+
+export interface DemoPaymentProvider extends PaymentProvider {
+  readonly name: 'demo'
+  describeSession(id: string): Promise<DemoSessionSummary | null>
+  /** Charges the test card; on success returns the completed-session event to hand to the webhook service. */
+  pay(id: string, card: DemoCard): Promise<DemoPayResult>
+}
+
+type DemoRow = typeof demoPaymentSessions.$inferSelect
+
+function sessionStatus(row: DemoRow, now: Date): DemoRow['status'] {
+  if (row.status === 'open' && now.getTime() - row.createdAt.getTime() > SESSION_LIFETIME_MS) return 'expired'
+  return row.status
+}
+
+function toSession(row: DemoRow, now: Date): ProviderSession & { clientSecret: string } {
+  const request = JSON.parse(row.request) as CheckoutSessionRequest
+  return {
+    id: row.id,
+    clientSecret: row.clientSecret,
+    status: sessionStatus(row, now),
+    paymentStatus: row.paymentStatus,
+    amountTotal: row.amountTotal,
+    customerEmail: row.customerEmail,
+    metadata: request.metadata,
+  }
+}
+
+/** The Stripe-shaped checkout.session object, so demo events parse exactly like Stripe's. */
+function stripeShapedSession(row: DemoRow, now: Date) {
+  const request = JSON.parse(row.request) as CheckoutSessionRequest
+  return {
+    id: row.id,
+    object: 'checkout.session',
+    amount_subtotal: row.amountTotal - request.shipping.amountCents,
+    amount_total: row.amountTotal,
+    client_secret: row.clientSecret,
+    created: Math.floor(row.createdAt.getTime() / 1000),
+    currency: row.currency,
+    customer_email: row.customerEmail,
+    customer_details: { email: row.customerEmail },
+    livemode: false,
+    metadata: request.metadata,
+    mode: 'payment',
+    payment_status: row.paymentStatus,
+    status: sessionStatus(row, now),
+    ui_mode: 'embedded_page',
+  }
+}
+
+export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvider {
+  // Only the signature helpers are used; this client never makes a network call.
+  const stripe = new Stripe('sk_test_demo_payments_offline')
+
+  async function load(id: string): Promise<DemoRow | undefined> {
+    const [row] = await db.select().from(demoPaymentSessions).where(eq(demoPaymentSessions.id, id)).limit(1)
+    return row
+  }
+
+  return {
+    name: 'demo',
+    publishableKey: null,
+
+    async createCheckoutSession(request) {
+      const now = clock.now()
+      const id = `cs_test_demo_${randomId(24)}`
+      const amountTotal =
+        request.lineItems.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0) +
+        request.shipping.amountCents
+      await db
+        .insert(demoPaymentSessions)
+        .values({
+          id,
+          clientSecret: `${id}_secret_${randomId(24)}`,
+          idempotencyKey: request.idempotencyKey,
+          amountTotal,
+          currency: 'usd',
+          customerEmail: request.customerEmail,
+          request: JSON.stringify(request),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: demoPaymentSessions.idempotencyKey })
+      const [row] = await db
+        .select()
+        .from(demoPaymentSessions)
+        .where(eq(demoPaymentSessions.idempotencyKey, request.idempotencyKey))
+        .limit(1)
+      if (!row) throw new Error('demo session vanished after insert')
+      return toSession(row, now)
+    },
+
+    async retrieveSession(id) {
+      const row = await load(id)
+      return row ? toSession(row, clock.now()) : null
+    },
+
+    async describeSession(id) {
+      const row = await load(id)
+      if (!row) return null
+      const request = JSON.parse(row.request) as CheckoutSessionRequest
+      return {
+        sessionId: row.id,
+        status: sessionStatus(row, clock.now()),
+        paymentStatus: row.paymentStatus,
+        currency: row.currency,
+        customerEmail: row.customerEmail,
+        amountTotal: row.amountTotal,
+        lineItems: request.lineItems.map((item) => ({
+          name: item.name,
+          quantity: item.quantity,
+          unitAmount: item.unitAmountCents,
+        })),
+        shipping: {
+          displayName: request.shipping.displayName,
+          amount: request.shipping.amountCents,
+          minDays: request.shipping.estimate.minDays,
+          maxDays: request.shipping.estimate.maxDays,
+        },
+      }
+    },
+
+    async pay(id, card) {
+      const now = clock.now()
+      const row = await load(id)
+      if (!row) return { ok: false, status: 404, message: 'Checkout session not found.' }
+      const status = sessionStatus(row, now)
+      if (status === 'complete')
+        return { ok: false, status: 409, message: 'This order has already been paid.' }
+      if (status === 'expired') {
+        return {
+          ok: false,
+          status: 409,
+          message: 'This checkout session has expired. Please return to your cart and try again.',
+        }
+      }
+      const check = checkDemoCard(card, now)
+      if (!check.ok) return check
+      // One conditional UPDATE: of two simultaneous payments exactly one marks the session paid.
+      const [paid] = await db
+        .update(demoPaymentSessions)
+        .set({ status: 'complete', paymentStatus: 'paid', updatedAt: now })
+        .where(and(eq(demoPaymentSessions.id, id), eq(demoPaymentSessions.status, 'open')))
+        .returning()
+      if (!paid) return { ok: false, status: 409, message: 'This order has already been paid.' }
+      const event = {
+        id: `evt_demo_${randomId(24)}`,
+        object: 'event',
+        type: 'checkout.session.completed',
+        created: Math.floor(now.getTime() / 1000),
+        livemode: false,
+        data: { object: stripeShapedSession(paid, now) },
+      }
+      return { ok: true, event: toPaymentEvent(event as unknown as Stripe.Event) }
+    },
+
+    async verifyWebhook(rawBody, signatureHeader, receivedAtMs) {
+      if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header')
+      try {
+        const event = await stripe.webhooks.constructEventAsync(
+          rawBody,
+          signatureHeader,
+          DEMO_WEBHOOK_SECRET,
+          WEBHOOK_TOLERANCE_SECONDS,
+          undefined,
+          receivedAtMs,
+        )
+        return toPaymentEvent(event)
+      } catch (error) {
+        throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature')
+      }
+    },
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * What the shop needs from outside services. Each has a real adapter (used when its keys are set) and a
+ * built-in stand-in, so the shop runs, and is tested, with none of them (DESIGN §3).
+ */
+
+// ── Shipping ────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface ShippingAddress {
+  name: string
+  street1: string
+  street2?: string
+  city: string
+  /** A US state code for US addresses; a region or empty elsewhere. */
+  state: string
+  zip: string
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string
+}
+
+/** Inches and ounces, as US carriers quote them. */
+export interface Parcel {
+  weightOz: number
+  lengthIn: number
+  widthIn: number
+  heightIn: number
+}
+
+export interface DeliveryEstimate {
+  /** Business days. */
+  minDays: number
+  maxDays: number
+}
+
+export interface CarrierRate {
+  /** The carrier's own id for this rate (Shippo rate object id) or the service token for the rate table. */
+  providerRateId: string
+  carrier: string
+  serviceName: string
+  /** Stable service code, e.g. usps_ground_advantage; used to buy the same service later. */
+  serviceToken: string
+  priceCents: number
+  estimate: DeliveryEstimate
+  /** The standard domestic service: the one that becomes free above the threshold. */
+  standard: boolean
+}
+
+export interface LabelRequest {
+  /** Shown on the label and in the carrier's records: the padded order number. */
+  reference: string
+  serviceToken: string
+  parcel: Parcel
+  address: ShippingAddress
+}
+
+export interface PurchasedLabel {
+  carrier: string
+  trackingNumber: string
+  /** Where the PDF label can be fetched (https:// from a carrier, file:// from the built-in carrier). */
+  labelUrl: string
+}
+
+export interface ShippingProvider {
+  readonly name: 'rate-table' | 'shippo'
+  quoteRates(parcel: Parcel, address: ShippingAddress): Promise<CarrierRate[]>
+  buyLabel(request: LabelRequest): Promise<PurchasedLabel>
+}
+
+/** A carrier refused or failed; the message is safe to log, never shown raw to customers. */
+export class ShippingProviderError extends Error {}
+
+// ── Payments ────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface ProviderLineItem {
+  name: string
+  description?: string
+  /** Integer cents, already discounted (DESIGN §4: fixed discounts are spread over lines). */
+  unitAmountCents: number
+  quantity: number
+  productId: number
+}
+
+export interface CheckoutSessionRequest {
+  customerEmail: string
+  lineItems: ProviderLineItem[]
+  shipping: { amountCents: number; displayName: string; estimate: DeliveryEstimate }
+  /** Plain text values only (the providers' metadata is string → string). */
+  metadata: Record<string, string>
+  /** The same key for the same request makes the provider answer the same session (double clicks). */
+  idempotencyKey: string
+}
+
+export type ProviderSessionStatus = 'open' | 'complete' | 'expired'
+export type ProviderPaymentStatus = 'paid' | 'unpaid' | 'no_payment_required'
+
+/** The parts of a provider's checkout session the shop reads. */
+export interface ProviderSession {
+  id: string
+  clientSecret: string | null
+  status: ProviderSessionStatus
+  paymentStatus: ProviderPaymentStatus
+  amountTotal: number | null
+  customerEmail: string | null
+  metadata: Record<string, string>
+}
+
+/** A verified payment event, reduced to what the shop acts on. */
+export interface PaymentEvent {
+  id: string
+  type: string
+  /** Epoch seconds, as providers send it. */
+  created: number
+  /** Present for checkout.session.* events. */
+  session: ProviderSession | null
+}
+
+export interface PaymentProvider {
+  readonly name: 'stripe' | 'demo'
+  /** For the browser's payment form; null for the demo provider, which needs none. */
+  readonly publishableKey: string | null
+  createCheckoutSession(request: CheckoutSessionRequest): Promise<ProviderSession & { clientSecret: string }>
+  retrieveSession(id: string): Promise<ProviderSession | null>
+  /**
+   * Checks the signature over the raw body and its age (300 s) against `receivedAtMs`, then parses it.
+   * Throws WebhookSignatureError for anything that is not a fresh, correctly signed event.
+   */
+  verifyWebhook(rawBody: string, signatureHeader: string | null, receivedAtMs: number): Promise<PaymentEvent>
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** The provider refused to create a session or could not be reached. */
+export class PaymentProviderError extends Error {}
+
+/** Stripe's own default; a replayed event older than this is refused. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300
+
+// ── E-mail ──────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface MailMessage {
+  to: string
+  subject: string
+  text: string
+  html: string
+}
+
+export interface Mailer {
+  readonly name: 'smtp' | 'outbox'
+  send(message: MailMessage): Promise<void>
+}

@@ -1,0 +1,101 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+/**
+ * A shipping rate the server quoted. Checkout charges shipping only from a live quote bound to the same cart
+ * and address, so a price typed into the browser can never reach the payment provider. The stored price is
+ * the carrier's; free shipping is decided at checkout from the discounted subtotal (DESIGN decision 4).
+ */
+export const shippingQuotes = sqliteTable(
+  'shipping_quotes',
+  {
+    id: text('id').primaryKey(),
+    carrier: text('carrier').notNull(),
+    serviceName: text('service_name').notNull(),
+    /** The carrier's service code (e.g. usps_ground_advantage), used again when the label is bought. */
+    serviceToken: text('service_token').notNull(),
+    /** The carrier's own rate id when it has one (Shippo), else the service token. */
+    providerRateId: text('provider_rate_id').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    /** The standard service, free once the discounted subtotal reaches the threshold. */
+    freeEligible: integer('free_eligible', { mode: 'boolean' }).notNull(),
+    estimatedDaysMin: integer('estimated_days_min').notNull(),
+    estimatedDaysMax: integer('estimated_days_max').notNull(),
+    /** Hash of the product ids and quantities the rate was weighed for. */
+    cartFingerprint: text('cart_fingerprint').notNull(),
+    /** Hash of the normalised destination (without the recipient's name). */
+    addressHash: text('address_hash').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('shipping_quotes_expires_at_idx').on(table.expiresAt)],
+)
+
+export const CHECKOUT_SESSION_STATUSES = [
+  'open',
+  'payment_pending',
+  'complete',
+  'payment_failed',
+  'expired',
+] as const
+export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number]
+
+/**
+ * What the server sent to the payment provider, kept so the order is built from our own figures when the
+ * provider confirms payment, never from anything the browser said.
+ */
+export const checkoutSessions = sqliteTable(
+  'checkout_sessions',
+  {
+    /** The payment provider's session id (cs_test_…, cs_live_…, cs_test_demo_…). */
+    id: text('id').primaryKey(),
+    provider: text('provider', { enum: ['stripe', 'demo'] }).notNull(),
+    status: text('status', { enum: CHECKOUT_SESSION_STATUSES }).notNull().default('open'),
+    email: text('email').notNull(),
+    userId: text('user_id'),
+    /** JSON: ShippingAddress. */
+    shippingAddress: text('shipping_address').notNull(),
+    billingAddress: text('billing_address').notNull(),
+    /** JSON: SessionLine[] (catalogue prices in cents, weights in tenths of an ounce). */
+    lines: text('lines').notNull(),
+    discountCode: text('discount_code'),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    discountCents: integer('discount_cents').notNull(),
+    shippingCents: integer('shipping_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    itemCount: integer('item_count').notNull(),
+    totalWeightTenthsOz: integer('total_weight_tenths_oz').notNull(),
+    quoteId: text('quote_id').notNull(),
+    shippingCarrier: text('shipping_carrier').notNull(),
+    shippingService: text('shipping_service').notNull(),
+    shippingServiceToken: text('shipping_service_token').notNull(),
+    estimatedDaysMin: integer('estimated_days_min').notNull(),
+    estimatedDaysMax: integer('estimated_days_max').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('checkout_sessions_email_idx').on(table.email)],
+)
+
+/**
+ * The built-in demo payment provider's own record of a session, standing in for the copy Stripe keeps.
+ * Development only: the server refuses to start in production without Stripe keys.
+ */
+export const demoPaymentSessions = sqliteTable('demo_payment_sessions', {
+  id: text('id').primaryKey(),
+  clientSecret: text('client_secret').notNull().unique(),
+  /** A repeated request (double click) answers the session made the first time. */
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  status: text('status', { enum: ['open', 'complete', 'expired'] })
+    .notNull()
+    .default('open'),
+  paymentStatus: text('payment_status', { enum: ['unpaid', 'paid'] })
+    .notNull()
+    .default('unpaid'),
+  amountTotal: integer('amount_total').notNull(),
+  currency: text('currency').notNull(),
+  customerEmail: text('customer_email').notNull(),
+  /** JSON: the provider-shaped request (line items, shipping option, metadata). */
+  request: text('request').notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+})

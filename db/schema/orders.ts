@@ -1,0 +1,86 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { ORDER_STATUSES } from '../../api/rules/order-status'
+
+/**
+ * Paid orders. The integer key is the order number customers see (padded to 6 digits). One checkout
+ * session makes at most one order: the UNIQUE session id is what keeps duplicate and out-of-order webhook
+ * deliveries from making a second one.
+ */
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    checkoutSessionId: text('checkout_session_id').notNull().unique(),
+    /** The webhook event that created the order (the first paid confirmation to arrive). */
+    sourceEventId: text('source_event_id').notNull(),
+    userId: text('user_id'),
+    email: text('email').notNull(),
+    customerName: text('customer_name').notNull(),
+    /** JSON: ShippingAddress. */
+    shippingAddress: text('shipping_address').notNull(),
+    billingAddress: text('billing_address').notNull(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    discountCents: integer('discount_cents').notNull(),
+    discountCode: text('discount_code'),
+    shippingCents: integer('shipping_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    itemCount: integer('item_count').notNull(),
+    totalWeightTenthsOz: integer('total_weight_tenths_oz').notNull(),
+    shippingCarrier: text('shipping_carrier').notNull(),
+    shippingService: text('shipping_service').notNull(),
+    shippingServiceToken: text('shipping_service_token').notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    shippoTrackingNumber: text('shippo_tracking_number'),
+    labelUrl: text('label_url'),
+    /** Why the last label purchase failed, for staff. */
+    failureReason: text('failure_reason'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('orders_status_idx').on(table.status),
+    index('orders_email_idx').on(table.email),
+    index('orders_user_id_idx').on(table.userId),
+    index('orders_created_at_idx').on(table.createdAt),
+  ],
+)
+
+export const orderLines = sqliteTable(
+  'order_lines',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** Line order as in the cart; with orderId unique, so a repeated insert adds nothing. */
+    position: integer('position').notNull(),
+    productId: integer('product_id').notNull(),
+    name: text('name').notNull(),
+    variant: text('variant'),
+    unitCents: integer('unit_cents').notNull(),
+    quantity: integer('quantity').notNull(),
+    /** This line's share of the order discount, so line totals add up to what was charged. */
+    discountCents: integer('discount_cents').notNull(),
+    weightTenthsOz: integer('weight_tenths_oz').notNull(),
+  },
+  (table) => [uniqueIndex('order_lines_order_position_idx').on(table.orderId, table.position)],
+)
+
+export const WEBHOOK_EVENT_STATUSES = ['received', 'processed', 'ignored', 'failed'] as const
+export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
+
+/** Every signed event from the payment provider, stored once by its own id; the dashboard lists these. */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    eventType: text('event_type').notNull(),
+    orderId: integer('order_id'),
+    status: text('status', { enum: WEBHOOK_EVENT_STATUSES }).notNull(),
+    processingTimeMs: integer('processing_time_ms'),
+    /** Short reason when ignored or failed; never the payload. */
+    note: text('note'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('webhook_events_created_at_idx').on(table.createdAt)],
+)

@@ -1,0 +1,184 @@
+/**
+ * A small local stand-in for Shippo's API, answering in Shippo's real JSON shapes (snake_case, ISO dates)
+ * so the real `shippo` SDK validates and maps them: POST /shipments (with rates) and POST /transactions.
+ */
+import { randomBytes } from 'node:crypto'
+
+export interface ShippoRecordedRequest {
+  method: string
+  path: string
+  authorization: string | null
+  body: Record<string, unknown>
+}
+
+export interface FakeShippoRate {
+  provider: string
+  token: string
+  name: string
+  amount: string
+  currency?: string
+  estimatedDays?: number
+}
+
+export const DEFAULT_FAKE_RATES: FakeShippoRate[] = [
+  {
+    provider: 'USPS',
+    token: 'usps_ground_advantage',
+    name: 'Ground Advantage',
+    amount: '6.10',
+    estimatedDays: 4,
+  },
+  { provider: 'USPS', token: 'usps_priority', name: 'Priority Mail', amount: '9.85', estimatedDays: 2 },
+  {
+    provider: 'USPS',
+    token: 'usps_priority_express',
+    name: 'Priority Mail Express',
+    amount: '31.20',
+    estimatedDays: 1,
+  },
+  {
+    provider: 'DHL Express',
+    token: 'dhl_express_worldwide',
+    name: 'Express Worldwide',
+    amount: '44.00',
+    currency: 'EUR',
+  },
+]
+
+function objectId(): string {
+  return randomBytes(16).toString('hex')
+}
+
+export interface FakeShippo {
+  url: string
+  apiKey: string
+  requests: ShippoRecordedRequest[]
+  rates: FakeShippoRate[]
+  /** When set, transactions answer with status ERROR and this message. */
+  failLabels: string | null
+  /** The rates labels were bought for, in order. */
+  bought: FakeShippoRate[]
+  stop(): void
+}
+
+export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
+  const apiKey = options.apiKey ?? 'shippo_test_fake_key'
+  const requests: ShippoRecordedRequest[] = []
+  const rateIndex = new Map<string, FakeShippoRate>()
+  const state: FakeShippo = {
+    url: '',
+    apiKey,
+    requests,
+    rates: [...DEFAULT_FAKE_RATES],
+    failLabels: null,
+    bought: [],
+    stop: () => server.stop(true),
+  }
+
+  function address(input: unknown) {
+    const a = (input ?? {}) as Record<string, unknown>
+    return { ...a, object_id: objectId(), is_complete: true, object_created: new Date().toISOString() }
+  }
+
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(request) {
+      const url = new URL(request.url)
+      const body = request.method === 'POST' ? ((await request.json()) as Record<string, unknown>) : {}
+      requests.push({
+        method: request.method,
+        path: url.pathname,
+        authorization: request.headers.get('authorization'),
+        body,
+      })
+      if (request.headers.get('authorization') !== `ShippoToken ${apiKey}`) {
+        return Response.json({ detail: 'Invalid token.' }, { status: 401 })
+      }
+      const now = new Date().toISOString()
+      if (request.method === 'POST' && url.pathname === '/shipments') {
+        const shipmentId = objectId()
+        const parcels = (body.parcels as Record<string, unknown>[] | undefined) ?? []
+        return Response.json(
+          {
+            object_id: shipmentId,
+            object_owner: 'shop@example.com',
+            object_created: now,
+            object_updated: now,
+            status: 'SUCCESS',
+            metadata: '',
+            address_from: address(body.address_from),
+            address_to: address(body.address_to),
+            carrier_accounts: [],
+            messages: [],
+            test: true,
+            parcels: parcels.map((parcel) => ({
+              ...parcel,
+              object_id: objectId(),
+              object_state: 'VALID',
+              test: true,
+            })),
+            rates: state.rates.map((rate) => {
+              const id = objectId()
+              rateIndex.set(id, rate)
+              return {
+                object_id: id,
+                object_owner: 'shop@example.com',
+                object_created: now,
+                shipment: shipmentId,
+                amount: rate.amount,
+                currency: rate.currency ?? 'USD',
+                amount_local: rate.amount,
+                currency_local: rate.currency ?? 'USD',
+                attributes: [],
+                carrier_account: 'carrier_account_1',
+                provider: rate.provider,
+                servicelevel: { name: rate.name, token: rate.token, terms: '' },
+                ...(rate.estimatedDays ? { estimated_days: rate.estimatedDays } : {}),
+                duration_terms: '',
+                test: true,
+              }
+            }),
+          },
+          { status: 201 },
+        )
+      }
+      if (request.method === 'POST' && url.pathname === '/transactions') {
+        const rateId = String(body.rate ?? '')
+        if (!rateIndex.has(rateId)) {
+          return Response.json({ rate: ['Rate object not found.'] }, { status: 400 })
+        }
+        const failed = state.failLabels
+        const rate = rateIndex.get(rateId)
+        if (!failed && rate) state.bought.push(rate)
+        return Response.json(
+          {
+            object_id: objectId(),
+            object_owner: 'shop@example.com',
+            object_created: now,
+            object_updated: now,
+            object_state: 'VALID',
+            status: failed ? 'ERROR' : 'SUCCESS',
+            rate: rateId,
+            metadata: typeof body.metadata === 'string' ? body.metadata : '',
+            label_file_type: 'PDF_4x6',
+            test: true,
+            messages: failed ? [{ source: 'USPS', code: 'ERR', text: failed }] : [],
+            ...(failed
+              ? {}
+              : {
+                  tracking_number: `9400${String(Date.now()).padStart(18, '0').slice(-18)}`,
+                  tracking_status: 'UNKNOWN',
+                  tracking_url_provider: 'https://tools.usps.com/go/TrackConfirmAction',
+                  label_url: `https://shippo-delivery.example/labels/${objectId()}.pdf`,
+                }),
+          },
+          { status: 201 },
+        )
+      }
+      return Response.json({ detail: 'Not found.' }, { status: 404 })
+    },
+  })
+  state.url = `http://127.0.0.1:${server.port}`
+  return state
+}
