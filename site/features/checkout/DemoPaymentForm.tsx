@@ -1,0 +1,215 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { DemoSessionSummary } from '../../../api/adapters/demo-payments'
+import type { demoPayResponse } from '../../../api/modules/payments/model'
+import { formatCents } from '../../../api/rules/money'
+import { ApiError, apiRequest } from '../../lib/api'
+import {
+  CARD_FIELDS,
+  type CardErrors,
+  type CardField,
+  type CardInput,
+  cardErrors,
+  fieldForCardMessage,
+  formatCardNumber,
+  formatCvc,
+  formatExpiry,
+} from './card'
+import { TextField } from './fields'
+import { isSuccessUrl } from './session'
+
+export type DemoSummary = DemoSessionSummary
+type PayAnswer = typeof demoPayResponse.static
+
+const EMPTY_CARD: CardInput = { cardNumber: '', expiry: '', cvc: '', name: '' }
+const PAY_FAILED = 'The payment could not be completed. Please try again.'
+
+/**
+ * The built-in demo provider's payment form (DESIGN §3): plainly marked as a test, it takes only the test
+ * cards and never charges anything. Card details live in this component's state only.
+ */
+export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; summary: DemoSummary }) {
+  const [card, setCard] = useState<CardInput>(EMPTY_CARD)
+  const [errors, setErrors] = useState<CardErrors>({})
+  const [formError, setFormError] = useState('')
+  const [paying, setPaying] = useState(false)
+  const [focusTarget, setFocusTarget] = useState<{ field: CardField } | null>(null)
+  const alertRef = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    if (focusTarget) document.getElementById(`card-${focusTarget.field}`)?.focus()
+  }, [focusTarget])
+
+  function update(field: CardField, value: string) {
+    setCard((current) => {
+      const next =
+        field === 'cardNumber'
+          ? formatCardNumber(value)
+          : field === 'expiry'
+            ? formatExpiry(value, current.expiry)
+            : field === 'cvc'
+              ? formatCvc(value)
+              : value
+      return { ...current, [field]: next }
+    })
+    setErrors((current) => ({ ...current, [field]: undefined }))
+  }
+
+  async function pay(event: FormEvent) {
+    event.preventDefault()
+    if (paying) return
+    setFormError('')
+    const missing = cardErrors(card)
+    const first = CARD_FIELDS.find((field) => missing[field])
+    if (first) {
+      setErrors(missing)
+      setFocusTarget({ field: first })
+      return
+    }
+    setErrors({})
+    setPaying(true)
+    try {
+      const answer = await apiRequest<PayAnswer>(
+        'POST',
+        `/api/demo-payments/${encodeURIComponent(sessionId)}/pay`,
+        card,
+      )
+      const target = isSuccessUrl(answer.returnUrl)
+        ? answer.returnUrl
+        : `/success?session_id=${encodeURIComponent(sessionId)}`
+      window.location.assign(target)
+    } catch (error) {
+      const message = error instanceof ApiError || error instanceof Error ? error.message : PAY_FAILED
+      const field = fieldForCardMessage(message)
+      if (field) {
+        setErrors({ [field]: message })
+        setFocusTarget({ field })
+      } else {
+        setFormError(message || PAY_FAILED)
+        requestAnimationFrame(() => alertRef.current?.focus())
+      }
+      setPaying(false)
+    }
+  }
+
+  return (
+    <div className="grid gap-6 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] md:items-start">
+      <form
+        noValidate
+        onSubmit={pay}
+        className="rounded-lg border-2 border-dashed border-accent bg-surface p-4 sm:p-6"
+        aria-labelledby="demo-payment-heading"
+        aria-describedby="demo-payment-note"
+      >
+        <p className="mb-2 inline-block rounded bg-accent px-2 py-0.5 text-xs font-bold uppercase tracking-wide text-bg">
+          Test mode
+        </p>
+        <h2 id="demo-payment-heading" className="text-xl font-bold">
+          Demo payment — no real card is charged
+        </h2>
+        <p id="demo-payment-note" className="mt-2 text-sm text-muted">
+          Pay with the test card <strong className="text-ink">4242 4242 4242 4242</strong>, any future expiry
+          date and any 3-digit CVC. The card <strong className="text-ink">4000 0000 0000 0002</strong> shows a
+          decline.
+        </p>
+
+        <div className="mt-4 grid grid-cols-2 gap-4">
+          <TextField
+            id="card-cardNumber"
+            label="Card number"
+            required
+            value={card.cardNumber}
+            onChange={(value) => update('cardNumber', value)}
+            error={errors.cardNumber}
+            autoComplete="cc-number"
+            inputMode="numeric"
+            maxLength={23}
+            placeholder="4242 4242 4242 4242"
+            className="col-span-2"
+          />
+          <TextField
+            id="card-expiry"
+            label="Expiry (MM/YY)"
+            required
+            value={card.expiry}
+            onChange={(value) => update('expiry', value)}
+            error={errors.expiry}
+            autoComplete="cc-exp"
+            inputMode="numeric"
+            maxLength={5}
+            placeholder="MM/YY"
+          />
+          <TextField
+            id="card-cvc"
+            label="CVC"
+            required
+            value={card.cvc}
+            onChange={(value) => update('cvc', value)}
+            error={errors.cvc}
+            autoComplete="cc-csc"
+            inputMode="numeric"
+            maxLength={4}
+            placeholder="123"
+          />
+          <TextField
+            id="card-name"
+            label="Name on card"
+            required
+            value={card.name}
+            onChange={(value) => update('name', value)}
+            error={errors.name}
+            autoComplete="cc-name"
+            maxLength={100}
+            className="col-span-2"
+          />
+        </div>
+
+        <div
+          ref={alertRef}
+          tabIndex={-1}
+          role="alert"
+          className={
+            formError ? 'mt-4 rounded-md border-2 border-danger p-3 font-semibold text-danger' : 'sr-only'
+          }
+        >
+          {formError}
+        </div>
+
+        <button type="submit" className="btn-primary mt-6 w-full" disabled={paying}>
+          {paying ? 'Processing...' : `Pay ${formatCents(summary.amountTotal)}`}
+        </button>
+      </form>
+
+      <section
+        className="rounded-lg border border-line bg-surface p-4 sm:p-6"
+        aria-labelledby="demo-summary-heading"
+      >
+        <h2 id="demo-summary-heading" className="mb-4 text-xl font-bold uppercase">
+          Order Summary
+        </h2>
+        <ul className="grid gap-2 text-sm">
+          {summary.lineItems.map((item, index) => (
+            // Lines may repeat a name (a split discounted line), so the position keys them.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the list never reorders
+            <li key={index} className="flex justify-between gap-4">
+              <span>
+                {item.name} × {item.quantity}
+              </span>
+              <span>{formatCents(item.unitAmount * item.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="mt-4 grid gap-2 border-t border-line pt-4 text-sm">
+          <div className="flex justify-between gap-4">
+            <dt>Shipping ({summary.shipping.displayName})</dt>
+            <dd>{formatCents(summary.shipping.amount)}</dd>
+          </div>
+          <div className="flex justify-between border-t border-line pt-2 text-base font-bold">
+            <dt>Total</dt>
+            <dd>{formatCents(summary.amountTotal)}</dd>
+          </div>
+        </dl>
+        <p className="mt-4 text-xs text-muted">Receipt to {summary.customerEmail}</p>
+      </section>
+    </div>
+  )
+}

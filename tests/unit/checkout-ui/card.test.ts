@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import {
+  cardErrors,
+  fieldForCardMessage,
+  formatCardNumber,
+  formatCvc,
+  formatExpiry,
+} from '../../../site/features/checkout/card'
+
+describe('card input shaping', () => {
+  test('card numbers are grouped by four', () => {
+    expect(formatCardNumber('4242424242424242')).toBe('4242 4242 4242 4242')
+    expect(formatCardNumber('4000-0000 0000x0002')).toBe('4000 0000 0000 0002')
+    expect(formatCardNumber('42424')).toBe('4242 4')
+  })
+
+  test('formatting is idempotent and keeps at most 19 digits', () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const once = formatCardNumber(text)
+        expect(formatCardNumber(once)).toBe(once)
+        expect(once.replace(/\D/g, '').length).toBeLessThanOrEqual(19)
+      }),
+    )
+  })
+
+  test('expiry gets its slash', () => {
+    expect(formatExpiry('1')).toBe('1')
+    expect(formatExpiry('12')).toBe('12/')
+    expect(formatExpiry('1230')).toBe('12/30')
+    expect(formatExpiry('4')).toBe('04/')
+    expect(formatExpiry('12/345')).toBe('12/34')
+  })
+
+  test('deleting the slash deletes it', () => {
+    expect(formatExpiry('12', '12/')).toBe('1')
+  })
+
+  test('cvc keeps digits only', () => {
+    expect(formatCvc('1a2b3c4d5')).toBe('1234')
+  })
+})
+
+describe('cardErrors', () => {
+  test('empty form names every field', () => {
+    expect(Object.keys(cardErrors({ cardNumber: '', expiry: '', cvc: '', name: '' }))).toEqual([
+      'cardNumber',
+      'expiry',
+      'cvc',
+      'name',
+    ])
+  })
+
+  test('a complete form has none (the server decides the rest)', () => {
+    expect(
+      cardErrors({ cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Sam' }),
+    ).toEqual({})
+  })
+})
+
+describe('fieldForCardMessage', () => {
+  test('maps the demo provider messages to fields', () => {
+    expect(fieldForCardMessage('Please enter the name on the card.')).toBe('name')
+    expect(fieldForCardMessage('Your card number is invalid.')).toBe('cardNumber')
+    expect(fieldForCardMessage('Your card has expired.')).toBe('expiry')
+    expect(fieldForCardMessage('Please enter the expiry date as MM/YY.')).toBe('expiry')
+    expect(fieldForCardMessage("Please enter the card's 3-digit security code.")).toBe('cvc')
+  })
+
+  test('a decline is about the whole form', () => {
+    expect(fieldForCardMessage('Your card was declined. No payment was taken.')).toBeNull()
+    expect(
+      fieldForCardMessage(
+        'Your card was declined. This demo checkout accepts the test card 4242 4242 4242 4242.',
+      ),
+    ).toBeNull()
+  })
+})
