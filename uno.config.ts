@@ -26,6 +26,7 @@ export default defineConfig({
     'btn-primary': 'btn bg-brand text-brand-ink hover:opacity-90',
     'btn-outline': 'btn border-2 border-ink text-ink hover:bg-ink hover:text-bg',
     container: 'mx-auto w-full max-w-6xl px-4 sm:px-6',
-    field: 'w-full rounded-md border border-line bg-surface px-3 py-2 text-ink placeholder:text-muted focus:outline focus:outline-2 focus:outline-brand',
+    field:
+      'w-full rounded-md border border-line bg-surface px-3 py-2 text-ink placeholder:text-muted focus:outline focus:outline-2 focus:outline-brand',
   },
 })

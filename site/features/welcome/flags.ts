@@ -1,0 +1,26 @@
+/**
+ * The visit flags in localStorage. Any of them present means the visitor has been here before and the
+ * welcome popup stays away; tests and returning visitors set them to suppress it.
+ */
+export const WELCOME_FLAGS = ['hasVisited', 'welcomePopupShown'] as const
+
+/** Spec §9: the popup shrinks to a pill after 10 s. */
+export const WELCOME_MINIMISE_AFTER_MS = 10_000
+
+type FlagStorage = Pick<Storage, 'getItem' | 'setItem'>
+
+export function isFirstVisit(storage: FlagStorage): boolean {
+  return WELCOME_FLAGS.every((key) => storage.getItem(key) === null)
+}
+
+export function markVisited(storage: FlagStorage): void {
+  for (const key of WELCOME_FLAGS) storage.setItem(key, 'true')
+}
+
+/** Paths where a popup would sit on top of paying: the first visit's welcome waits for another page. */
+const CHECKOUT_PATHS = ['/cart', '/shipping', '/checkout', '/success']
+
+export function offersWelcome(pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/'
+  return !CHECKOUT_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+}

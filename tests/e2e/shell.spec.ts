@@ -1,0 +1,925 @@
+// The page shell on every page: splash, header (scroll, dropdowns, hamburger, search, cart badge, account,
+// theme), footer (newsletter, back to top), toasts, welcome popup, research ticker, CSP and layout
+// stability. Runs in both projects (phone 390 px, desktop 1280 px); width-specific parts force a width.
+import type { Page } from '@playwright/test'
+import { WELCOME_FLAGS } from '../../site/features/welcome/flags'
+import { expect, test, waitForIsland, waitForSplash } from './support/fixtures'
+
+const TOOLBOX = [
+  ['Whisker Oil', '/products/whisker-oil'],
+  ['Whisker Tamer', '/products/whisker-tamer'],
+  ['Whisker Wash', '/products/whisker-wash'],
+  ['Workforce Repair', '/products/repair'],
+  ['Accessories', '/products/accessories'],
+] as const
+
+const COMING_SOON = [
+  ['HEAL HER', '/heal-her'],
+  ['X-TREME', '/x-treme'],
+  ['SUPPLY DROP', '/supply-drop'],
+] as const
+
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1280, height: 800 }
+
+function cartLine(id: number, quantity: number) {
+  return {
+    product: {
+      id,
+      name: `Product ${id}`,
+      slug: `product-${id}`,
+      category: 'whisker-oil',
+      price: '21.00',
+      weight: '2.0',
+      image: '/favicon.svg',
+    },
+    quantity,
+  }
+}
+
+async function seedCart(page: Page, quantities: number[]) {
+  await page.evaluate(
+    (lines) => window.localStorage.setItem('cart', JSON.stringify(lines)),
+    quantities.map((quantity, index) => cartLine(index + 1, quantity)),
+  )
+}
+
+function isPhone(page: Page): boolean {
+  return (page.viewportSize()?.width ?? 0) < 768
+}
+
+/** On a phone the account link and theme toggle live in the hamburger menu. */
+async function revealNav(page: Page) {
+  if (!isPhone(page)) return
+  const menuButton = page.getByRole('button', { name: 'Menu' })
+  if ((await menuButton.getAttribute('aria-expanded')) !== 'true') await menuButton.click()
+  await expect(page.locator('#mobile-menu')).toBeVisible()
+}
+
+async function openShell(page: Page, path = '/') {
+  await page.goto(path)
+  await waitForIsland(page, 'SiteHeader')
+}
+
+async function scrollToY(page: Page, y: number) {
+  await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y)
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(y)
+}
+
+/** Gives short pages room to scroll: the shell's behaviour must not depend on a page's content. */
+async function makePageTall(page: Page) {
+  await page.evaluate(() => {
+    const main = document.getElementById('main')
+    if (main) main.style.minHeight = '4000px'
+  })
+}
+
+/** Stops the page's (installed) clock just ahead of its current time, so timers only move with runFor. */
+async function pauseClock(page: Page) {
+  const now = await page.evaluate(() => Date.now())
+  await page.clock.pauseAt(now + 1_000)
+}
+
+async function hydrateFooterForm(page: Page) {
+  const email = page.getByRole('textbox', { name: 'Join the newsletter' })
+  await email.scrollIntoViewIfNeeded()
+  await waitForIsland(page, 'FooterNewsletter')
+  return email
+}
+
+test.describe('intro splash', () => {
+  test('shows on every load, takes no clicks, then fades out', async ({ page }) => {
+    await page.goto('/about', { waitUntil: 'commit' })
+    const splash = page.locator('.splash')
+    await expect(splash).toBeVisible()
+    await expect(splash).toHaveAttribute('aria-hidden', 'true')
+    await expect(splash).toHaveCSS('pointer-events', 'none')
+    const fade = await splash.evaluate((element) => {
+      const animation = element
+        .getAnimations()
+        .find((a) => (a as CSSAnimation).animationName === 'splash-out')
+      return animation?.effect?.getTiming().delay
+    })
+    expect(fade).toBe(1200)
+
+    // Whatever the splash covers gets the click: here the header's home link, while the splash is up.
+    const home = page.getByRole('banner').getByRole('link', { name: 'Grit & Whisker' })
+    const underPointer = await home.evaluate((link) => {
+      const box = link.getBoundingClientRect()
+      return link.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2))
+    })
+    expect(underPointer).toBe(true)
+    await home.click()
+    await expect(page).toHaveURL(/\/$/)
+
+    // A new load shows it again, and it is gone soon after.
+    await expect(page.locator('.splash')).toBeVisible()
+    await waitForSplash(page)
+  })
+
+  test('is left out for visitors who prefer reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto('/')
+    await expect(page.locator('.splash')).toHaveCSS('display', 'none')
+  })
+})
+
+test.describe('header on scroll', () => {
+  for (const viewport of [PHONE, DESKTOP]) {
+    test(`compacts after 50 px, hides scrolling down past 100 px, returns on scroll up (${viewport.width} px)`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport)
+      await openShell(page)
+      await makePageTall(page)
+      const header = page.locator('header.site-header')
+      const main = page.locator('#main')
+
+      // The page starts below the fixed bar, not under it.
+      const headerBox = await header.boundingBox()
+      const mainTop = await main.evaluate((element) =>
+        Number.parseFloat(getComputedStyle(element).paddingTop),
+      )
+      expect(mainTop).toBeGreaterThanOrEqual(headerBox?.height ?? Number.POSITIVE_INFINITY)
+
+      await expect(header).toHaveAttribute('data-compact', 'false')
+      await scrollToY(page, 40)
+      await expect(header).toHaveAttribute('data-compact', 'false')
+      await scrollToY(page, 60)
+      await expect(header).toHaveAttribute('data-compact', 'true')
+      await expect(header).toHaveAttribute('data-hidden', 'false')
+      await scrollToY(page, 95)
+      await expect(header).toHaveAttribute('data-hidden', 'false')
+      await scrollToY(page, 400)
+      await expect(header).toHaveAttribute('data-hidden', 'true')
+      await expect(header).not.toBeInViewport()
+      await scrollToY(page, 300)
+      await expect(header).toHaveAttribute('data-hidden', 'false')
+      // Compact, the bar is only nudged up by its top padding.
+      await expect(header).toBeInViewport({ ratio: 0.85 })
+      await scrollToY(page, 0)
+      await expect(header).toHaveAttribute('data-compact', 'false')
+    })
+  }
+
+  test('comes back when a keyboard user tabs into it while it is hidden', async ({ page }) => {
+    await openShell(page)
+    await makePageTall(page)
+    const header = page.locator('header.site-header')
+    await scrollToY(page, 200)
+    await scrollToY(page, 500)
+    await expect(header).toHaveAttribute('data-hidden', 'true')
+    await page.getByRole('banner').getByRole('link', { name: 'Grit & Whisker' }).focus()
+    await expect(header).toHaveAttribute('data-hidden', 'false')
+  })
+})
+
+test.describe('desktop navigation', () => {
+  test.use({ viewport: DESKTOP })
+
+  test('shows Shop, About and both dropdowns, and no hamburger', async ({ page }) => {
+    await openShell(page)
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await expect(nav.getByRole('link', { name: 'Shop' })).toHaveAttribute('href', '/shop')
+    await expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about')
+    await expect(nav.getByRole('button', { name: 'Toolbox' })).toBeVisible()
+    await expect(nav.getByRole('button', { name: 'Coming Soon' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden()
+  })
+
+  test('dropdowns open with the mouse and lead to their pages', async ({ page }) => {
+    await openShell(page)
+    await waitForSplash(page)
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    const toolbox = nav.getByRole('button', { name: 'Toolbox' })
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'false')
+
+    await toolbox.hover()
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'true')
+    const toolboxList = page.locator(`#${await toolbox.getAttribute('aria-controls')}`)
+    for (const [label, href] of TOOLBOX) {
+      await expect(toolboxList.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', href)
+    }
+    // Moving away closes a list opened by hovering.
+    await page.mouse.move(5, 500)
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'false')
+    // A click after hovering pins it open, until a click elsewhere.
+    await toolbox.hover()
+    await toolbox.click()
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'true')
+    await page.mouse.move(5, 500)
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'true')
+    await page.mouse.click(5, 500)
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'false')
+
+    const comingSoon = nav.getByRole('button', { name: 'Coming Soon' })
+    await comingSoon.hover()
+    const comingSoonList = page.locator(`#${await comingSoon.getAttribute('aria-controls')}`)
+    for (const [label, href] of COMING_SOON) {
+      await expect(comingSoonList.getByRole('link', { name: label, exact: true })).toHaveAttribute(
+        'href',
+        href,
+      )
+    }
+    await comingSoonList.getByRole('link', { name: 'X-TREME' }).click()
+    await expect(page).toHaveURL(/\/x-treme$/)
+  })
+
+  test('dropdowns work by keyboard: Enter and Space open, arrows move, Escape closes and returns focus', async ({
+    page,
+  }) => {
+    await openShell(page)
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    const toolbox = nav.getByRole('button', { name: 'Toolbox' })
+    await toolbox.focus()
+    await page.keyboard.press('Enter')
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'true')
+    await expect(nav.getByRole('link', { name: 'Whisker Oil', exact: true })).toBeFocused()
+    await page.keyboard.press('ArrowDown')
+    await expect(nav.getByRole('link', { name: 'Whisker Tamer', exact: true })).toBeFocused()
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('ArrowUp')
+    await expect(nav.getByRole('link', { name: 'Accessories', exact: true })).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'false')
+    await expect(toolbox).toBeFocused()
+
+    const comingSoon = nav.getByRole('button', { name: 'Coming Soon' })
+    await comingSoon.focus()
+    await page.keyboard.press('Space')
+    await expect(comingSoon).toHaveAttribute('aria-expanded', 'true')
+    await expect(nav.getByRole('link', { name: 'HEAL HER', exact: true })).toBeFocused()
+    // Tabbing out of the list closes it.
+    for (let i = 0; i < COMING_SOON.length; i++) await page.keyboard.press('Tab')
+    await expect(comingSoon).toHaveAttribute('aria-expanded', 'false')
+    await expect(nav.getByRole('link', { name: 'About' })).toBeFocused()
+    await page.keyboard.press('Shift+Tab')
+    await expect(comingSoon).toBeFocused()
+    // Arrow keys open it too, and wrap around; Enter follows the link.
+    await page.keyboard.press('ArrowDown')
+    await expect(nav.getByRole('link', { name: 'HEAL HER', exact: true })).toBeFocused()
+    await page.keyboard.press('ArrowUp')
+    await expect(nav.getByRole('link', { name: 'SUPPLY DROP', exact: true })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(/\/supply-drop$/)
+  })
+
+  test('dropdowns open and close by touch', async ({ browser }) => {
+    const context = await browser.newContext({
+      viewport: { width: 1024, height: 768 },
+      hasTouch: true,
+      isMobile: true,
+    })
+    await context.addInitScript((keys: readonly string[]) => {
+      for (const key of keys) window.localStorage.setItem(key, 'true')
+    }, WELCOME_FLAGS)
+    const page = await context.newPage()
+    await openShell(page)
+    await waitForSplash(page)
+    const toolbox = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Toolbox' })
+    await toolbox.tap()
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'true')
+    await toolbox.tap()
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'false')
+    await toolbox.tap()
+    await page.locator('#main').tap({ position: { x: 20, y: 200 } })
+    await expect(toolbox).toHaveAttribute('aria-expanded', 'false')
+    await context.close()
+  })
+})
+
+test.describe('phone menu', () => {
+  test.use({ viewport: PHONE })
+
+  test('the hamburger opens a full-width menu with both groups, Account and the cart count', async ({
+    page,
+    axe,
+  }) => {
+    await page.goto('/')
+    await seedCart(page, [2, 1])
+    await openShell(page)
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden()
+    const button = page.getByRole('button', { name: 'Menu' })
+    await expect(button).toHaveAttribute('aria-expanded', 'false')
+    await expect(button).toHaveAttribute('aria-controls', 'mobile-menu')
+    await expect(page.locator('#mobile-menu')).toBeHidden()
+
+    await button.click()
+    await expect(button).toHaveAttribute('aria-expanded', 'true')
+    const menu = page.getByRole('navigation', { name: 'Mobile' })
+    await expect(menu).toBeVisible()
+    expect((await menu.boundingBox())?.width).toBe(PHONE.width)
+
+    await expect(menu.getByRole('link', { name: 'Shop', exact: true })).toHaveAttribute('href', '/shop')
+    await expect(menu.getByRole('link', { name: 'About', exact: true })).toHaveAttribute('href', '/about')
+    const toolbox = menu.getByRole('list', { name: 'Toolbox' })
+    for (const [label, href] of TOOLBOX) {
+      await expect(toolbox.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', href)
+    }
+    const comingSoon = menu.getByRole('list', { name: 'Coming Soon' })
+    for (const [label, href] of COMING_SOON) {
+      await expect(comingSoon.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', href)
+    }
+    await expect(menu.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
+    const cart = menu.getByRole('link', { name: 'Cart, 3 items' })
+    await expect(cart).toHaveAttribute('href', '/cart')
+    await expect(cart).toContainText('3')
+    await axe()
+
+    await page.keyboard.press('Escape')
+    await expect(menu).toBeHidden()
+    await expect(button).toBeFocused()
+  })
+
+  test('opening the menu closes the search panel, and both close on hash or history changes', async ({
+    page,
+  }) => {
+    await openShell(page)
+    const search = page.getByRole('button', { name: 'Search the shop' })
+    const menuButton = page.getByRole('button', { name: 'Menu' })
+    await search.click()
+    await expect(page.locator('#site-search')).toBeVisible()
+    await menuButton.click()
+    await expect(page.locator('#site-search')).toBeHidden()
+    await expect(search).toHaveAttribute('aria-expanded', 'false')
+    await expect(page.locator('#mobile-menu')).toBeVisible()
+
+    await page.evaluate(() => {
+      window.location.hash = 'somewhere'
+    })
+    await expect(page.locator('#mobile-menu')).toBeHidden()
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false')
+
+    await menuButton.click()
+    await expect(page.locator('#mobile-menu')).toBeVisible()
+    await page.goBack()
+    await expect(page.locator('#mobile-menu')).toBeHidden()
+  })
+
+  test('a link in the menu navigates to its page', async ({ page }) => {
+    await openShell(page)
+    await page.getByRole('button', { name: 'Menu' }).click()
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'HEAL HER' }).click()
+    await expect(page).toHaveURL(/\/heal-her$/)
+    await waitForIsland(page, 'SiteHeader')
+    await expect(page.locator('#mobile-menu')).toBeHidden()
+  })
+})
+
+test.describe('search panel', () => {
+  test('sends a trimmed query to /shop?search=… and ignores a blank one', async ({ page }) => {
+    await openShell(page, '/about')
+    const documents: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(request.url())
+    })
+    const toggle = page.getByRole('button', { name: 'Search the shop' })
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    await toggle.click()
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    const input = page.getByRole('searchbox', { name: 'Search products' })
+    await expect(input).toBeFocused()
+    await expect(input).toHaveAttribute('placeholder', 'Search for products...')
+    await expect(page.getByText('Popular: Whisker Oil, Whisker Tamer, Whisker Wash, HEAL HER')).toBeVisible()
+
+    await input.fill('   ')
+    await input.press('Enter')
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click()
+    await input.fill('  beard oil & balm ')
+    await input.press('Enter')
+    await page.waitForURL('**/shop?search=*')
+    expect(new URL(page.url()).search).toBe(`?search=${encodeURIComponent('beard oil & balm')}`)
+    // The blank submits went nowhere: the only page loaded is the search result.
+    expect(documents.map((url) => new URL(url).pathname + new URL(url).search)).toEqual([
+      `/shop?search=${encodeURIComponent('beard oil & balm')}`,
+    ])
+  })
+
+  test('Escape closes it and returns focus to its button', async ({ page }) => {
+    await openShell(page)
+    const toggle = page.getByRole('button', { name: 'Search the shop' })
+    await toggle.click()
+    await expect(page.getByRole('searchbox', { name: 'Search products' })).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(page.locator('#site-search')).toBeHidden()
+    await expect(toggle).toBeFocused()
+  })
+})
+
+test.describe('cart badge and account link', () => {
+  test('the badge shows the item count, capped at 99+', async ({ page }) => {
+    await openShell(page)
+    const banner = page.getByRole('banner')
+    await expect(banner.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible()
+    await expect(banner.locator('.cart-badge')).toBeHidden()
+
+    await seedCart(page, [2, 1])
+    await page.reload()
+    await waitForIsland(page, 'SiteHeader')
+    const cart = banner.getByRole('link', { name: 'Cart, 3 items' })
+    await expect(cart).toHaveAttribute('href', '/cart')
+    await expect(cart.locator('.cart-badge')).toHaveText('3')
+
+    await seedCart(page, [99])
+    await page.reload()
+    await expect(banner.getByRole('link', { name: 'Cart, 99 items' }).locator('.cart-badge')).toHaveText('99')
+
+    await seedCart(page, [60, 40, 50])
+    await page.reload()
+    await expect(banner.getByRole('link', { name: 'Cart, 150 items' }).locator('.cart-badge')).toHaveText(
+      '99+',
+    )
+  })
+
+  test('the account link goes to /login when signed out and /profile when signed in', async ({ page }) => {
+    await openShell(page)
+    await revealNav(page)
+    await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
+
+    await page.route('**/api/auth/user', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ id: 1, email: 'a@b.co' }),
+      }),
+    )
+    await page.reload()
+    await waitForIsland(page, 'SiteHeader')
+    await revealNav(page)
+    await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/profile')
+  })
+})
+
+test.describe('theme', () => {
+  /** Records whether the dark class was on <html> at the first animation frame, i.e. before the first paint. */
+  async function recordFirstFrame(page: Page) {
+    await page.addInitScript(() => {
+      requestAnimationFrame(() => {
+        ;(window as unknown as { firstFrameDark: boolean }).firstFrameDark =
+          document.documentElement.classList.contains('dark')
+      })
+    })
+  }
+  const firstFrameDark = (page: Page) =>
+    page.evaluate(() => (window as unknown as { firstFrameDark?: boolean }).firstFrameDark)
+
+  test('a saved theme is applied before the first paint, and beats the system setting', async ({ page }) => {
+    await recordFirstFrame(page)
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.addInitScript(() => {
+      if (!sessionStorage.getItem('seeded')) {
+        localStorage.setItem('theme', 'dark')
+        sessionStorage.setItem('seeded', '1')
+      }
+    })
+    await page.goto('/')
+    expect(await firstFrameDark(page)).toBe(true)
+
+    await page.evaluate(() => localStorage.setItem('theme', 'light'))
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.reload()
+    expect(await firstFrameDark(page)).toBe(false)
+  })
+
+  test('with nothing saved, the system setting decides', async ({ page }) => {
+    await recordFirstFrame(page)
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.goto('/')
+    expect(await firstFrameDark(page)).toBe(true)
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.reload()
+    expect(await firstFrameDark(page)).toBe(false)
+  })
+
+  test('the toggle switches the theme and the choice survives a reload', async ({ page }) => {
+    await recordFirstFrame(page)
+    await page.emulateMedia({ colorScheme: 'light' })
+    await openShell(page)
+    const html = page.locator('html')
+    await expect(html).not.toHaveClass(/\bdark\b/)
+    await revealNav(page)
+    const toggle = page.getByRole('button', { name: 'Dark theme' })
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false')
+    await toggle.click()
+    await expect(html).toHaveClass(/\bdark\b/)
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark')
+    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#14120f')
+
+    await page.reload()
+    expect(await firstFrameDark(page)).toBe(true)
+    await waitForIsland(page, 'SiteHeader')
+    await revealNav(page)
+    await expect(page.getByRole('button', { name: 'Dark theme' })).toHaveAttribute('aria-pressed', 'true')
+    await page.getByRole('button', { name: 'Dark theme' }).click()
+    await expect(html).not.toHaveClass(/\bdark\b/)
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light')
+  })
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the home page has no accessibility violations in the ${theme} theme`, async ({ page, axe }) => {
+      await page.addInitScript((value) => localStorage.setItem('theme', value), theme)
+      await openShell(page)
+      await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/)
+      await axe()
+    })
+  }
+})
+
+test.describe('footer', () => {
+  test('has the brand blurb, social, shop, information and legal links', async ({ page }) => {
+    await page.goto('/')
+    const footer = page.getByRole('contentinfo')
+    await expect(footer.getByText('Natural beard, hand and body care for tradesmen.')).toBeVisible()
+    for (const network of ['Instagram', 'Facebook', 'YouTube']) {
+      await expect(footer.getByRole('link', { name: `Grit & Whisker on ${network}` })).toHaveAttribute(
+        'href',
+        /^https:\/\//,
+      )
+    }
+    const shop = footer.getByRole('navigation', { name: 'Shop' })
+    await expect(shop.getByRole('link', { name: 'All Products' })).toHaveAttribute('href', '/shop')
+    await expect(shop.getByRole('link')).toHaveCount(6)
+    const info = footer.getByRole('navigation', { name: 'Information' })
+    await expect(info.getByRole('link', { name: 'Gift Bundles' })).toHaveAttribute('href', '/gift-bundles')
+    await expect(info.getByRole('link', { name: 'Shipping Policy' })).toHaveAttribute(
+      'href',
+      '/shipping-policy',
+    )
+    await expect(info.getByRole('link', { name: 'About' })).toHaveAttribute('href', '/about')
+    await expect(info.getByRole('link', { name: 'Ingredients' })).toHaveAttribute('href', '/ingredients')
+    const legal = footer.getByRole('navigation', { name: 'Legal' })
+    await expect(legal.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+      'href',
+      '/privacy-policy',
+    )
+    await expect(legal.getByRole('link', { name: 'Returns Policy' })).toHaveAttribute(
+      'href',
+      '/returns-policy',
+    )
+    await expect(legal.getByRole('link', { name: 'Shipping Policy' })).toHaveAttribute(
+      'href',
+      '/shipping-policy',
+    )
+    await expect(footer.getByText(`© ${new Date().getFullYear()} Grit & Whisker`)).toBeVisible()
+  })
+
+  test('the newsletter form stores the address, shows the alert and clears the field', async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/')
+    const email = await hydrateFooterForm(page)
+    await expect(email).toHaveAttribute('type', 'email')
+    await expect(email).toHaveAttribute('required', '')
+    expect(await email.evaluate((input: HTMLInputElement) => input.checkValidity())).toBe(false)
+
+    const address = `crew-${testInfo.project.name}-${Date.now()}@example.com`
+    await email.fill(address)
+    const request = page.waitForRequest('**/api/newsletter')
+    const response = page.waitForResponse('**/api/newsletter')
+    const dialog = page.waitForEvent('dialog')
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
+    expect((await request).postDataJSON()).toEqual({ email: address, source: 'footer' })
+    expect((await response).status()).toBe(201)
+    const alert = await dialog
+    expect(alert.message()).toBe(`Subscribed with email: ${address}`)
+    await alert.accept()
+    await expect(email).toHaveValue('')
+  })
+
+  test('back to top returns to the top of the page', async ({ page }) => {
+    await openShell(page)
+    await makePageTall(page)
+    const backToTop = page.getByRole('link', { name: 'Back to top' })
+    await backToTop.scrollIntoViewIfNeeded()
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000)
+    await backToTop.click()
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0)
+    await expect(page.locator('header.site-header')).toBeInViewport()
+  })
+})
+
+test.describe('toasts', () => {
+  test('a refused footer sign-up shows the server error as a red toast that leaves after 5 s', async ({
+    page,
+  }) => {
+    await page.clock.install()
+    await page.goto('/')
+    const email = await hydrateFooterForm(page)
+    await waitForIsland(page, 'ToastViewport')
+    await pauseClock(page)
+
+    // The browser accepts this address; the shop's own check refuses it (no dot in the domain).
+    await email.fill('crew@localhost')
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
+    const region = page.getByRole('region', { name: 'Notification' })
+    const toast = region.getByRole('listitem')
+    await expect(toast).toBeVisible()
+    await expect(toast).toContainText('Could not subscribe')
+    await expect(toast).toContainText('Please enter a valid e-mail address')
+    await expect(region.getByRole('alert')).toContainText('Please enter a valid e-mail address')
+    await expect(email).toHaveValue('crew@localhost')
+    await page.mouse.move(1, 1)
+
+    const danger = await page.evaluate(() => {
+      const probe = document.createElement('div')
+      probe.style.color = 'var(--c-danger)'
+      document.body.append(probe)
+      const color = getComputedStyle(probe).color
+      probe.remove()
+      return color
+    })
+    await expect(toast).toHaveCSS('background-color', danger)
+
+    const box = await toast.boundingBox()
+    const viewport = page.viewportSize()
+    if (!box || !viewport) throw new Error('no layout')
+    expect(box.width).toBeLessThanOrEqual(420)
+    if (isPhone(page)) {
+      expect(box.y).toBeLessThan(viewport.height / 3)
+    } else {
+      expect(box.y + box.height).toBeGreaterThan(viewport.height - 60)
+      expect(box.x + box.width).toBeGreaterThan(viewport.width - 60)
+    }
+
+    await page.clock.runFor(4_800)
+    await expect(toast).toBeVisible()
+    await page.clock.runFor(300)
+    await expect(toast).toHaveCount(0)
+  })
+
+  test('one at a time, F8 reaches them, a swipe right dismisses, the close button too', async ({ page }) => {
+    let calls = 0
+    await page.route('**/api/newsletter', (route) => {
+      calls += 1
+      return route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: `Too many sign-ups from here (${calls}).` }),
+      })
+    })
+    await page.goto('/')
+    const email = await hydrateFooterForm(page)
+    await waitForIsland(page, 'ToastViewport')
+    const subscribe = page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' })
+    const region = page.getByRole('region', { name: 'Notification' })
+
+    await email.fill('one@example.com')
+    await subscribe.click()
+    await expect(region.getByRole('listitem')).toContainText('(1)')
+    await subscribe.click()
+    await expect(region.getByRole('listitem')).toContainText('(2)')
+    await expect(region.getByRole('listitem')).toHaveCount(1)
+
+    await page.keyboard.press('F8')
+    await expect(region).toBeFocused()
+
+    // A short drag springs back; 50 px or more to the right dismisses.
+    const toast = region.getByRole('listitem')
+    const box = await toast.boundingBox()
+    if (!box) throw new Error('no toast')
+    const y = box.y + box.height / 2
+    const x = box.x + 20
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x + 30, y, { steps: 5 })
+    await page.mouse.up()
+    await expect(toast).toBeVisible()
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x + 70, y, { steps: 5 })
+    await page.mouse.up()
+    await expect(region.getByRole('listitem')).toHaveCount(0)
+
+    await subscribe.click()
+    await expect(region.getByRole('listitem')).toContainText('(3)')
+    await region.getByRole('button', { name: 'Close notification' }).click()
+    await expect(region.getByRole('listitem')).toHaveCount(0)
+  })
+
+  test('the default style is green where errors are red', async ({ page }) => {
+    await page.route('**/api/newsletter', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"No."}' }),
+    )
+    await page.goto('/')
+    const email = await hydrateFooterForm(page)
+    await email.fill('x@example.com')
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
+    const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem')
+    await expect(toast).toHaveAttribute('data-variant', 'error')
+    const colors = await toast.evaluate((element) => {
+      const probe = document.createElement('div')
+      probe.style.color = 'var(--c-success)'
+      document.body.append(probe)
+      const success = getComputedStyle(probe).color
+      probe.remove()
+      element.setAttribute('data-variant', 'default')
+      return { success, shown: getComputedStyle(element).backgroundColor }
+    })
+    expect(colors.shown).toBe(colors.success)
+  })
+})
+
+test.describe('welcome popup', () => {
+  test.use({ welcomePopup: true })
+
+  const popup = (page: Page) => page.getByRole('complementary', { name: 'Welcome to Grit & Whisker' })
+  const pill = (page: Page) => page.getByRole('complementary', { name: 'Welcome offer' })
+
+  test('shows on the first visit only, and sets the visit flags', async ({ page }) => {
+    await page.goto('/')
+    await expect(popup(page)).toBeVisible()
+    for (const key of WELCOME_FLAGS) {
+      expect(await page.evaluate((name) => localStorage.getItem(name), key)).not.toBeNull()
+    }
+    await page.reload()
+    await waitForIsland(page, 'WelcomePopup')
+    await expect(popup(page)).toHaveCount(0)
+    await expect(pill(page)).toHaveCount(0)
+  })
+
+  test('a visit flag set beforehand keeps it away', async ({ page }) => {
+    await page.addInitScript((key) => localStorage.setItem(key, 'true'), WELCOME_FLAGS[0])
+    await page.goto('/')
+    await waitForIsland(page, 'WelcomePopup')
+    await expect(popup(page)).toHaveCount(0)
+  })
+
+  test('minimises itself to a pill after 10 s', async ({ page }) => {
+    await page.clock.install()
+    await page.goto('/')
+    await expect(popup(page)).toBeVisible()
+    await pauseClock(page)
+    await page.clock.runFor(5_000)
+    await expect(popup(page)).toBeVisible()
+    await page.clock.runFor(5_100)
+    await expect(popup(page)).toHaveCount(0)
+    await expect(pill(page)).toBeVisible()
+  })
+
+  test('minimise, expand and close', async ({ page }) => {
+    await page.goto('/')
+    await page.getByRole('button', { name: 'Minimise welcome message' }).click()
+    await expect(popup(page)).toHaveCount(0)
+    const expand = pill(page).getByRole('button', { name: 'Welcome, crew' })
+    await expect(expand).toBeFocused()
+    await expand.click()
+    await expect(popup(page)).toBeVisible()
+    await expect(popup(page).getByRole('heading', { name: 'Welcome to Grit & Whisker' })).toBeFocused()
+    await popup(page).getByRole('button', { name: 'Close welcome message' }).click()
+    await expect(popup(page)).toHaveCount(0)
+    await expect(pill(page)).toHaveCount(0)
+  })
+
+  test('is not a focus trap: Tab leaves it', async ({ page }) => {
+    await page.goto('/')
+    const learnMore = popup(page).getByRole('link', { name: 'Learn More' })
+    await learnMore.focus()
+    await page.keyboard.press('Tab')
+    expect(await popup(page).evaluate((element) => element.contains(document.activeElement))).toBe(false)
+  })
+
+  test("'Create account' closes it and goes to /signup", async ({ page }) => {
+    await page.goto('/')
+    await popup(page).getByRole('link', { name: 'Create account' }).click()
+    await expect(page).toHaveURL(/\/signup$/)
+    await waitForIsland(page, 'WelcomePopup')
+    await expect(popup(page)).toHaveCount(0)
+  })
+
+  test("'Learn More' closes it and goes to /shop", async ({ page }) => {
+    await page.goto('/')
+    await popup(page).getByRole('link', { name: 'Learn More' }).click()
+    await expect(page).toHaveURL(/\/shop$/)
+    await waitForIsland(page, 'WelcomePopup')
+    await expect(popup(page)).toHaveCount(0)
+  })
+
+  test('waits off the cart page, where it could cover the checkout buttons', async ({ page }) => {
+    await page.goto('/cart')
+    await waitForIsland(page, 'WelcomePopup')
+    await expect(popup(page)).toHaveCount(0)
+    expect(await page.evaluate((key) => localStorage.getItem(key), WELCOME_FLAGS[0])).toBeNull()
+    await page.goto('/')
+    await expect(popup(page)).toBeVisible()
+  })
+})
+
+test.describe('research ticker', () => {
+  test('reads as one list of nine claims and has a working pause button', async ({ page }) => {
+    await page.goto('/')
+    const ticker = page.getByRole('region', { name: 'What the research says' })
+    await ticker.scrollIntoViewIfNeeded()
+    await expect(ticker.getByRole('list')).toHaveCount(1)
+    await expect(ticker.getByRole('listitem')).toHaveCount(9)
+    await expect(ticker.locator('ul[aria-hidden="true"] li')).toHaveCount(9)
+
+    const track = ticker.locator('.ticker-track')
+    await page.mouse.move(1, 1)
+    await expect(track).toHaveCSS('animation-play-state', 'running')
+    await ticker.getByRole('button', { name: 'Pause research ticker' }).click()
+    await page.mouse.move(1, 1)
+    await expect(track).toHaveCSS('animation-play-state', 'paused')
+    const before = await track.evaluate((element) => getComputedStyle(element).transform)
+    await page.waitForTimeout(300)
+    expect(await track.evaluate((element) => getComputedStyle(element).transform)).toBe(before)
+
+    await ticker.getByRole('button', { name: 'Play research ticker' }).click()
+    await page.mouse.move(1, 1)
+    await expect(track).toHaveCSS('animation-play-state', 'running')
+    await expect(ticker.getByRole('button', { name: 'Pause research ticker' })).toBeFocused()
+  })
+
+  test('starts paused for visitors who prefer reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto('/')
+    const ticker = page.getByRole('region', { name: 'What the research says' })
+    await expect(ticker.getByRole('button', { name: 'Play research ticker' })).toBeVisible()
+    await expect(ticker.locator('.ticker-track')).toHaveCSS('animation-play-state', 'paused')
+  })
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the header and footer still render and link', async ({ page }) => {
+    await page.goto('/')
+    const banner = page.getByRole('banner')
+    await expect(banner.getByRole('link', { name: 'Grit & Whisker' })).toHaveAttribute('href', '/')
+    await expect(banner.getByRole('link', { name: /^Cart/ })).toHaveAttribute('href', '/cart')
+    if (!isPhone(page)) {
+      const nav = page.getByRole('navigation', { name: 'Main' })
+      await expect(nav.getByRole('link', { name: 'Shop' })).toBeVisible()
+      await expect(nav.getByRole('link', { name: 'About' })).toBeVisible()
+      await expect(nav.getByRole('button', { name: 'Toolbox' })).toBeVisible()
+    }
+    const footer = page.getByRole('contentinfo')
+    await expect(footer.getByRole('navigation', { name: 'Shop' }).getByRole('link')).toHaveCount(6)
+    await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toBeVisible()
+    await expect(footer.getByRole('textbox', { name: 'Join the newsletter' })).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'What the research says' }).getByRole('listitem'),
+    ).toHaveCount(9)
+  })
+})
+
+test.describe('security and stability', () => {
+  test('pages run their scripts and styles under the CSP without a single violation', async ({ page }) => {
+    const problems: string[] = []
+    page.on('console', (message) => {
+      if (/content security policy/i.test(message.text())) problems.push(message.text())
+    })
+    await page.addInitScript(() => {
+      const violations: string[] = []
+      ;(window as unknown as { cspViolations: string[] }).cspViolations = violations
+      document.addEventListener('securitypolicyviolation', (event) => {
+        violations.push(`${event.violatedDirective} ${event.blockedURI}`)
+      })
+    })
+    for (const path of ['/', '/about', '/no-such-page']) {
+      await page.goto(path)
+      const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
+      expect(csp).toContain("script-src 'self'")
+      expect(csp).not.toContain('unsafe-inline')
+      // Scripts ran: the header hydrated and the ticker started; styles applied: the header is fixed.
+      await waitForIsland(page, 'SiteHeader')
+      await expect(page.locator('[data-ticker]')).toHaveAttribute('data-ready', '')
+      await expect(page.locator('header.site-header')).toHaveCSS('position', 'fixed')
+      // No render-blocking script: every external script is a module (deferred) or async.
+      const blocking = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('script[src]'))
+          .filter((script) => script.getAttribute('type') !== 'module' && !script.hasAttribute('async'))
+          .map((script) => script.getAttribute('src')),
+      )
+      expect(blocking).toEqual([])
+      const violations = await page.evaluate(
+        () => (window as unknown as { cspViolations?: string[] }).cspViolations ?? [],
+      )
+      expect(violations, `CSP violations on ${path}`).toEqual([])
+    }
+    expect(problems).toEqual([])
+  })
+
+  test('the shell does not shift the layout while it loads (CLS ≤ 0.01)', async ({ page }) => {
+    await page.addInitScript(() => {
+      const shifts: number[] = []
+      ;(window as unknown as { layoutShifts: number[] }).layoutShifts = shifts
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number
+          hadRecentInput: boolean
+        })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value)
+        }
+      }).observe({ type: 'layout-shift', buffered: true })
+    })
+    await page.goto('/')
+    await waitForIsland(page, 'SiteHeader')
+    await waitForIsland(page, 'ToastViewport')
+    await waitForSplash(page)
+    const total = await page.evaluate(() =>
+      (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0),
+    )
+    expect(total).toBeLessThanOrEqual(0.01)
+  })
+})

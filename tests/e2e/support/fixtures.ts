@@ -1,0 +1,80 @@
+// Shared Playwright fixtures for every browser test of the shop.
+//
+//   import { test, expect } from './support/fixtures'
+//   test('…', async ({ page, axe }) => { await page.goto('/'); await axe() })
+//
+// - `axe(options?)` runs axe-core on the page as it is now and fails on any violation, listing each rule,
+//   its help text and the offending elements. It waits for the intro splash to finish first (it covers the
+//   page for 1.2 s and would only confuse the colour-contrast checks).
+// - `waitForIsland(page, 'SiteHeader')` waits for a React island to hydrate before a test uses it.
+// - The first-visit welcome popup is suppressed by default, so it never covers what a test clicks. Tests
+//   of the popup itself opt back in with `test.use({ welcomePopup: true })`. Pages or contexts made by hand
+//   can call `suppressWelcomePopup(pageOrContext)`.
+import AxeBuilder from '@axe-core/playwright'
+import { type BrowserContext, test as base, expect, type Page } from '@playwright/test'
+import { WELCOME_FLAGS } from '../../../site/features/welcome/flags'
+
+export { expect }
+
+export interface AxeOptions {
+  /** CSS selectors to check (default: the whole page). */
+  include?: string[]
+  /** CSS selectors to leave out, e.g. a third-party iframe. Say why in the test. */
+  exclude?: string[]
+  /** Rule ids to switch off for this call only. Say why in the test. */
+  disableRules?: string[]
+}
+
+export type AxeCheck = (options?: AxeOptions) => Promise<void>
+
+/** Sets the visit flags before any page script runs, so the welcome popup stays away. */
+export async function suppressWelcomePopup(target: Page | BrowserContext): Promise<void> {
+  await target.addInitScript((keys: readonly string[]) => {
+    for (const key of keys) window.localStorage.setItem(key, 'true')
+  }, WELCOME_FLAGS)
+}
+
+/**
+ * Waits until an Astro island has hydrated (Astro drops its `ssr` attribute then). `name` is the
+ * component's name, e.g. 'SiteHeader'. Until then its buttons are only static HTML.
+ */
+export async function waitForIsland(page: Page, name: string): Promise<void> {
+  await expect(page.locator(`astro-island[opts*='"name":"${name}"']`).first()).not.toHaveAttribute('ssr', {
+    timeout: 10_000,
+  })
+}
+
+/** Waits until the intro splash (if the page has one) has faded out. */
+export async function waitForSplash(page: Page): Promise<void> {
+  await expect(page.locator('.splash')).toBeHidden({ timeout: 5_000 })
+}
+
+export const test = base.extend<{ axe: AxeCheck; welcomePopup: boolean }>({
+  welcomePopup: [false, { option: true }],
+
+  page: async ({ page, welcomePopup }, use) => {
+    if (!welcomePopup) await suppressWelcomePopup(page)
+    await use(page)
+  },
+
+  axe: async ({ page }, use) => {
+    await use(async (options = {}) => {
+      if ((await page.locator('.splash').count()) > 0) await waitForSplash(page)
+      let builder = new AxeBuilder({ page })
+      for (const selector of options.include ?? []) builder = builder.include(selector)
+      for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
+      if (options.disableRules?.length) builder = builder.disableRules(options.disableRules)
+      const { violations } = await builder.analyze()
+      const report = violations
+        .map(
+          (violation) =>
+            `${violation.id} (${violation.impact}): ${violation.help}\n` +
+            violation.nodes
+              .map((node) => `    ${node.target.join(' ')}: ${node.failureSummary ?? ''}`)
+              .join('\n'),
+        )
+        .join('\n')
+      expect(violations, `axe found accessibility violations on ${page.url()}:\n${report}`).toEqual([])
+    })
+  },
+})
