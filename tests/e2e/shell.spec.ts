@@ -577,13 +577,16 @@ test.describe('footer', () => {
     await email.fill(address)
     const request = page.waitForRequest('**/api/newsletter')
     const response = page.waitForResponse('**/api/newsletter')
-    const dialog = page.waitForEvent('dialog')
+    // Accept the alert as it opens: it blocks the page, so nothing else (not even the click) can finish first.
+    const alerts: string[] = []
+    page.on('dialog', async (dialog) => {
+      alerts.push(`${dialog.type()}: ${dialog.message()}`)
+      await dialog.accept()
+    })
     await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
     expect((await request).postDataJSON()).toEqual({ email: address, source: 'footer' })
     expect((await response).status()).toBe(201)
-    const alert = await dialog
-    expect(alert.message()).toBe(`Subscribed with email: ${address}`)
-    await alert.accept()
+    await expect.poll(() => alerts).toEqual([`alert: Subscribed with email: ${address}`])
     await expect(email).toHaveValue('')
   })
 

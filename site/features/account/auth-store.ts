@@ -1,4 +1,5 @@
 import { atom } from 'nanostores'
+import { apiRequest } from '../../lib/api'
 
 /** What GET /api/auth/user answers for a signed-in customer. Only the fields the shell relies on are typed. */
 export interface AuthUser {
@@ -27,8 +28,8 @@ function asUser(body: unknown): AuthUser | null {
  */
 export function loadUser(options: { force?: boolean } = {}): Promise<AuthUser | null> {
   if (pending && !options.force) return pending
-  pending = fetch('/api/auth/user', { credentials: 'same-origin', headers: { accept: 'application/json' } })
-    .then(async (response) => (response.ok ? asUser(await response.json()) : null))
+  pending = apiRequest<unknown>('GET', '/api/auth/user', undefined, { nullOn401: true })
+    .then(asUser)
     .catch((error: unknown) => {
       console.warn('Could not check who is signed in', error)
       return null

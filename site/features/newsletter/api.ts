@@ -1,31 +1,21 @@
 import type { SubscribeBody } from '../../../api/modules/newsletter/model'
+import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from '../../lib/api'
 
 export type NewsletterSource = NonNullable<SubscribeBody['source']>
 
-export type SubscribeResult = { ok: true; alreadySubscribed: boolean } | { ok: false; error: string }
+export type SubscribeResult = { ok: true } | { ok: false; error: string }
 
-const FALLBACK_ERROR = 'Something went wrong. Please try again.'
-
-/** POST /api/newsletter: 201 new, 200 already on the list, 4xx `{ error }` shown to the visitor as is. */
+/**
+ * POST /api/newsletter through the site's API client. 201 (new) and 200 (already on the list) are both a
+ * success for the visitor; a refusal (400/422/429) carries the server's `{ error }`, shown as it is.
+ */
 export async function subscribe(email: string, source: NewsletterSource): Promise<SubscribeResult> {
-  let response: Response
   try {
-    response = await fetch('/api/newsletter', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ email, source }),
-    })
-  } catch {
-    return { ok: false, error: 'Could not reach the shop. Check your connection and try again.' }
+    await apiRequest('POST', '/api/newsletter', { email, source } satisfies SubscribeBody)
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, error: error instanceof ApiError ? error.message : NETWORK_ERROR_MESSAGE }
   }
-  if (response.ok) return { ok: true, alreadySubscribed: response.status === 200 }
-  const body: unknown = await response.json().catch(() => null)
-  const error =
-    typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string'
-      ? (body as { error: string }).error
-      : FALLBACK_ERROR
-  return { ok: false, error }
 }
 
 /** Spec §5: the home and shop capture only go ahead when the value contains '@'. */

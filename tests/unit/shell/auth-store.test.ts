@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { $user, clearUser, loadUser } from '../../../site/features/account/auth-store'
 
 const realFetch = globalThis.fetch
@@ -14,6 +14,15 @@ function answer(status: number, body: unknown) {
 
 afterEach(() => {
   globalThis.fetch = realFetch
+})
+
+// A failed check is logged by design (spec §8); keep the test output readable.
+const realWarn = console.warn
+beforeAll(() => {
+  console.warn = () => {}
+})
+afterAll(() => {
+  console.warn = realWarn
 })
 
 describe('auth store', () => {
@@ -46,10 +55,7 @@ describe('auth store', () => {
     globalThis.fetch = (async () => {
       throw new TypeError('offline')
     }) as unknown as typeof fetch
-    const warn = console.warn
-    console.warn = () => {}
     expect(await loadUser({ force: true })).toBeNull()
-    console.warn = warn
   })
 
   test('asks the server once per page unless forced', async () => {
