@@ -188,7 +188,7 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       const amountTotal =
         request.lineItems.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0) +
         request.shipping.amountCents
-      await db
+      const [created] = await db
         .insert(demoPaymentSessions)
         .values({
           id,
@@ -202,6 +202,8 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           updatedAt: now,
         })
         .onConflictDoNothing({ target: demoPaymentSessions.idempotencyKey })
+        .returning()
+      if (created) return toSession(created, now)
       const [row] = await db
         .select()
         .from(demoPaymentSessions)
