@@ -123,7 +123,7 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
             autoComplete="cc-number"
             inputMode="numeric"
             maxLength={23}
-            placeholder="4242 4242 4242 4242"
+            placeholder="1234 1234 1234 1234"
             className="col-span-2"
           />
           <TextField

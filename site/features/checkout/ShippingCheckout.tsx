@@ -3,6 +3,7 @@ import { formatCents, formatCurrency } from '../../../api/rules/money'
 import { formatWeight } from '../../../api/rules/shipping'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
+import type { CartLine } from '../cart/store'
 import { showToast } from '../toasts/store'
 import { AddressFieldset } from './AddressFieldset'
 import { $appliedDiscount, cartLines } from './cart-bridge'
@@ -34,9 +35,12 @@ import {
 
 type Busy = 'rates' | 'session' | null
 
+/** What the static HTML was rendered with; one constant so hydration sees a stable value. */
+const NO_LINES: CartLine[] = []
+
 /** Checkout step 1 (spec §2 /shipping): address, optional billing address, shipping method. */
 export default function ShippingCheckout() {
-  const lines = useHydratedStore(cartLines, [])
+  const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore($appliedDiscount, null)
   const discountCode = discount?.code ?? null
 
