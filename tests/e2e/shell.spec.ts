@@ -460,8 +460,12 @@ test.describe('theme', () => {
       })
     })
   }
-  const firstFrameDark = (page: Page) =>
-    page.evaluate(() => (window as unknown as { firstFrameDark?: boolean }).firstFrameDark)
+  /** The recorded value, once the first frame has happened (the load event can come before it). */
+  async function firstFrameDark(page: Page): Promise<boolean | undefined> {
+    const read = () => page.evaluate(() => (window as unknown as { firstFrameDark?: boolean }).firstFrameDark)
+    await expect.poll(read).not.toBeUndefined()
+    return read()
+  }
 
   test('a saved theme is applied before the first paint, and beats the system setting', async ({ page }) => {
     await recordFirstFrame(page)
@@ -661,9 +665,12 @@ test.describe('toasts', () => {
         body: JSON.stringify({ error: `Too many sign-ups from here (${calls}).` }),
       })
     })
+    // Time stands still here, so the 5 s timeout cannot take a toast away in the middle of a step.
+    await page.clock.install()
     await page.goto('/')
     const email = await hydrateFooterForm(page)
     await waitForIsland(page, 'ToastViewport')
+    await pauseClock(page)
     const subscribe = page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' })
     const region = page.getByRole('region', { name: 'Notification' })
 
@@ -698,6 +705,28 @@ test.describe('toasts', () => {
     await expect(region.getByRole('listitem')).toContainText('(3)')
     await region.getByRole('button', { name: 'Close notification' }).click()
     await expect(region.getByRole('listitem')).toHaveCount(0)
+  })
+
+  test('a toast waits while the pointer rests on it, and passes axe', async ({ page, axe }) => {
+    await page.route('**/api/newsletter', (route) =>
+      route.fulfill({
+        status: 422,
+        contentType: 'application/json',
+        body: '{"error":"Please check the address."}',
+      }),
+    )
+    await page.goto('/')
+    const email = await hydrateFooterForm(page)
+    await waitForIsland(page, 'ToastViewport')
+    await email.fill('x@example.com')
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
+    const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem')
+    await toast.hover()
+    await axe()
+    await page.waitForTimeout(5_500)
+    await expect(toast).toBeVisible()
+    await page.mouse.move(1, 1)
+    await expect(toast).toHaveCount(0, { timeout: 8_000 })
   })
 
   test('the default style is green where errors are red', async ({ page }) => {
@@ -760,12 +789,15 @@ test.describe('welcome popup', () => {
     await expect(pill(page)).toBeVisible()
   })
 
-  test('minimise, expand and close', async ({ page }) => {
+  test('minimise, expand and close', async ({ page, axe }) => {
     await page.goto('/')
+    await expect(popup(page)).toBeVisible()
+    await axe()
     await page.getByRole('button', { name: 'Minimise welcome message' }).click()
     await expect(popup(page)).toHaveCount(0)
     const expand = pill(page).getByRole('button', { name: 'Welcome, crew' })
     await expect(expand).toBeFocused()
+    await axe()
     await expand.click()
     await expect(popup(page)).toBeVisible()
     await expect(popup(page).getByRole('heading', { name: 'Welcome to Grit & Whisker' })).toBeFocused()
