@@ -1,5 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
+import { catalogRoutes } from './modules/catalog'
+import { discountRoutes } from './modules/discounts'
 import { healthRoutes } from './modules/health'
 import { newsletterRoutes } from './modules/newsletter'
 import { errorFunnel } from './plugins/errors'
@@ -16,6 +18,8 @@ export function createApp(deps: AppDeps) {
       .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
       .use(healthRoutes(deps))
       .use(newsletterRoutes(deps, limit))
+      .use(catalogRoutes(deps))
+      .use(discountRoutes(deps, limit))
       // Last: every GET no API route took is a page or an asset of the built site.
       .use(staticSite(deps.site))
   )

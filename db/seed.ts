@@ -1,7 +1,13 @@
+import { resolve } from 'node:path'
+import { loadCatalogFromContent } from '../api/modules/catalog/content'
+import { syncCatalog } from '../api/modules/catalog/service'
+import { seedDiscountCodes } from '../api/modules/discounts/seed'
 import type { Database } from './client'
 
-/**
- * Brings reference data up to date: safe to run at every start. Each domain adds its own seeding step here
- * (catalogue from content/, discount codes).
- */
-export async function seedDatabase(_db: Database): Promise<void> {}
+export const PRODUCT_CONTENT_DIR = resolve(import.meta.dir, '../content/products')
+
+/** Brings reference data up to date; safe to run at every start. */
+export async function seedDatabase(db: Database, now: Date = new Date()): Promise<void> {
+  await syncCatalog(db, loadCatalogFromContent(PRODUCT_CONTENT_DIR), now)
+  await seedDiscountCodes(db, now)
+}

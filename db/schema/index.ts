@@ -2,3 +2,4 @@
 export * from './catalog'
 export * from './newsletter'
 export * from './rate-limits'
+export * from './discounts'
