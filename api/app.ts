@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
+import { authRoutes } from './modules/auth'
 import { catalogRoutes } from './modules/catalog'
 import { discountRoutes } from './modules/discounts'
 import { healthRoutes } from './modules/health'
@@ -17,6 +18,7 @@ export function createApp(deps: AppDeps) {
       .use(errorFunnel)
       .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
       .use(healthRoutes(deps))
+      .use(authRoutes())
       .use(newsletterRoutes(deps, limit))
       .use(catalogRoutes(deps))
       .use(discountRoutes(deps, limit))

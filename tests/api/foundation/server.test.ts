@@ -115,3 +115,9 @@ describe('security', () => {
 test('the shop origin constant is what the app trusts', () => {
   expect(shop.deps.config.publicUrl).toBe(ORIGIN)
 })
+
+test('nobody is signed in until accounts exist: the sign-in check answers 401', async () => {
+  const res = await shop.call('GET', '/api/auth/user')
+  expect(res.status).toBe(401)
+  expect(await res.json()).toEqual({ error: 'Not signed in.' })
+})
