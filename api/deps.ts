@@ -1,4 +1,5 @@
 import type { Database } from '../db/client'
+import type { Mailer, PaymentProvider, ShippingProvider } from './adapters/types'
 import type { Config } from './env'
 import type { Clock } from './lib/clock'
 import type { StaticSite } from './plugins/static-site'
@@ -9,4 +10,10 @@ export interface AppDeps {
   db: Database
   clock: Clock
   site: StaticSite
+  /** Rates and labels: Shippo, or the built-in rate table and demo carrier. */
+  shipping: ShippingProvider
+  /** Card payments: Stripe, or the built-in demo provider (never in production). */
+  payments: PaymentProvider
+  /** E-mail: SMTP, or the outbox folder. */
+  mailer: Mailer
 }

@@ -1,9 +1,12 @@
 import { resolve } from 'node:path'
 import { openDatabase } from '../db/client'
 import { seedDatabase } from '../db/seed'
+import { adaptersFromConfig } from './adapters'
 import { createApp } from './app'
+import type { AppDeps } from './deps'
 import { ConfigError, readConfig } from './env'
 import { systemClock } from './lib/clock'
+import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
 
 function fail(message: string): never {
@@ -24,13 +27,24 @@ await seedDatabase(database.db)
 const site = loadStaticSite(resolve(config.distDir))
 if (site.size === 0) console.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
 
-const app = createApp({ config, db: database.db, clock: systemClock, site })
+const deps: AppDeps = {
+  config,
+  db: database.db,
+  clock: systemClock,
+  site,
+  ...adaptersFromConfig(config, database.db, systemClock),
+}
+const app = createApp(deps)
 app.listen({
   hostname: config.host,
   port: config.port,
   // A hard stop for bodies without Content-Length; JSON routes are capped lower in the security plugin.
   maxRequestBodySize: 1024 * 1024,
 })
+
+// E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
+const stopJobs = createJobRunner(deps).start()
+console.log(`Payments: ${deps.payments.name}, shipping: ${deps.shipping.name}, e-mail: ${deps.mailer.name}`)
 
 console.log(`Grit & Whisker is open at ${config.publicUrl} (listening on ${app.server?.hostname}:${app.server?.port})`)
 
@@ -40,6 +54,7 @@ async function shutdown(signal: string) {
   stopping = true
   console.log(`${signal} received: finishing open requests, then closing.`)
   await app.stop()
+  await stopJobs()
   database.close()
   process.exit(0)
 }

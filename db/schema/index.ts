@@ -1,5 +1,8 @@
 // One file per domain; each table belongs to the module of the same name.
 export * from './catalog'
-export * from './newsletter'
-export * from './rate-limits'
+export * from './checkout'
 export * from './discounts'
+export * from './jobs'
+export * from './newsletter'
+export * from './orders'
+export * from './rate-limits'

@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { openDatabase } from '../../../db/client'
-import { seedDatabase } from '../../../db/seed'
+import { adaptersFromConfig } from '../../../api/adapters'
 import { createApp } from '../../../api/app'
 import type { AppDeps } from '../../../api/deps'
 import { readConfig } from '../../../api/env'
 import { fixedClock } from '../../../api/lib/clock'
+import { createJobRunner } from '../../../api/modules/jobs/runner'
 import { loadStaticSite } from '../../../api/plugins/static-site'
+import { openDatabase } from '../../../db/client'
+import { seedDatabase } from '../../../db/seed'
 
 export const ORIGIN = 'http://localhost:4321'
 
@@ -17,16 +19,20 @@ export interface TestApp {
   clock: ReturnType<typeof fixedClock>
   /** Sends a request the way the shop's own pages would (same origin, JSON). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
+  /** Runs the queued jobs (confirmation e-mails, label purchases) that are due at the test clock's time. */
+  runDueJobs(): Promise<{ ran: number; failed: number }>
   close(): void
 }
 
 /**
  * The real app with a real database in a temporary file, a clock the test controls, and a small fixture
- * site instead of the Astro build. Each test file gets its own.
+ * site instead of the Astro build. Each test file gets its own. Outside services are the built-in
+ * stand-ins chosen from `env` (rate table, demo payments, outbox in the temporary folder) unless
+ * `overrides` replaces them; pass a function to build overrides from the test's database and clock.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  overrides: Partial<AppDeps> = {},
+  overrides: Partial<AppDeps> | ((base: AppDeps) => Partial<AppDeps>) = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'shop-test-'))
   const config = readConfig({
@@ -39,14 +45,16 @@ export async function createTestApp(
   const database = await openDatabase(config.databaseUrl)
   await seedDatabase(database.db)
   const clock = fixedClock(new Date('2026-03-02T15:00:00Z'))
-  const deps: AppDeps = {
+  const base: AppDeps = {
     config,
     db: database.db,
     clock,
     site: loadStaticSite(resolve(import.meta.dir, '../../fixtures/site')),
-    ...overrides,
+    ...adaptersFromConfig(config, database.db, clock),
   }
+  const deps: AppDeps = { ...base, ...(typeof overrides === 'function' ? overrides(base) : overrides) }
   const app = createApp(deps)
+  const jobs = createJobRunner(deps)
   return {
     app,
     deps,
@@ -59,6 +67,7 @@ export async function createTestApp(
       }
       return app.handle(new Request(`${ORIGIN}${path}`, init))
     },
+    runDueJobs: () => jobs.runDueJobs(),
     close() {
       database.close()
       rmSync(dir, { recursive: true, force: true })

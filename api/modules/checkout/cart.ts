@@ -1,0 +1,104 @@
+/**
+ * A cart rebuilt on the server from product ids and quantities: names, prices and weights come from the
+ * catalogue, never from the browser (DESIGN §4). Both the shipping quote and the checkout session use it,
+ * and the fingerprint ties a quote to the cart it was weighed for.
+ */
+import { createHash } from 'node:crypto'
+import { unprocessable } from '../../plugins/errors'
+import type { PricedLine } from '../../rules/discounts'
+import type { createCatalogService } from '../catalog/service'
+
+type CatalogLookup = Pick<ReturnType<typeof createCatalogService>, 'byId'>
+
+export interface CartItemInput {
+  productId: number
+  quantity: number
+  /** A scent or option the customer picked; shown on the order, never priced. */
+  variant?: string | null
+}
+
+export interface CartLine {
+  productId: number
+  name: string
+  description: string
+  variant: string | null
+  unitCents: number
+  quantity: number
+  weightTenthsOz: number
+}
+
+export interface Cart {
+  lines: CartLine[]
+  subtotalCents: number
+  itemCount: number
+  /** Product weight only (no packaging), in tenths of an ounce. */
+  weightTenthsOz: number
+  fingerprint: string
+}
+
+export const UNKNOWN_PRODUCT_MESSAGE =
+  'One of the products in your cart is no longer available. Please remove it and try again.'
+
+const VARIANT_PATTERN = /^[\p{L}\p{N} &'.,()-]{1,60}$/u
+
+function cleanVariant(variant: string | null | undefined): string | null {
+  const value = (variant ?? '').replace(/\s+/g, ' ').trim()
+  if (value === '') return null
+  if (!VARIANT_PATTERN.test(value)) throw unprocessable('Please choose a product option from the list.')
+  return value
+}
+
+/**
+ * Product ids and total quantities, merged across variants and sorted: what weight and price depend on.
+ * A quote stays valid if the customer only reorders lines or switches a scent.
+ */
+export function cartFingerprint(items: readonly { productId: number; quantity: number }[]): string {
+  const totals = new Map<number, number>()
+  for (const item of items) totals.set(item.productId, (totals.get(item.productId) ?? 0) + item.quantity)
+  const canonical = [...totals.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([id, quantity]) => `${id}x${quantity}`)
+    .join(',')
+  return createHash('sha256').update(canonical).digest('hex')
+}
+
+export async function buildCart(catalog: CatalogLookup, items: readonly CartItemInput[]): Promise<Cart> {
+  const products = new Map<number, Awaited<ReturnType<CatalogLookup['byId']>>>()
+  for (const id of new Set(items.map((item) => item.productId))) products.set(id, await catalog.byId(id))
+  const lines: CartLine[] = items.map((item) => {
+    const product = products.get(item.productId)
+    if (!product) throw unprocessable(UNKNOWN_PRODUCT_MESSAGE)
+    if (!Number.isInteger(item.quantity) || item.quantity < 1 || item.quantity > 99) {
+      throw unprocessable('Quantities must be whole numbers from 1 to 99.')
+    }
+    return {
+      productId: product.id,
+      name: product.name,
+      description: product.description,
+      variant: cleanVariant(item.variant),
+      unitCents: product.priceCents,
+      quantity: item.quantity,
+      weightTenthsOz: product.weightTenthsOz,
+    }
+  })
+  return {
+    lines,
+    subtotalCents: lines.reduce((sum, line) => sum + line.unitCents * line.quantity, 0),
+    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    weightTenthsOz: lines.reduce((sum, line) => sum + line.weightTenthsOz * line.quantity, 0),
+    fingerprint: cartFingerprint(lines),
+  }
+}
+
+/** The cart's lines as the discount rules see them; keys keep variants of one product apart. */
+export function pricedLines(cart: Cart): PricedLine[] {
+  return cart.lines.map((line, index) => ({
+    key: String(index),
+    unitCents: line.unitCents,
+    quantity: line.quantity,
+  }))
+}
+
+export function lineName(line: Pick<CartLine, 'name' | 'variant'>): string {
+  return line.variant ? `${line.name} (${line.variant})` : line.name
+}

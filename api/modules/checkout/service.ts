@@ -1,0 +1,273 @@
+import { createHash } from 'node:crypto'
+import { and, eq, inArray } from 'drizzle-orm'
+import { type CheckoutSessionStatus, checkoutSessions } from '../../../db/schema/checkout'
+import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
+import type { AppDeps } from '../../deps'
+import { badRequest, HttpError, notFound, unprocessable } from '../../plugins/errors'
+import { isEmail } from '../../rules/address'
+import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '../../rules/discounts'
+import { MIN_CHARGE_CENTS } from '../../rules/money'
+import { formatOrderNumber } from '../../rules/order-status'
+import { createCatalogService } from '../catalog/service'
+import { createDiscountService } from '../discounts/service'
+import { createOrdersService } from '../orders/service'
+import { addressHash, normalizeAddress } from '../shipping/address'
+import { shippingPriceCents } from '../shipping/pricing'
+import { createShippingService } from '../shipping/service'
+import { buildCart, lineName, pricedLines } from './cart'
+import type { CreateSessionBody } from './model'
+
+export const MIN_TOTAL_MESSAGE =
+  'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.'
+
+/** One cart line as charged: catalogue price and this line's share of the discount, in cents. */
+export interface SessionLine {
+  productId: number
+  name: string
+  variant: string | null
+  unitCents: number
+  quantity: number
+  discountCents: number
+  weightTenthsOz: number
+}
+
+/** A checkout session as stored: everything the order will be built from. */
+export interface CheckoutRecord {
+  id: string
+  provider: 'stripe' | 'demo'
+  status: CheckoutSessionStatus
+  email: string
+  userId: string | null
+  shippingAddress: ShippingAddress
+  billingAddress: ShippingAddress
+  lines: SessionLine[]
+  discountCode: string | null
+  subtotalCents: number
+  discountCents: number
+  shippingCents: number
+  totalCents: number
+  itemCount: number
+  totalWeightTenthsOz: number
+  quoteId: string
+  shippingCarrier: string
+  shippingService: string
+  shippingServiceToken: string
+  estimatedDaysMin: number
+  estimatedDaysMax: number
+}
+
+const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9_]{1,250}$/
+
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value)
+}
+
+function toRecord(row: typeof checkoutSessions.$inferSelect): CheckoutRecord {
+  return {
+    ...row,
+    shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
+    billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
+    lines: JSON.parse(row.lines) as SessionLine[],
+  }
+}
+
+/** A digest of everything sent to the provider: the same cart, quote and e-mail give the same key. */
+function idempotencyKey(
+  request: Omit<CheckoutSessionRequest, 'idempotencyKey'>,
+  userId: string | null,
+): string {
+  const digest = createHash('sha256').update(JSON.stringify({ request, userId })).digest('hex')
+  return `checkout-${digest}`
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
+}
+
+export function createCheckoutService(deps: AppDeps) {
+  const { db, clock } = deps
+  const catalog = createCatalogService(db)
+  const discounts = createDiscountService(db, clock)
+  const shipping = createShippingService(deps)
+  const orders = createOrdersService(deps)
+
+  async function validDiscount(
+    code: string | null | undefined,
+    context: { subtotalCents: number; email: string; userId: string | null },
+  ): Promise<DiscountTerms | null> {
+    const trimmed = code?.trim()
+    if (!trimmed) return null
+    return discounts.validate(trimmed, {
+      subtotalCents: context.subtotalCents,
+      email: context.email,
+      ...(context.userId ? { userId: context.userId } : {}),
+    })
+  }
+
+  return {
+    /**
+     * Rebuilds the order from the catalogue, the discount rules and the server's own shipping quote, asks
+     * the payment provider for a session with those amounts, and stores what was asked for.
+     */
+    async createSession(
+      body: CreateSessionBody,
+      userId: string | null,
+    ): Promise<{ sessionId: string; url: string }> {
+      const email = body.customer_email.trim().toLowerCase()
+      if (!isEmail(email)) throw badRequest('Please enter a valid e-mail address, like name@example.com.')
+      const shippingAddress = normalizeAddress(body.shipping_address)
+      const billingAddress = body.billing_address
+        ? normalizeAddress(body.billing_address, 'billing')
+        : shippingAddress
+
+      const cart = await buildCart(
+        catalog,
+        body.line_items.map((item) => ({
+          productId: item.product_id,
+          quantity: item.quantity,
+          variant: item.variant,
+        })),
+      )
+      const quote = await shipping.liveQuote(body.shipping_rate.id, {
+        cartFingerprint: cart.fingerprint,
+        addressHash: addressHash(shippingAddress),
+      })
+      const terms = await validDiscount(body.discount_code, {
+        subtotalCents: cart.subtotalCents,
+        email,
+        userId,
+      })
+      const discount = discountCents(cart.subtotalCents, terms)
+      const goodsCents = cart.subtotalCents - discount
+      if (goodsCents < MIN_CHARGE_CENTS) throw unprocessable(MIN_TOTAL_MESSAGE)
+      const shippingCents = shippingPriceCents(quote, goodsCents)
+
+      const priced = pricedLines(cart)
+      const lineDiscounts = allocateDiscount(priced, discount)
+      const items = chargeableLines(priced, discount)
+      const lines: SessionLine[] = cart.lines.map((line, index) => ({
+        productId: line.productId,
+        name: line.name,
+        variant: line.variant,
+        unitCents: line.unitCents,
+        quantity: line.quantity,
+        discountCents: lineDiscounts[index] ?? 0,
+        weightTenthsOz: line.weightTenthsOz,
+      }))
+
+      const metadata: Record<string, string> = {
+        shipping_rate_id: quote.id,
+        quote_id: quote.id,
+        total_weight: (cart.weightTenthsOz / 10).toFixed(1),
+        item_count: String(cart.itemCount),
+        ...(terms ? { discount_code: terms.code } : {}),
+      }
+      const request: Omit<CheckoutSessionRequest, 'idempotencyKey'> = {
+        customerEmail: email,
+        lineItems: items.map((item) => {
+          const line = cart.lines[Number(item.key)]
+          if (!line) throw new Error(`chargeable line ${item.key} has no cart line`)
+          return {
+            name: lineName(line),
+            description: truncate(line.description, 200),
+            unitAmountCents: item.unitCents,
+            quantity: item.quantity,
+            productId: line.productId,
+          }
+        }),
+        shipping: {
+          amountCents: shippingCents,
+          displayName: quote.serviceName,
+          estimate: { minDays: quote.estimatedDaysMin, maxDays: quote.estimatedDaysMax },
+        },
+        metadata,
+      }
+
+      let session: Awaited<ReturnType<typeof deps.payments.createCheckoutSession>>
+      try {
+        session = await deps.payments.createCheckoutSession({
+          ...request,
+          idempotencyKey: idempotencyKey(request, userId),
+        })
+      } catch (error) {
+        if (!(error instanceof PaymentProviderError)) throw error
+        console.error(`[checkout] ${error.message}`)
+        throw new HttpError(502, 'We could not start the secure payment. Please try again in a moment.')
+      }
+
+      const now = clock.now()
+      await db
+        .insert(checkoutSessions)
+        .values({
+          id: session.id,
+          provider: deps.payments.name,
+          status: 'open',
+          email,
+          userId,
+          shippingAddress: JSON.stringify(shippingAddress),
+          billingAddress: JSON.stringify(billingAddress),
+          lines: JSON.stringify(lines),
+          discountCode: terms?.code ?? null,
+          subtotalCents: cart.subtotalCents,
+          discountCents: discount,
+          shippingCents,
+          totalCents: goodsCents + shippingCents,
+          itemCount: cart.itemCount,
+          totalWeightTenthsOz: cart.weightTenthsOz,
+          quoteId: quote.id,
+          shippingCarrier: quote.carrier,
+          shippingService: quote.serviceName,
+          shippingServiceToken: quote.serviceToken,
+          estimatedDaysMin: quote.estimatedDaysMin,
+          estimatedDaysMax: quote.estimatedDaysMax,
+          createdAt: now,
+          updatedAt: now,
+        })
+        // A double click gets the provider's same session back (idempotency key): store it once.
+        .onConflictDoNothing({ target: checkoutSessions.id })
+
+      return {
+        sessionId: session.id,
+        url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,
+      }
+    },
+
+    async record(id: string): Promise<CheckoutRecord | null> {
+      const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1)
+      return row ? toRecord(row) : null
+    },
+
+    /**
+     * Moves a session to `to` only from one of `from`: a late 'expired' never overwrites 'complete', so
+     * events may arrive in any order.
+     */
+    async markStatus(
+      id: string,
+      to: CheckoutSessionStatus,
+      from: readonly CheckoutSessionStatus[],
+    ): Promise<boolean> {
+      const moved = await db
+        .update(checkoutSessions)
+        .set({ status: to, updatedAt: clock.now() })
+        .where(and(eq(checkoutSessions.id, id), inArray(checkoutSessions.status, [...from])))
+        .returning({ id: checkoutSessions.id })
+      return moved.length > 0
+    },
+
+    /** For /success: the session's state and, once the order exists, its number. Nothing personal. */
+    async status(id: string): Promise<{ status: CheckoutSessionStatus; orderNumber?: string }> {
+      if (!isSessionId(id)) throw notFound('Checkout session not found.')
+      const [row] = await db
+        .select({ status: checkoutSessions.status })
+        .from(checkoutSessions)
+        .where(eq(checkoutSessions.id, id))
+        .limit(1)
+      if (!row) throw notFound('Checkout session not found.')
+      const orderId = await orders.orderIdForCheckout(id)
+      if (orderId !== null) return { status: 'complete', orderNumber: formatOrderNumber(orderId) }
+      return { status: row.status }
+    },
+  }
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>

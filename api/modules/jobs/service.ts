@@ -1,0 +1,157 @@
+import { and, eq, is, SQL, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { jobs } from '../../../db/schema/jobs'
+import type { Clock } from '../../lib/clock'
+
+export type Job = typeof jobs.$inferSelect
+
+export interface EnqueueOptions {
+  /** Work that must happen once per thing (one e-mail per order): a second enqueue with the key is dropped. */
+  dedupeKey?: string
+  runAt?: Date
+  maxAttempts?: number
+}
+
+export interface JobContext {
+  job: Job
+  /** 1 on the first run. */
+  attempt: number
+  /** True when a failure now is final: the job will not run again. */
+  lastAttempt: boolean
+}
+
+export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>
+
+export const DEFAULT_MAX_ATTEMPTS = 8
+/** A claimed job is presumed dead (its worker crashed) once this lease has passed without an answer. */
+export const JOB_LEASE_MS = 5 * 60 * 1000
+
+/** 30 s, 1 min, 2 min … capped at an hour: carriers and mail servers get time to recover. */
+export function backoffMs(attempt: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 60 * 60 * 1000)
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.slice(0, 500)
+}
+
+export function createJobQueue(db: Database, clock: Clock) {
+  const queue = {
+    /**
+     * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
+     * the job is about. `payload` may be an SQL expression evaluated inside that batch.
+     */
+    enqueueQuery(type: string, payload: Record<string, unknown> | SQL, options: EnqueueOptions = {}) {
+      const now = clock.now().getTime()
+      return db
+        .insert(jobs)
+        .values({
+          type,
+          payload: is(payload, SQL) ? payload : JSON.stringify(payload),
+          status: 'queued',
+          attempts: 0,
+          maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          runAt: options.runAt?.getTime() ?? now,
+          dedupeKey: options.dedupeKey ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: jobs.dedupeKey })
+    },
+
+    async enqueue(
+      type: string,
+      payload: Record<string, unknown>,
+      options: EnqueueOptions = {},
+    ): Promise<void> {
+      await queue.enqueueQuery(type, payload, options)
+    },
+
+    /**
+     * Claims the next due job with one UPDATE: the row moves to running with a lease only if it is still
+     * due, so of several workers (or instances) exactly one gets it.
+     */
+    async claimNext(): Promise<Job | null> {
+      const now = clock.now().getTime()
+      const due = sql`(${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}) or (${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now})`
+      const [job] = await db
+        .update(jobs)
+        .set({
+          status: 'running',
+          attempts: sql`${jobs.attempts} + 1`,
+          lockedUntil: now + JOB_LEASE_MS,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(
+              jobs.id,
+              sql`(select ${jobs.id} from ${jobs} where ${due} order by ${jobs.runAt}, ${jobs.id} limit 1)`,
+            ),
+            sql`(${due})`,
+          ),
+        )
+        .returning()
+      return job ?? null
+    },
+
+    async complete(job: Job): Promise<void> {
+      await db
+        .update(jobs)
+        .set({ status: 'done', lockedUntil: null, lastError: null, updatedAt: clock.now().getTime() })
+        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)))
+    },
+
+    async fail(job: Job, error: unknown): Promise<void> {
+      const now = clock.now().getTime()
+      const final = job.attempts >= job.maxAttempts
+      await db
+        .update(jobs)
+        .set({
+          status: final ? 'failed' : 'queued',
+          runAt: final ? job.runAt : now + backoffMs(job.attempts),
+          lockedUntil: null,
+          lastError: errorText(error),
+          updatedAt: now,
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)))
+    },
+
+    /**
+     * Runs every job that is due now, one at a time, until none is left (or `limit` ran). A job of an
+     * unknown type fails like any other error, so a missing handler shows up instead of spinning.
+     */
+    async runDueJobs(
+      handlers: Readonly<Record<string, JobHandler>>,
+      options: { limit?: number } = {},
+    ): Promise<{ ran: number; failed: number }> {
+      const limit = options.limit ?? 100
+      let ran = 0
+      let failed = 0
+      while (ran < limit) {
+        const job = await queue.claimNext()
+        if (!job) break
+        ran += 1
+        try {
+          const handler = handlers[job.type]
+          if (!handler) throw new Error(`no handler for job type ${job.type}`)
+          await handler(JSON.parse(job.payload), {
+            job,
+            attempt: job.attempts,
+            lastAttempt: job.attempts >= job.maxAttempts,
+          })
+          await queue.complete(job)
+        } catch (error) {
+          failed += 1
+          console.error(`[jobs] ${job.type} #${job.id} attempt ${job.attempts} failed: ${errorText(error)}`)
+          await queue.fail(job, error)
+        }
+      }
+      return { ran, failed }
+    },
+  }
+  return queue
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>

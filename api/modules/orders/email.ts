@@ -1,0 +1,111 @@
+/** The order confirmation e-mail, as plain text and HTML with the same content. */
+import type { MailMessage, ShippingAddress } from '../../adapters/types'
+import { formatCents } from '../../rules/money'
+import { formatOrderNumber } from '../../rules/order-status'
+
+export interface ConfirmationOrder {
+  id: number
+  email: string
+  customerName: string
+  shippingAddress: ShippingAddress
+  subtotalCents: number
+  discountCents: number
+  discountCode: string | null
+  shippingCents: number
+  totalCents: number
+  shippingService: string
+  lines: { name: string; variant: string | null; unitCents: number; quantity: number }[]
+}
+
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
+
+function addressLines(address: ShippingAddress): string[] {
+  const region = [address.city, [address.state, address.zip].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ')
+  return [
+    address.name,
+    address.street1,
+    ...(address.street2 ? [address.street2] : []),
+    region,
+    address.country,
+  ]
+}
+
+export function orderConfirmationEmail(order: ConfirmationOrder, publicUrl: string): MailMessage {
+  const number = formatOrderNumber(order.id)
+  const lineText = order.lines.map((line) => {
+    const name = line.variant ? `${line.name} (${line.variant})` : line.name
+    return { name, quantity: line.quantity, total: formatCents(line.unitCents * line.quantity) }
+  })
+  const shipping = order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)
+  const totals: [string, string][] = [
+    ['Subtotal', formatCents(order.subtotalCents)],
+    ...(order.discountCents > 0
+      ? ([
+          [
+            `Discount${order.discountCode ? ` (${order.discountCode})` : ''}`,
+            `-${formatCents(order.discountCents)}`,
+          ],
+        ] as [string, string][])
+      : []),
+    [`Shipping (${order.shippingService})`, shipping],
+    ['Total', formatCents(order.totalCents)],
+  ]
+  const address = addressLines(order.shippingAddress)
+  const firstName = order.customerName.split(' ')[0] || order.customerName
+
+  const text = [
+    `Thanks for your order, ${firstName}!`,
+    '',
+    `Order number: ${number}`,
+    '',
+    ...lineText.map((line) => `${line.quantity} x ${line.name}  ${line.total}`),
+    '',
+    ...totals.map(([label, value]) => `${label}: ${value}`),
+    '',
+    'Shipping to:',
+    ...address,
+    '',
+    'Your order ships within 1-2 business days.',
+    '',
+    `Questions? Reply to this e-mail or visit ${publicUrl}.`,
+    '',
+    'Grit & Whisker',
+  ].join('\n')
+
+  const cell = 'padding:4px 8px;border-bottom:1px solid #ddd'
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1c1917;line-height:1.5">
+<h1 style="font-size:22px">Thanks for your order, ${escapeHtml(firstName)}!</h1>
+<p>Order number: <strong>${number}</strong></p>
+<table style="border-collapse:collapse" role="presentation">
+${lineText
+  .map(
+    (line) =>
+      `<tr><td style="${cell}">${line.quantity} &times; ${escapeHtml(line.name)}</td><td style="${cell};text-align:right">${line.total}</td></tr>`,
+  )
+  .join('\n')}
+${totals
+  .map(
+    ([label, value], index) =>
+      `<tr><td style="${cell}">${index === totals.length - 1 ? `<strong>${escapeHtml(label)}</strong>` : escapeHtml(label)}</td><td style="${cell};text-align:right">${index === totals.length - 1 ? `<strong>${value}</strong>` : value}</td></tr>`,
+  )
+  .join('\n')}
+</table>
+<h2 style="font-size:16px">Shipping to</h2>
+<p>${address.map(escapeHtml).join('<br>')}</p>
+<p>Your order ships within 1-2 business days.</p>
+<p>Questions? Reply to this e-mail or visit <a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a>.</p>
+<p>Grit &amp; Whisker</p>
+</body></html>`
+
+  return { to: order.email, subject: `Your Grit & Whisker order ${number}`, text, html }
+}

@@ -1,0 +1,199 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { orderLines, orders } from '../../../db/schema/orders'
+import type { ShippingAddress } from '../../adapters/types'
+import type { AppDeps } from '../../deps'
+import { formatOrderNumber, type OrderStatus } from '../../rules/order-status'
+import type { CheckoutRecord } from '../checkout/service'
+import { createJobQueue, type JobContext, type JobHandler } from '../jobs/service'
+import { parcelFor } from '../shipping/pricing'
+import { orderConfirmationEmail } from './email'
+
+export const ORDER_JOBS = {
+  confirmationEmail: 'order-confirmation-email',
+  purchaseLabel: 'purchase-label',
+} as const
+
+type OrderRow = typeof orders.$inferSelect
+type OrderLineRow = typeof orderLines.$inferSelect
+
+export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddress'> {
+  shippingAddress: ShippingAddress
+  billingAddress: ShippingAddress
+  lines: OrderLineRow[]
+}
+
+function orderIdPayload(payload: unknown): number {
+  const id = (payload as { orderId?: unknown } | null)?.orderId
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('job payload has no order id')
+  return id
+}
+
+export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'shipping' | 'mailer'>) {
+  const { db, clock } = deps
+  const jobs = createJobQueue(db, clock)
+
+  /** One conditional UPDATE: the move happens only if the order is still in `from`, so it cannot happen twice. */
+  async function move(
+    id: number,
+    from: OrderStatus,
+    to: OrderStatus,
+    extra: Partial<OrderRow> = {},
+  ): Promise<boolean> {
+    const moved = await db
+      .update(orders)
+      .set({ ...extra, status: to, updatedAt: clock.now() })
+      .where(and(eq(orders.id, id), eq(orders.status, from)))
+      .returning({ id: orders.id })
+    return moved.length > 0
+  }
+
+  const service = {
+    /**
+     * Makes the order for a paid checkout session, once. The order, its lines and its follow-up jobs go in
+     * one batch (a transaction): the UNIQUE checkout session id turns a second attempt, from a duplicate
+     * or a sibling event, into no change at all. `created` tells whether this event made the order.
+     */
+    async createFromCheckout(
+      session: CheckoutRecord,
+      eventId: string,
+    ): Promise<{ orderId: number; created: boolean }> {
+      const now = clock.now()
+      const orderIdSql = sql`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session.id})`
+      const payload = sql`json_object('orderId', ${orderIdSql})`
+      await db.batch([
+        db
+          .insert(orders)
+          .values({
+            checkoutSessionId: session.id,
+            sourceEventId: eventId,
+            userId: session.userId,
+            email: session.email,
+            customerName: session.shippingAddress.name,
+            shippingAddress: JSON.stringify(session.shippingAddress),
+            billingAddress: JSON.stringify(session.billingAddress),
+            subtotalCents: session.subtotalCents,
+            discountCents: session.discountCents,
+            discountCode: session.discountCode,
+            shippingCents: session.shippingCents,
+            totalCents: session.totalCents,
+            itemCount: session.itemCount,
+            totalWeightTenthsOz: session.totalWeightTenthsOz,
+            shippingCarrier: session.shippingCarrier,
+            shippingService: session.shippingService,
+            shippingServiceToken: session.shippingServiceToken,
+            status: 'pending',
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: orders.checkoutSessionId }),
+        db
+          .insert(orderLines)
+          .values(
+            session.lines.map((line, position) => ({
+              orderId: orderIdSql,
+              position,
+              productId: line.productId,
+              name: line.name,
+              variant: line.variant,
+              unitCents: line.unitCents,
+              quantity: line.quantity,
+              discountCents: line.discountCents,
+              weightTenthsOz: line.weightTenthsOz,
+            })),
+          )
+          .onConflictDoNothing(),
+        jobs.enqueueQuery(ORDER_JOBS.confirmationEmail, payload, {
+          dedupeKey: `order-confirmation:${session.id}`,
+        }),
+        jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, payload, { dedupeKey: `purchase-label:${session.id}` }),
+      ])
+      const [row] = await db
+        .select({ id: orders.id, sourceEventId: orders.sourceEventId })
+        .from(orders)
+        .where(eq(orders.checkoutSessionId, session.id))
+        .limit(1)
+      if (!row) throw new Error(`order for ${session.id} missing after insert`)
+      return { orderId: row.id, created: row.sourceEventId === eventId }
+    },
+
+    async orderIdForCheckout(checkoutSessionId: string): Promise<number | null> {
+      const [row] = await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(eq(orders.checkoutSessionId, checkoutSessionId))
+        .limit(1)
+      return row?.id ?? null
+    },
+
+    async get(id: number): Promise<Order | null> {
+      const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1)
+      if (!row) return null
+      const lines = await db
+        .select()
+        .from(orderLines)
+        .where(eq(orderLines.orderId, id))
+        .orderBy(asc(orderLines.position))
+      return {
+        ...row,
+        shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
+        billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
+        lines,
+      }
+    },
+
+    async sendConfirmation(orderId: number): Promise<void> {
+      const order = await service.get(orderId)
+      if (!order) throw new Error(`order ${orderId} not found`)
+      await deps.mailer.send(orderConfirmationEmail(order, deps.config.publicUrl))
+    },
+
+    /**
+     * pending → processing → label_created, or → failed after the last attempt. Each move is conditional,
+     * so a second worker, a retried job or a double Retry click finds nothing to do instead of buying a
+     * second label.
+     */
+    async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
+      await move(orderId, 'pending', 'processing')
+      const order = await service.get(orderId)
+      if (order?.status !== 'processing') return
+      try {
+        const label = await deps.shipping.buyLabel({
+          reference: formatOrderNumber(order.id),
+          serviceToken: order.shippingServiceToken,
+          parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
+          address: order.shippingAddress,
+        })
+        await move(order.id, 'processing', 'label_created', {
+          shippoTrackingNumber: label.trackingNumber,
+          labelUrl: label.labelUrl,
+          failureReason: null,
+        })
+      } catch (error) {
+        if (context.lastAttempt) {
+          const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300)
+          await move(order.id, 'processing', 'failed', { failureReason: reason })
+        }
+        throw error
+      }
+    },
+
+    /** Staff Retry on a failed order: back to processing and a fresh label job; false if it was not failed. */
+    async retry(orderId: number): Promise<boolean> {
+      if (!(await move(orderId, 'failed', 'processing'))) return false
+      await jobs.enqueue(ORDER_JOBS.purchaseLabel, { orderId })
+      return true
+    },
+
+    /** The job handlers this module owns, for the job runner. */
+    jobHandlers(): Record<string, JobHandler> {
+      return {
+        [ORDER_JOBS.confirmationEmail]: (payload) => service.sendConfirmation(orderIdPayload(payload)),
+        [ORDER_JOBS.purchaseLabel]: (payload, context) =>
+          service.purchaseLabel(orderIdPayload(payload), context),
+      }
+    },
+  }
+  return service
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>

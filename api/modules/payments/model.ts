@@ -1,0 +1,28 @@
+import { t } from 'elysia'
+
+export const sessionIdParams = t.Object({ sessionId: t.String() })
+
+/** Demo session ids as the demo provider makes them; anything else cannot exist. */
+export const DEMO_SESSION_ID = /^cs_test_demo_[A-Za-z0-9]{1,64}$/
+
+/** The demo checkout form. Never stored or logged: only checked against the test cards. */
+export const demoPayBody = t.Object({
+  cardNumber: t.String({ maxLength: 30, error: 'Please enter your card number.' }),
+  expiry: t.String({ maxLength: 10, error: 'Please enter the expiry date as MM/YY.' }),
+  cvc: t.String({ maxLength: 6, error: "Please enter the card's 3-digit security code." }),
+  name: t.String({ maxLength: 100, error: 'Please enter the name on the card.' }),
+})
+
+export const publishableKeyResponse = t.Union([
+  t.Object({ publishableKey: t.String() }),
+  t.Object({ publishableKey: t.Null(), demo: t.Literal(true) }),
+])
+
+export const demoPayResponse = t.Object({
+  paid: t.Literal(true),
+  sessionId: t.String(),
+  /** Where to send the browser, as Stripe's return_url would. */
+  returnUrl: t.String(),
+  /** Padded to 6 digits. */
+  orderNumber: t.Union([t.String(), t.Null()]),
+})

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto'
+import type { ShippingAddress } from '../../adapters/types'
+import { unprocessable } from '../../plugins/errors'
+import { DEFAULT_COUNTRY, isUsState, isUsZip } from '../../rules/address'
+import type { AddressInput } from './model'
+
+const LIMITS = { name: 100, street1: 100, street2: 100, city: 60, state: 60, zip: 20 } as const
+
+const LABELS: Record<keyof typeof LIMITS, string> = {
+  name: 'name',
+  street1: 'street address',
+  street2: 'apartment or suite',
+  city: 'city',
+  state: 'state',
+  zip: 'ZIP code',
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
+
+/** Trims, folds runs of whitespace and drops control characters: what a label printer can print. */
+function clean(value: string | null | undefined): string {
+  return (value ?? '').replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * Checks an address and returns it cleaned, or throws a 422 naming the first field to fix. US addresses
+ * need a state code (50 states and DC) and a ZIP or ZIP+4; other countries ship with the international
+ * service, so only the basic fields are required.
+ */
+export function normalizeAddress(
+  input: AddressInput,
+  kind: 'shipping' | 'billing' = 'shipping',
+): ShippingAddress {
+  const prefix = kind === 'billing' ? 'Billing address: ' : ''
+  const fail = (message: string) => unprocessable(`${prefix}${message}`)
+  const fields = {
+    name: clean(input.name),
+    street1: clean(input.street1),
+    street2: clean(input.street2),
+    city: clean(input.city),
+    state: clean(input.state).toUpperCase(),
+    zip: clean(input.zip).toUpperCase(),
+  }
+  const country = clean(input.country).toUpperCase() || DEFAULT_COUNTRY
+  if (fields.name === '') throw fail('Please enter your full name.')
+  if (fields.street1 === '') throw fail('Please enter your street address.')
+  if (fields.city === '') throw fail('Please enter your city.')
+  for (const key of Object.keys(LIMITS) as (keyof typeof LIMITS)[]) {
+    if (fields[key].length > LIMITS[key]) {
+      throw fail(`Please shorten the ${LABELS[key]} to ${LIMITS[key]} characters or fewer.`)
+    }
+  }
+  if (!/^[A-Z]{2}$/.test(country)) throw fail('Please choose a country.')
+  if (country === 'US') {
+    if (!isUsState(fields.state)) throw fail('Please choose a state.')
+    if (!isUsZip(fields.zip)) throw fail('Please enter a valid ZIP code.')
+  } else if (!/^[A-Z0-9 -]*$/.test(fields.zip)) {
+    throw fail('Please enter a valid postal code.')
+  }
+  return {
+    name: fields.name,
+    street1: fields.street1,
+    ...(fields.street2 ? { street2: fields.street2 } : {}),
+    city: fields.city,
+    state: fields.state,
+    zip: fields.zip,
+    country,
+  }
+}
+
+/**
+ * Identifies a destination for a quote: everything a carrier prices by, not the recipient's name, so
+ * fixing a typo in the name does not make the customer fetch rates again.
+ */
+export function addressHash(address: ShippingAddress): string {
+  const parts = [
+    address.country,
+    address.state,
+    address.zip,
+    address.city,
+    address.street1,
+    address.street2 ?? '',
+  ]
+  return createHash('sha256')
+    .update(JSON.stringify(parts.map((part) => part.toLowerCase())))
+    .digest('hex')
+}

@@ -1,0 +1,59 @@
+import { t } from 'elysia'
+
+/**
+ * An address as the /shipping form sends it. Presence and type are checked here; content (state codes,
+ * ZIP format, lengths) in address.ts so every message names the field to fix.
+ */
+export const addressSchema = t.Object({
+  name: t.String({ error: 'Please enter your full name.' }),
+  street1: t.String({ error: 'Please enter your street address.' }),
+  street2: t.Optional(t.Nullable(t.String({ error: 'Please check the apartment or suite.' }))),
+  city: t.String({ error: 'Please enter your city.' }),
+  state: t.String({ error: 'Please choose a state.' }),
+  zip: t.String({ error: 'Please enter a valid ZIP code.' }),
+  country: t.Optional(t.String({ error: 'Please choose a country.' })),
+})
+
+export type AddressInput = typeof addressSchema.static
+
+export const QUANTITY_ERROR = 'Quantities must be whole numbers from 1 to 99.'
+export const MAX_CART_LINES = 50
+
+export const ratesBody = t.Object({
+  address: addressSchema,
+  items: t.Array(
+    t.Object({
+      /** The product id from the catalogue; the server weighs and prices from it. */
+      id: t.Integer({ minimum: 1, error: 'Each item needs a product id.' }),
+      quantity: t.Integer({ minimum: 1, maximum: 99, error: QUANTITY_ERROR }),
+      /** Sent by the page for its own display; ignored (the catalogue is the source). */
+      name: t.Optional(t.String()),
+      weight: t.Optional(t.Union([t.String(), t.Number()])),
+    }),
+    { minItems: 1, maxItems: MAX_CART_LINES, error: 'Your cart is empty or has too many lines.' },
+  ),
+  /** Ignored: the server recomputes the subtotal from the catalogue. */
+  subtotal: t.Optional(t.Union([t.String(), t.Number()])),
+  /** Optional: lets the free-shipping line reflect an applied discount code. */
+  discount_code: t.Optional(t.Nullable(t.String({ maxLength: 64, error: 'The discount code is too long.' }))),
+})
+
+export type RatesBody = typeof ratesBody.static
+
+export const rateView = t.Object({
+  /** Quote id: send it back as shipping_rate.id when creating the checkout session. */
+  id: t.String(),
+  /** Dollars, e.g. 7.5 for $7.50; 0 when free shipping applies. */
+  price: t.Number(),
+  carrier: t.String(),
+  serviceName: t.String(),
+  /** The longest delivery estimate in business days ('Estimated delivery: N business days'). */
+  estimatedDays: t.Integer(),
+  deliveryEstimate: t.Object({ minDays: t.Integer(), maxDays: t.Integer() }),
+  /** True when this is the standard service made free by the order's subtotal. */
+  free: t.Boolean(),
+})
+
+export type RateView = typeof rateView.static
+
+export const ratesResponse = t.Object({ rates: t.Array(rateView) })

@@ -1,0 +1,119 @@
+/** Shared steps for checkout and webhook tests: fetch rates, create a session, sign an event. */
+import { expect } from 'bun:test'
+import Stripe from 'stripe'
+import type { TestApp } from '../support/test-app'
+
+export const HOME = {
+  name: 'Dana Cole',
+  street1: '12 Mill Rd',
+  city: 'San Francisco',
+  state: 'CA',
+  zip: '94107',
+  country: 'US',
+}
+
+export interface RateAnswer {
+  id: string
+  price: number
+  carrier: string
+  serviceName: string
+  estimatedDays: number
+  deliveryEstimate: { minDays: number; maxDays: number }
+  free: boolean
+}
+
+export type Items = { id: number; quantity: number }[]
+
+/** POST /api/shipping/rates as the /shipping page sends it (names, weights and subtotal are decoration). */
+export async function getRates(
+  shop: TestApp,
+  items: Items,
+  address: Record<string, unknown> = HOME,
+  extra: Record<string, unknown> = {},
+): Promise<RateAnswer[]> {
+  const res = await shop.call('POST', '/api/shipping/rates', {
+    address,
+    items: items.map((item) => ({ ...item, name: 'Anything', weight: '0.1' })),
+    subtotal: '0.01',
+    ...extra,
+  })
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { rates: RateAnswer[] }).rates
+}
+
+export function rateFor(rates: RateAnswer[], serviceName: string): RateAnswer {
+  const rate = rates.find((r) => r.serviceName === serviceName)
+  if (!rate) throw new Error(`no rate named ${serviceName} in ${rates.map((r) => r.serviceName).join(', ')}`)
+  return rate
+}
+
+/** The spec §3 session request, with the client-side amounts deliberately wrong. */
+export function sessionBody(
+  items: Items,
+  rate: Pick<RateAnswer, 'id'>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    line_items: items.map((item) => ({
+      product_id: item.id,
+      quantity: item.quantity,
+      price_data: {
+        currency: 'usd',
+        product_data: { name: 'Cheap thing', description: 'x' },
+        unit_amount: 1,
+      },
+    })),
+    customer_email: 'dana@example.com',
+    shipping_address: HOME,
+    billing_address: HOME,
+    shipping_rate: {
+      id: rate.id,
+      price: 0,
+      carrier: 'USPS',
+      serviceName: 'Free please',
+      duration: '1 business days',
+    },
+    metadata: { shipping_rate_id: rate.id, total_weight: '0.1', item_count: '99' },
+    discount_code: null,
+    ...extra,
+  }
+}
+
+export async function createSession(
+  shop: TestApp,
+  items: Items,
+  rate: Pick<RateAnswer, 'id'>,
+  extra: Record<string, unknown> = {},
+): Promise<{ sessionId: string; url: string }> {
+  const res = await shop.call('POST', '/api/create-checkout-session', sessionBody(items, rate, extra))
+  const body = await res.json()
+  if (res.status !== 200) throw new Error(`session not created: ${res.status} ${JSON.stringify(body)}`)
+  return body as { sessionId: string; url: string }
+}
+
+// Only the signing helpers are used: no request leaves the test.
+const signer = new Stripe('sk_test_signing_only')
+
+/** A Stripe-Signature header made the way Stripe makes it, at the test clock's time unless told otherwise. */
+export function signature(payload: string, secret: string, timestampSeconds: number): Promise<string> {
+  // Bun loads Stripe's Web Crypto build, whose HMAC is async: generateTestHeaderString's async twin.
+  return signer.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp: timestampSeconds })
+}
+
+export async function postWebhook(
+  shop: TestApp,
+  payload: string,
+  secret: string,
+  options: { timestampSeconds?: number; header?: string } = {},
+): Promise<Response> {
+  const timestamp = options.timestampSeconds ?? Math.floor(shop.clock.now().getTime() / 1000)
+  const header = options.header ?? (await signature(payload, secret, timestamp))
+  return shop.app.handle(
+    new Request('http://localhost:4321/api/stripe/webhook', {
+      method: 'POST',
+      // Stripe calls from its own servers: no Origin header, a JSON body it signed byte for byte.
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      body: payload,
+    }),
+  )
+}

@@ -1,0 +1,342 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { createStripePayments } from '../../../api/adapters/stripe'
+import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/checkout/cart'
+import { QUOTE_EXPIRED_MESSAGE } from '../../../api/modules/shipping/pricing'
+import { checkoutSessions } from '../../../db/schema/checkout'
+import { type FakeStripe, type FormValue, startFakeStripe } from '../../fakes/stripe'
+import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
+import { createSession, getRates, HOME, postWebhook, rateFor, sessionBody } from './helpers'
+
+const WEBHOOK_SECRET = 'whsec_test_session_suite'
+
+let stripe: FakeStripe
+let shop: TestApp
+
+beforeAll(async () => {
+  stripe = startFakeStripe()
+  shop = await createTestApp({}, (base) => ({
+    payments: createStripePayments({
+      secretKey: stripe.secretKey,
+      publishableKey: 'pk_test_shop_123',
+      webhookSecret: WEBHOOK_SECRET,
+      publicUrl: base.config.publicUrl,
+      host: stripe.host,
+      port: stripe.port,
+      protocol: 'http',
+    }),
+  }))
+})
+afterAll(() => {
+  shop.close()
+  stripe.stop()
+})
+beforeEach(() => shop.clock.advance(60_000))
+
+/** Reads a nested value from the form body the fake Stripe received. */
+function at(value: FormValue | undefined, ...path: (string | number)[]): FormValue | undefined {
+  let node: FormValue | undefined = value
+  for (const key of path) {
+    if (node === undefined || typeof node === 'string') return undefined
+    node = Array.isArray(node) ? node[Number(key)] : node[String(key)]
+  }
+  return node
+}
+
+async function refused(body: Record<string, unknown>): Promise<[number, string]> {
+  const before = stripe.createdSessions().length
+  const res = await shop.call('POST', '/api/create-checkout-session', body)
+  const answer = (await res.json()) as { error: string }
+  // Nothing reached the payment provider.
+  expect(stripe.createdSessions().length).toBe(before)
+  return [res.status, answer.error]
+}
+
+describe('the server rebuilds every amount', () => {
+  test('prices, shipping, weight and counts come from the catalogue and the quote, not the page', async () => {
+    const items = [
+      { id: 1, quantity: 2 },
+      { id: 4, quantity: 1 },
+    ]
+    const priority = rateFor(await getRates(shop, items), 'USPS Priority Mail')
+    const before = stripe.createdSessions().length
+    const session = await createSession(shop, items, priority)
+
+    expect(session.sessionId).toMatch(/^cs_test_/)
+    expect(session.url).toMatch(/^\/checkout\?client_secret=cs_test_\w+_secret_\w+$/)
+    expect(stripe.createdSessions().length).toBe(before + 1)
+
+    const sent = stripe.createdSessions().at(-1)?.body
+    expect(at(sent, 'ui_mode')).toBe('embedded_page')
+    expect(at(sent, 'mode')).toBe('payment')
+    expect(at(sent, 'return_url')).toBe(`${ORIGIN}/success?session_id={CHECKOUT_SESSION_ID}`)
+    expect(at(sent, 'customer_email')).toBe('dana@example.com')
+    expect(at(sent, 'line_items', 0, 'price_data', 'unit_amount')).toBe('2100')
+    expect(at(sent, 'line_items', 0, 'quantity')).toBe('2')
+    expect(at(sent, 'line_items', 0, 'price_data', 'currency')).toBe('usd')
+    expect(at(sent, 'line_items', 0, 'price_data', 'product_data', 'name')).toBe('Hammered Citrus')
+    expect(at(sent, 'line_items', 0, 'price_data', 'product_data', 'metadata', 'product_id')).toBe('1')
+    expect(at(sent, 'line_items', 1, 'price_data', 'unit_amount')).toBe('1300')
+    expect(at(sent, 'line_items', 1, 'quantity')).toBe('1')
+    expect(at(sent, 'line_items', 2)).toBeUndefined()
+    // Priority for 8.6 oz of goods + the medium mailer (9.8 oz) to California: $9.35 + $1.60.
+    const rate = at(sent, 'shipping_options', 0, 'shipping_rate_data')
+    expect(at(rate, 'type')).toBe('fixed_amount')
+    expect(at(rate, 'fixed_amount', 'amount')).toBe('1095')
+    expect(at(rate, 'fixed_amount', 'currency')).toBe('usd')
+    expect(at(rate, 'display_name')).toBe('USPS Priority Mail')
+    expect(at(rate, 'delivery_estimate', 'minimum', 'value')).toBe('1')
+    expect(at(rate, 'delivery_estimate', 'maximum', 'value')).toBe('3')
+    expect(at(rate, 'delivery_estimate', 'maximum', 'unit')).toBe('business_day')
+    expect(at(sent, 'metadata')).toEqual({
+      shipping_rate_id: priority.id,
+      quote_id: priority.id,
+      total_weight: '8.6',
+      item_count: '3',
+    })
+
+    const fake = stripe.sessions.get(session.sessionId)
+    expect(fake?.amount_total).toBe(2 * 2100 + 1300 + 1095)
+    const [row] = await shop.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, session.sessionId))
+    expect(row).toMatchObject({
+      provider: 'stripe',
+      status: 'open',
+      email: 'dana@example.com',
+      subtotalCents: 5500,
+      discountCents: 0,
+      shippingCents: 1095,
+      totalCents: 6595,
+      itemCount: 3,
+      totalWeightTenthsOz: 86,
+      quoteId: priority.id,
+    })
+    expect(JSON.parse(row?.lines ?? '[]')).toEqual([
+      {
+        productId: 1,
+        name: 'Hammered Citrus',
+        variant: null,
+        unitCents: 2100,
+        quantity: 2,
+        discountCents: 0,
+        weightTenthsOz: 30,
+      },
+      {
+        productId: 4,
+        name: 'Workforce Repair Original Grit',
+        variant: null,
+        unitCents: 1300,
+        quantity: 1,
+        discountCents: 0,
+        weightTenthsOz: 26,
+      },
+    ])
+  })
+
+  test('free standard shipping is charged as $0.00 from $35.00 of goods', async () => {
+    const items = [{ id: 1, quantity: 2 }]
+    const ground = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    const session = await createSession(shop, items, ground)
+    expect(stripe.sessions.get(session.sessionId)?.amount_total).toBe(4200)
+    const sent = stripe.createdSessions().at(-1)?.body
+    expect(at(sent, 'shipping_options', 0, 'shipping_rate_data', 'fixed_amount', 'amount')).toBe('0')
+  })
+
+  test('a double click makes one session: same idempotency key, same answer', async () => {
+    const items = [{ id: 2, quantity: 1 }]
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    const body = sessionBody(items, rate)
+    const before = stripe.createdSessions().length
+    const [first, second] = await Promise.all([
+      shop.call('POST', '/api/create-checkout-session', body),
+      shop.call('POST', '/api/create-checkout-session', body),
+    ])
+    const a = (await first?.json()) as { sessionId: string }
+    const b = (await second?.json()) as { sessionId: string }
+    expect(a.sessionId).toBe(b.sessionId)
+    expect(stripe.createdSessions().length).toBe(before + 1)
+    const keys = stripe.requests
+      .filter((r) => r.path === '/v1/checkout/sessions')
+      .slice(-2)
+      .map((r) => r.headers['idempotency-key'])
+    expect(keys[0]).toMatch(/^checkout-[0-9a-f]{64}$/)
+    expect(keys[1]).toBe(keys[0])
+    const rows = await shop.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, a.sessionId))
+    expect(rows).toHaveLength(1)
+  })
+
+  test('the real SDK reads a session back from the API', async () => {
+    const items = [{ id: 5, quantity: 1 }]
+    const session = await createSession(
+      shop,
+      items,
+      rateFor(await getRates(shop, items), 'USPS Ground Advantage'),
+    )
+    const read = await shop.deps.payments.retrieveSession(session.sessionId)
+    expect(read).toMatchObject({
+      id: session.sessionId,
+      status: 'open',
+      paymentStatus: 'unpaid',
+      customerEmail: 'dana@example.com',
+    })
+    expect(await shop.deps.payments.retrieveSession('cs_test_nothing_here')).toBeNull()
+  })
+})
+
+describe('shipping quotes', () => {
+  const items = [{ id: 3, quantity: 1 }]
+
+  test('a forged rate id is refused', async () => {
+    expect(await refused(sessionBody(items, { id: 'rate_made_up_by_the_browser' }))).toEqual([
+      409,
+      QUOTE_EXPIRED_MESSAGE,
+    ])
+  })
+
+  test('an expired quote is refused', async () => {
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    shop.clock.advance(30 * 60 * 1000 + 1)
+    expect(await refused(sessionBody(items, rate))).toEqual([409, QUOTE_EXPIRED_MESSAGE])
+  })
+
+  test('a quote for another cart is refused', async () => {
+    const rate = rateFor(await getRates(shop, [{ id: 3, quantity: 1 }]), 'USPS Ground Advantage')
+    expect(await refused(sessionBody([{ id: 3, quantity: 4 }], rate))).toEqual([409, QUOTE_EXPIRED_MESSAGE])
+    expect(await refused(sessionBody([{ id: 2, quantity: 1 }], rate))).toEqual([409, QUOTE_EXPIRED_MESSAGE])
+  })
+
+  test('a quote for another address is refused', async () => {
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    const elsewhere = { ...HOME, zip: '10001', state: 'NY', city: 'New York' }
+    expect(await refused(sessionBody(items, rate, { shipping_address: elsewhere }))).toEqual([
+      409,
+      QUOTE_EXPIRED_MESSAGE,
+    ])
+  })
+
+  test('a changed name keeps the quote valid', async () => {
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    const session = await createSession(shop, items, rate, {
+      shipping_address: { ...HOME, name: 'Dana B. Cole' },
+    })
+    expect(session.sessionId).toMatch(/^cs_test_/)
+  })
+})
+
+describe('bad requests', () => {
+  test('an unknown product', async () => {
+    const rate = rateFor(await getRates(shop, [{ id: 1, quantity: 1 }]), 'USPS Ground Advantage')
+    expect(await refused(sessionBody([{ id: 999, quantity: 1 }], rate))).toEqual([
+      422,
+      UNKNOWN_PRODUCT_MESSAGE,
+    ])
+  })
+
+  test('a missing or malformed e-mail', async () => {
+    const rate = rateFor(await getRates(shop, [{ id: 1, quantity: 1 }]), 'USPS Ground Advantage')
+    const { customer_email: _, ...noEmail } = sessionBody([{ id: 1, quantity: 1 }], rate)
+    expect(await refused(noEmail)).toEqual([422, 'Please enter your e-mail address.'])
+    expect(await refused(sessionBody([{ id: 1, quantity: 1 }], rate, { customer_email: 'dana@' }))).toEqual([
+      400,
+      'Please enter a valid e-mail address, like name@example.com.',
+    ])
+  })
+
+  test('no shipping rate chosen', async () => {
+    const { shipping_rate: _, ...noRate } = sessionBody([{ id: 1, quantity: 1 }], { id: 'x' })
+    expect(await refused(noRate)).toEqual([422, 'Please choose a shipping method.'])
+  })
+
+  test.each([0, -1, 1.5, 10000])('quantity %p', async (quantity) => {
+    expect(await refused(sessionBody([{ id: 1, quantity }], { id: 'rate_x' }))).toEqual([
+      422,
+      'Quantities must be whole numbers from 1 to 99.',
+    ])
+  })
+
+  test('a bad billing address says it is the billing address', async () => {
+    const items = [{ id: 1, quantity: 1 }]
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    expect(await refused(sessionBody(items, rate, { billing_address: { ...HOME, state: 'ZZ' } }))).toEqual([
+      422,
+      'Billing address: Please choose a state.',
+    ])
+  })
+
+  test('an unreachable or refusing provider is a 502 with a plain message', async () => {
+    const broken = await createTestApp({}, (base) => ({
+      payments: createStripePayments({
+        secretKey: 'sk_test_wrong_key',
+        publishableKey: 'pk_test_x',
+        webhookSecret: WEBHOOK_SECRET,
+        publicUrl: base.config.publicUrl,
+        host: stripe.host,
+        port: stripe.port,
+        protocol: 'http',
+      }),
+    }))
+    try {
+      const items = [{ id: 1, quantity: 1 }]
+      const rate = rateFor(await getRates(broken, items), 'USPS Ground Advantage')
+      const res = await broken.call('POST', '/api/create-checkout-session', sessionBody(items, rate))
+      expect(res.status).toBe(502)
+      expect(await res.json()).toEqual({
+        error: 'We could not start the secure payment. Please try again in a moment.',
+      })
+    } finally {
+      broken.close()
+    }
+  })
+})
+
+describe('session status and publishable key', () => {
+  test('the publishable key is served for the embedded form', async () => {
+    const res = await shop.call('GET', '/api/stripe/publishable-key')
+    expect(await res.json()).toEqual({ publishableKey: 'pk_test_shop_123' })
+  })
+
+  test('demo payment endpoints do not exist when Stripe is the provider', async () => {
+    const res = await shop.call('POST', '/api/demo-payments/cs_test_demo_abc/pay', {
+      cardNumber: '4242424242424242',
+      expiry: '12/30',
+      cvc: '123',
+      name: 'Dana',
+    })
+    expect(res.status).toBe(404)
+  })
+
+  test('status is open until the signed webhook makes the order, then shows only the order number', async () => {
+    const items = [{ id: 2, quantity: 2 }]
+    const { sessionId } = await createSession(
+      shop,
+      items,
+      rateFor(await getRates(shop, items), 'USPS Ground Advantage'),
+    )
+    const open = await shop.call('GET', `/api/checkout/session/${sessionId}/status`)
+    expect(await open.json()).toEqual({ status: 'open' })
+
+    const paid = stripe.complete(sessionId)
+    const res = await postWebhook(shop, stripe.event('checkout.session.completed', paid), WEBHOOK_SECRET)
+    expect(res.status).toBe(200)
+
+    const done = await shop.call('GET', `/api/checkout/session/${sessionId}/status`)
+    expect(done.headers.get('cache-control')).toBe('no-store')
+    const body = (await done.json()) as Record<string, unknown>
+    expect(Object.keys(body).sort()).toEqual(['orderNumber', 'status'])
+    expect(body.status).toBe('complete')
+    expect(body.orderNumber).toMatch(/^\d{6}$/)
+  })
+
+  test('an unknown session is a 404', async () => {
+    for (const id of ['cs_test_unknown', 'not-a-session', '..%2F..%2Fetc']) {
+      const res = await shop.call('GET', `/api/checkout/session/${id}/status`)
+      expect(res.status).toBe(404)
+      expect(await res.json()).toEqual({ error: 'Checkout session not found.' })
+    }
+  })
+})

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
+import type { LabelRequest, Mailer, MailMessage, ShippingProvider } from '../../../api/adapters/types'
+import { ShippingProviderError } from '../../../api/adapters/types'
+import { backoffMs, createJobQueue } from '../../../api/modules/jobs/service'
+import { createOrdersService } from '../../../api/modules/orders/service'
+import { jobs } from '../../../db/schema/jobs'
+import { orders } from '../../../db/schema/orders'
+import { createSession, getRates, postWebhook, rateFor } from '../checkout/helpers'
+import { createTestApp, type TestApp } from '../support/test-app'
+
+/** A carrier that fails while `failing` is set and counts label purchases. */
+function flakyCarrier(real: ShippingProvider) {
+  const state = { failing: true, bought: [] as LabelRequest[] }
+  const provider: ShippingProvider = {
+    name: real.name,
+    quoteRates: (parcel, address) => real.quoteRates(parcel, address),
+    async buyLabel(request) {
+      if (state.failing) throw new ShippingProviderError('carrier is down')
+      state.bought.push(request)
+      return real.buyLabel(request)
+    },
+  }
+  return { provider, state }
+}
+
+const sent: MailMessage[] = []
+const memoryMailer: Mailer = {
+  name: 'outbox',
+  async send(message) {
+    sent.push(message)
+  },
+}
+
+let shop: TestApp
+let carrier: ReturnType<typeof flakyCarrier>
+
+beforeAll(async () => {
+  shop = await createTestApp({}, (base) => {
+    carrier = flakyCarrier(base.shipping)
+    return { shipping: carrier.provider, mailer: memoryMailer }
+  })
+})
+afterAll(() => shop.close())
+
+/** A paid order through the demo provider's own pay endpoint. */
+async function paidOrder(): Promise<number> {
+  const items = [{ id: 1, quantity: 1 }]
+  const { sessionId } = await createSession(
+    shop,
+    items,
+    rateFor(await getRates(shop, items), 'USPS Priority Mail'),
+  )
+  const res = await shop.call('POST', `/api/demo-payments/${sessionId}/pay`, {
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12/30',
+    cvc: '123',
+    name: 'Dana Cole',
+  })
+  expect(res.status).toBe(200)
+  const [order] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+  if (!order) throw new Error('no order')
+  return order.id
+}
+
+async function orderRow(id: number) {
+  const [row] = await shop.deps.db.select().from(orders).where(eq(orders.id, id))
+  return row
+}
+
+describe('label purchase', () => {
+  test('a failing carrier is retried with growing back-off, then the order is marked failed', async () => {
+    const id = await paidOrder()
+    carrier.state.failing = true
+    const waits: number[] = []
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      await shop.runDueJobs()
+      const [job] = await shop.deps.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `purchase-label:${(await orderRow(id))?.checkoutSessionId}`))
+      expect(job?.attempts).toBe(attempt)
+      expect(job?.lastError).toBe('carrier is down')
+      if (attempt < 8) {
+        expect(job?.status).toBe('queued')
+        expect((await orderRow(id))?.status).toBe('processing')
+        const wait = (job?.runAt ?? 0) - shop.clock.now().getTime()
+        waits.push(wait)
+        // Nothing runs before its time.
+        expect((await shop.runDueJobs()).ran).toBe(0)
+        shop.clock.advance(wait)
+      } else {
+        expect(job?.status).toBe('failed')
+      }
+    }
+    expect(waits).toEqual([1, 2, 3, 4, 5, 6, 7].map(backoffMs))
+    expect(waits[0]).toBe(30_000)
+    expect(await orderRow(id)).toMatchObject({ status: 'failed', failureReason: 'carrier is down' })
+    expect(carrier.state.bought).toHaveLength(0)
+
+    // Staff retry: one label, however many times Retry is pressed.
+    carrier.state.failing = false
+    const orders = createOrdersService(shop.deps)
+    expect(await Promise.all([orders.retry(id), orders.retry(id)])).toEqual(
+      expect.arrayContaining([true, false]),
+    )
+    await shop.runDueJobs()
+    await shop.runDueJobs()
+    expect(
+      carrier.state.bought.filter((label) => label.reference === String(id).padStart(6, '0')),
+    ).toHaveLength(1)
+    expect(await orderRow(id)).toMatchObject({ status: 'label_created', failureReason: null })
+    expect(await orders.retry(id)).toBe(false)
+  })
+
+  test('two workers running at once buy one label', async () => {
+    carrier.state.failing = false
+    const id = await paidOrder()
+    const before = carrier.state.bought.length
+    await Promise.all([shop.runDueJobs(), shop.runDueJobs(), shop.runDueJobs()])
+    expect(carrier.state.bought.length - before).toBe(1)
+    expect((await orderRow(id))?.status).toBe('label_created')
+    const mails = sent.filter((mail) => mail.subject.endsWith(String(id).padStart(6, '0')))
+    expect(mails).toHaveLength(1)
+  })
+})
+
+describe('job queue', () => {
+  test('a job left running by a dead worker is taken again after its lease', async () => {
+    const queue = createJobQueue(shop.deps.db, shop.clock)
+    await queue.enqueue('test-noop', { n: 1 }, { dedupeKey: 'lease-test' })
+    const claimed = await queue.claimNext()
+    expect(claimed?.type).toBe('test-noop')
+    // The worker "dies": nothing completes the job. Before the lease ends nobody else gets it.
+    expect(await queue.claimNext()).toBeNull()
+    shop.clock.advance(5 * 60 * 1000 + 1)
+    const again = await queue.claimNext()
+    expect(again?.id).toBe(claimed?.id)
+    expect(again?.attempts).toBe(2)
+    if (!again) throw new Error('the job was not taken again')
+    await queue.complete(again)
+    expect(await queue.claimNext()).toBeNull()
+  })
+
+  test('a second enqueue with the same key is dropped', async () => {
+    const queue = createJobQueue(shop.deps.db, shop.clock)
+    await queue.enqueue('test-noop', { n: 1 }, { dedupeKey: 'once-only' })
+    await queue.enqueue('test-noop', { n: 2 }, { dedupeKey: 'once-only' })
+    const rows = await shop.deps.db.select().from(jobs).where(eq(jobs.dedupeKey, 'once-only'))
+    expect(rows.map((row) => JSON.parse(row.payload))).toEqual([{ n: 1 }])
+  })
+
+  test('an unknown job type fails instead of spinning', async () => {
+    const queue = createJobQueue(shop.deps.db, shop.clock)
+    await queue.enqueue('no-such-type', {}, { dedupeKey: 'unknown-type', maxAttempts: 1 })
+    const result = await queue.runDueJobs({})
+    expect(result.failed).toBeGreaterThanOrEqual(1)
+    const [row] = await shop.deps.db.select().from(jobs).where(eq(jobs.dedupeKey, 'unknown-type'))
+    expect(row).toMatchObject({ status: 'failed', lastError: 'no handler for job type no-such-type' })
+  })
+})
+
+test('the demo provider verifies webhooks with its development secret', async () => {
+  const items = [{ id: 3, quantity: 1 }]
+  const { sessionId } = await createSession(
+    shop,
+    items,
+    rateFor(await getRates(shop, items), 'USPS Ground Advantage'),
+  )
+  const payload = JSON.stringify({
+    id: 'evt_demo_expiry',
+    object: 'event',
+    type: 'checkout.session.expired',
+    created: 1,
+    data: {
+      object: {
+        id: sessionId,
+        object: 'checkout.session',
+        status: 'expired',
+        payment_status: 'unpaid',
+        amount_total: null,
+        metadata: {},
+      },
+    },
+  })
+  expect((await postWebhook(shop, payload, 'whsec_wrong')).status).toBe(400)
+  expect((await postWebhook(shop, payload, DEMO_WEBHOOK_SECRET)).status).toBe(200)
+  const status = await shop.call('GET', `/api/checkout/session/${sessionId}/status`)
+  expect(await status.json()).toEqual({ status: 'expired' })
+})

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { createSmtpMailer } from '../../../api/adapters/mailer'
+import { createStripePayments } from '../../../api/adapters/stripe'
+import { checkoutSessions } from '../../../db/schema/checkout'
+import { jobs } from '../../../db/schema/jobs'
+import { orderLines, orders, webhookEvents } from '../../../db/schema/orders'
+import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
+import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
+import { createSession, getRates, type Items, postWebhook, rateFor, signature } from '../checkout/helpers'
+import { createTestApp, type TestApp } from '../support/test-app'
+
+const SECRET = 'whsec_test_webhook_suite'
+
+let stripe: FakeStripe
+let smtp: SmtpSink
+let shop: TestApp
+
+beforeAll(async () => {
+  stripe = startFakeStripe()
+  smtp = await startSmtpSink()
+  shop = await createTestApp({}, (base) => ({
+    payments: createStripePayments({
+      secretKey: stripe.secretKey,
+      publishableKey: 'pk_test_webhooks',
+      webhookSecret: SECRET,
+      publicUrl: base.config.publicUrl,
+      host: stripe.host,
+      port: stripe.port,
+      protocol: 'http',
+    }),
+    mailer: createSmtpMailer({ smtpUrl: smtp.url, from: base.config.mailFrom }),
+  }))
+})
+afterAll(async () => {
+  shop.close()
+  stripe.stop()
+  await smtp.stop()
+})
+beforeEach(() => shop.clock.advance(60_000))
+
+async function openSession(items: Items = [{ id: 1, quantity: 1 }], email = 'dana@example.com') {
+  const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+  const { sessionId } = await createSession(shop, items, rate, { customer_email: email })
+  return sessionId
+}
+
+async function ordersFor(sessionId: string) {
+  return shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+}
+
+async function eventRow(id: string) {
+  const [row] = await shop.deps.db.select().from(webhookEvents).where(eq(webhookEvents.id, id))
+  return row
+}
+
+async function sessionStatus(id: string) {
+  const [row] = await shop.deps.db
+    .select({ status: checkoutSessions.status })
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, id))
+  return row?.status
+}
+
+describe('signatures', () => {
+  test('a wrong secret, a stale timestamp, a missing header or a changed body get 400 and record nothing', async () => {
+    const sessionId = await openSession()
+    const eventId = 'evt_signature_checks'
+    const payload = stripe.event('checkout.session.completed', stripe.complete(sessionId), eventId)
+    const now = Math.floor(shop.clock.now().getTime() / 1000)
+
+    const attempts = [
+      await postWebhook(shop, payload, 'whsec_someone_else'),
+      await postWebhook(shop, payload, SECRET, { timestampSeconds: now - 301 }),
+      await postWebhook(shop, payload, SECRET, { header: '' }),
+      await postWebhook(shop, payload.replace(/"amount_total":\d+/, '"amount_total":1'), SECRET, {
+        header: await signature(payload, SECRET, now),
+      }),
+    ]
+    for (const res of attempts) {
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: 'Invalid webhook signature.' })
+    }
+    expect(await eventRow(eventId)).toBeUndefined()
+    expect(await ordersFor(sessionId)).toEqual([])
+
+    // Within the 300 s tolerance the same event is accepted.
+    const fresh = await postWebhook(shop, payload, SECRET, { timestampSeconds: now - 299 })
+    expect(fresh.status).toBe(200)
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+})
+
+describe('orders from paid sessions', () => {
+  test('the same event delivered 100 times at once makes one order and one e-mail', async () => {
+    const sessionId = await openSession([
+      { id: 1, quantity: 1 },
+      { id: 3, quantity: 2 },
+    ])
+    const payload = stripe.event(
+      'checkout.session.completed',
+      stripe.complete(sessionId),
+      'evt_hundred_times',
+    )
+    const header = await signature(payload, SECRET, Math.floor(shop.clock.now().getTime() / 1000))
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => postWebhook(shop, payload, SECRET, { header })),
+    )
+    expect(answers.map((res) => res.status)).toEqual(Array(100).fill(200))
+    const bodies = (await Promise.all(answers.map((res) => res.json()))) as { duplicate: boolean }[]
+    expect(bodies.filter((body) => !body.duplicate)).toHaveLength(1)
+
+    const made = await ordersFor(sessionId)
+    expect(made).toHaveLength(1)
+    const order = made[0]
+    if (!order) throw new Error('no order')
+    expect(order).toMatchObject({
+      status: 'pending',
+      email: 'dana@example.com',
+      customerName: 'Dana Cole',
+      subtotalCents: 5700,
+      shippingCents: 0,
+      totalCents: 5700,
+      itemCount: 3,
+      sourceEventId: 'evt_hundred_times',
+    })
+    const lines = await shop.deps.db.select().from(orderLines).where(eq(orderLines.orderId, order.id))
+    expect(lines.map((line) => [line.productId, line.quantity, line.unitCents])).toEqual([
+      [1, 1, 2100],
+      [3, 2, 1800],
+    ])
+    expect(await eventRow('evt_hundred_times')).toMatchObject({
+      eventType: 'checkout.session.completed',
+      status: 'processed',
+      orderId: order.id,
+    })
+    expect((await eventRow('evt_hundred_times'))?.processingTimeMs).toBeGreaterThanOrEqual(0)
+    expect(await sessionStatus(sessionId)).toBe('complete')
+
+    const before = smtp.messages.length
+    await shop.runDueJobs()
+    await shop.runDueJobs()
+    const mine = smtp.messages
+      .slice(before)
+      .filter((mail) => mail.subject.includes(String(order.id).padStart(6, '0')))
+    expect(mine).toHaveLength(1)
+    expect(mine[0]?.to).toEqual(['dana@example.com'])
+    expect(mine[0]?.raw).toContain('ships within 1-2 business days')
+
+    const [labelled] = await ordersFor(sessionId)
+    expect(labelled?.status).toBe('label_created')
+    expect(labelled?.shippoTrackingNumber).toMatch(/^9400\d{18}$/)
+  })
+
+  test('completed and async_payment_succeeded for one session make one order', async () => {
+    const sessionId = await openSession([{ id: 2, quantity: 1 }])
+    const paid = stripe.complete(sessionId)
+    const first = await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', paid, 'evt_pair_1'),
+      SECRET,
+    )
+    const second = await postWebhook(
+      shop,
+      stripe.event('checkout.session.async_payment_succeeded', paid, 'evt_pair_2'),
+      SECRET,
+    )
+    expect([first.status, second.status]).toEqual([200, 200])
+    const made = await ordersFor(sessionId)
+    expect(made).toHaveLength(1)
+    expect(made[0]?.sourceEventId).toBe('evt_pair_1')
+    expect(await eventRow('evt_pair_2')).toMatchObject({
+      status: 'processed',
+      orderId: made[0]?.id,
+      note: 'order already existed',
+    })
+    const queued = await shop.deps.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `order-confirmation:${sessionId}`))
+    expect(queued).toHaveLength(1)
+  })
+
+  test('out of order: async success first, a late expiry changes nothing', async () => {
+    const sessionId = await openSession([{ id: 4, quantity: 1 }])
+    const paid = stripe.complete(sessionId)
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.async_payment_succeeded', paid, 'evt_ooo_1'),
+      SECRET,
+    )
+    await postWebhook(shop, stripe.event('checkout.session.completed', paid, 'evt_ooo_2'), SECRET)
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.expired', { ...paid, status: 'expired' }, 'evt_ooo_3'),
+      SECRET,
+    )
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+    expect(await sessionStatus(sessionId)).toBe('complete')
+  })
+
+  test('sibling events racing in parallel still make one order', async () => {
+    const sessionId = await openSession([{ id: 5, quantity: 1 }])
+    const paid = stripe.complete(sessionId)
+    const answers = await Promise.all([
+      postWebhook(shop, stripe.event('checkout.session.completed', paid, 'evt_race_1'), SECRET),
+      postWebhook(shop, stripe.event('checkout.session.async_payment_succeeded', paid, 'evt_race_2'), SECRET),
+      postWebhook(shop, stripe.event('checkout.session.completed', paid, 'evt_race_3'), SECRET),
+    ])
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200])
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test('a delayed payment: pending first, the order once the money arrives', async () => {
+    const sessionId = await openSession([{ id: 1, quantity: 1 }], 'ach@example.com')
+    const unpaid = stripe.complete(sessionId, 'unpaid')
+    await postWebhook(shop, stripe.event('checkout.session.completed', unpaid, 'evt_delay_1'), SECRET)
+    expect(await ordersFor(sessionId)).toEqual([])
+    expect(await sessionStatus(sessionId)).toBe('payment_pending')
+    const status = await shop.call('GET', `/api/checkout/session/${sessionId}/status`)
+    expect(await status.json()).toEqual({ status: 'payment_pending' })
+
+    const paid = stripe.complete(sessionId, 'paid')
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.async_payment_succeeded', paid, 'evt_delay_2'),
+      SECRET,
+    )
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test('a failed delayed payment or an expired session makes no order', async () => {
+    const failedId = await openSession([{ id: 2, quantity: 2 }], 'fail@example.com')
+    const unpaid = stripe.complete(failedId, 'unpaid')
+    await postWebhook(shop, stripe.event('checkout.session.completed', unpaid, 'evt_fail_1'), SECRET)
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.async_payment_failed', unpaid, 'evt_fail_2'),
+      SECRET,
+    )
+    expect(await ordersFor(failedId)).toEqual([])
+    expect(await sessionStatus(failedId)).toBe('payment_failed')
+
+    const expiredId = await openSession([{ id: 3, quantity: 3 }], 'gone@example.com')
+    const expired = { ...stripe.sessions.get(expiredId), status: 'expired' }
+    const res = await postWebhook(
+      shop,
+      stripe.event('checkout.session.expired', expired as never, 'evt_expired'),
+      SECRET,
+    )
+    expect(res.status).toBe(200)
+    expect(await ordersFor(expiredId)).toEqual([])
+    expect(await sessionStatus(expiredId)).toBe('expired')
+  })
+
+  test('a session that is not ours, an amount that does not match, and other event types make no order', async () => {
+    const foreign = {
+      ...stripe.complete(await openSession([{ id: 1, quantity: 3 }])),
+      id: 'cs_test_not_from_this_shop',
+    }
+    await postWebhook(shop, stripe.event('checkout.session.completed', foreign, 'evt_foreign'), SECRET)
+    expect(await eventRow('evt_foreign')).toMatchObject({ status: 'ignored', orderId: null })
+
+    const sessionId = await openSession([{ id: 4, quantity: 3 }])
+    const tampered = { ...stripe.complete(sessionId), amount_total: 1 }
+    await postWebhook(shop, stripe.event('checkout.session.completed', tampered, 'evt_amount'), SECRET)
+    expect(await eventRow('evt_amount')).toMatchObject({ status: 'failed', orderId: null })
+    expect(await ordersFor(sessionId)).toEqual([])
+
+    const other = JSON.stringify({
+      id: 'evt_other_type',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: 1,
+      data: { object: { id: 'pi_123', object: 'payment_intent' } },
+    })
+    const res = await postWebhook(shop, other, SECRET)
+    expect(res.status).toBe(200)
+    expect(await eventRow('evt_other_type')).toMatchObject({
+      status: 'ignored',
+      eventType: 'payment_intent.succeeded',
+    })
+  })
+})
