@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { orderLines, orders } from '../../../db/schema/orders'
 import type { ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -123,6 +123,56 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
         .where(eq(orders.checkoutSessionId, checkoutSessionId))
         .limit(1)
       return row?.id ?? null
+    },
+
+    /** Newest first, without lines: what the staff dashboard lists. */
+    async recent(limit = 50): Promise<OrderRow[]> {
+      return db
+        .select()
+        .from(orders)
+        .orderBy(desc(orders.id))
+        .limit(Math.min(Math.max(limit, 1), 500))
+    },
+
+    /** How many orders are in each status, and how many were placed since `since` (dashboard stats). */
+    async counts(since: Date): Promise<{ byStatus: Record<OrderStatus, number>; placedSince: number }> {
+      const rows = await db.select({ status: orders.status, n: count() }).from(orders).groupBy(orders.status)
+      const byStatus: Record<OrderStatus, number> = {
+        pending: 0,
+        processing: 0,
+        label_created: 0,
+        shipped: 0,
+        failed: 0,
+      }
+      for (const row of rows) byStatus[row.status] = row.n
+      const [placed] = await db.select({ n: count() }).from(orders).where(gte(orders.createdAt, since))
+      return { byStatus, placedSince: placed?.n ?? 0 }
+    },
+
+    /** A customer's orders with their lines, newest first (account order history). */
+    async forCustomer(customer: { email: string; userId?: string | null }): Promise<Order[]> {
+      const email = customer.email.trim().toLowerCase()
+      const mine = customer.userId
+        ? or(eq(orders.email, email), eq(orders.userId, customer.userId))
+        : eq(orders.email, email)
+      const rows = await db.select().from(orders).where(mine).orderBy(desc(orders.id)).limit(100)
+      if (rows.length === 0) return []
+      const lines = await db
+        .select()
+        .from(orderLines)
+        .where(
+          inArray(
+            orderLines.orderId,
+            rows.map((row) => row.id),
+          ),
+        )
+        .orderBy(asc(orderLines.position))
+      return rows.map((row) => ({
+        ...row,
+        shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
+        billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
+        lines: lines.filter((line) => line.orderId === row.id),
+      }))
     },
 
     async get(id: number): Promise<Order | null> {

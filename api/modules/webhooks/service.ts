@@ -1,4 +1,4 @@
-import { and, eq, lt, or } from 'drizzle-orm'
+import { and, desc, eq, lt, or } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -116,6 +116,22 @@ export function createWebhookService(deps: AppDeps) {
   }
 
   return {
+    /** The latest events, newest first, as the staff dashboard lists them. */
+    async recent(limit = 50) {
+      return db
+        .select({
+          id: webhookEvents.id,
+          eventType: webhookEvents.eventType,
+          orderId: webhookEvents.orderId,
+          status: webhookEvents.status,
+          processingTimeMs: webhookEvents.processingTimeMs,
+          createdAt: webhookEvents.createdAt,
+        })
+        .from(webhookEvents)
+        .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.id))
+        .limit(Math.min(Math.max(limit, 1), 500))
+    },
+
     async process(event: PaymentEvent): Promise<WebhookOutcome> {
       const started = performance.now()
       if (!(await claim(event))) {
