@@ -1,6 +1,8 @@
 import { persistentAtom } from '@nanostores/persistent'
-import { computed } from 'nanostores'
+import { atom, computed } from 'nanostores'
+import type { DiscountTerms } from '../../../api/rules/discounts'
 import { safeJson } from '../../lib/storage'
+import { addLine, removeLine, updateQuantity } from './cart-logic'
 
 /** What the cart keeps of a product: enough to show the line. Prices are re-checked by the server. */
 export interface CartProduct {
@@ -45,3 +47,89 @@ export const cartLines = persistentAtom<CartLine[]>(
 )
 
 export const cartCount = computed(cartLines, (lines) => lines.reduce((sum, line) => sum + line.quantity, 0))
+
+// ---- Actions -------------------------------------------------------------------------------------------
+// Small on purpose: this module loads on every page (the header's badge reads cartCount).
+
+/** Spec §3's notification: what was just added. It hides itself after NOTIFICATION_MS or when closed. */
+export interface CartNotification {
+  isVisible: boolean
+  product: CartProduct | null
+  quantity: number
+}
+
+export const NOTIFICATION_MS = 3000
+
+export const cartNotification = atom<CartNotification>({ isVisible: false, product: null, quantity: 0 })
+
+let notificationTimer: ReturnType<typeof setTimeout> | undefined
+
+export function hideCartNotification(): void {
+  clearTimeout(notificationTimer)
+  cartNotification.set({ ...cartNotification.get(), isVisible: false })
+}
+
+export function addToCart(product: CartProduct, quantity = 1, variant?: string): void {
+  const before = cartLines.get()
+  const after = addLine(before, product, quantity, variant)
+  cartLines.set(after)
+  const line = after.find((l) => l.product.id === product.id && l.selectedVariant === variant)
+  const previous = before.find((l) => l.product.id === product.id && l.selectedVariant === variant)
+  // Report what was really added: a line at its limit takes fewer than asked.
+  const added = (line?.quantity ?? 0) - (previous?.quantity ?? 0)
+  clearTimeout(notificationTimer)
+  cartNotification.set({ isVisible: true, product, quantity: added })
+  notificationTimer = setTimeout(hideCartNotification, NOTIFICATION_MS)
+}
+
+export function setLineQuantity(productId: number, quantity: number, variant?: string): void {
+  cartLines.set(updateQuantity(cartLines.get(), productId, quantity, variant))
+}
+
+export function removeFromCart(productId: number, variant?: string): void {
+  cartLines.set(removeLine(cartLines.get(), productId, variant))
+}
+
+/** Spec §3 isOpen: the cart panel's state, for a header panel that toggles. */
+export const cartOpen = atom(false)
+export function toggleCart(): void {
+  cartOpen.set(!cartOpen.get())
+}
+
+function isDiscountTerms(value: unknown): value is DiscountTerms {
+  if (typeof value !== 'object' || value === null) return false
+  const terms = value as Partial<DiscountTerms>
+  return (
+    typeof terms.code === 'string' &&
+    terms.code !== '' &&
+    (terms.type === 'percentage' || terms.type === 'fixed') &&
+    Number.isInteger(terms.amount) &&
+    (terms.amount ?? 0) > 0
+  )
+}
+
+const discountJson = safeJson<DiscountTerms | null>(
+  'discountApplied',
+  (value) => (isDiscountTerms(value) ? value : null),
+  null,
+)
+
+/**
+ * Spec key `discountApplied`: the accepted code with its terms (fixed amounts in cents). With no discount
+ * the key is removed from storage: the persistent store deletes a key whose encoded value is undefined.
+ */
+export const discountApplied = persistentAtom<DiscountTerms | null>('discountApplied', null, {
+  decode: discountJson.decode,
+  encode: (value) => (value === null ? (undefined as unknown as string) : discountJson.encode(value)),
+})
+
+export function removeDiscount(): void {
+  discountApplied.set(null)
+}
+
+/** Empties the cart and drops the discount (after payment, spec §2 /success). */
+export function clearCart(): void {
+  cartLines.set([])
+  discountApplied.set(null)
+  cartOpen.set(false)
+}

@@ -1,0 +1,47 @@
+/** Asking the server about a discount code, in the cart's terms (fixed amounts in cents). */
+import type { DiscountTerms } from '../../../api/rules/discounts'
+import { centsToDollars, dollarsToCents } from '../../../api/rules/money'
+import { ApiError, apiRequest } from '../../lib/api'
+
+interface ValidateDiscountAnswer {
+  code: string
+  type: 'percentage' | 'fixed'
+  /** A percent, or dollars for a fixed discount. */
+  amount: number
+  discountCents: number
+}
+
+export type DiscountCheck =
+  | { kind: 'valid'; terms: DiscountTerms }
+  /** The server refused the code; `message` is its `{ error }` when it gave one. */
+  | { kind: 'invalid'; message: string | null }
+  /** No usable answer: the code may still be good, so an applied one is kept. */
+  | { kind: 'unreachable' }
+
+/** The API's answer as DiscountTerms, or null when it is not one (spec §7: success needs a code). */
+export function termsFromAnswer(answer: unknown): DiscountTerms | null {
+  if (typeof answer !== 'object' || answer === null) return null
+  const { code, type, amount } = answer as Partial<ValidateDiscountAnswer>
+  if (typeof code !== 'string' || code === '' || typeof amount !== 'number') return null
+  if (type === 'percentage') return Number.isInteger(amount) && amount > 0 ? { code, type, amount } : null
+  if (type !== 'fixed') return null
+  const cents = dollarsToCents(amount)
+  return cents ? { code, type, amount: cents } : null
+}
+
+export async function checkDiscount(code: string, subtotalCents: number): Promise<DiscountCheck> {
+  try {
+    const answer = await apiRequest<unknown>('POST', '/api/validate-discount', {
+      code,
+      amount: centsToDollars(subtotalCents),
+    })
+    const terms = termsFromAnswer(answer)
+    return terms ? { kind: 'valid', terms } : { kind: 'invalid', message: null }
+  } catch (error) {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+      const data = error.data as { error?: unknown } | undefined
+      return { kind: 'invalid', message: typeof data?.error === 'string' && data.error ? data.error : null }
+    }
+    return { kind: 'unreachable' }
+  }
+}

@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import {
+  addLine,
+  cartTotals,
+  clampQuantity,
+  MAX_QUANTITY,
+  removeLine,
+  updateQuantity,
+} from '../../../site/features/cart/cart-logic'
+import type { CartLine, CartProduct } from '../../../site/features/cart/store'
+
+const oil: CartProduct = {
+  id: 1,
+  name: 'Hammered Citrus',
+  slug: 'whisker-oil',
+  category: 'whisker-oil',
+  price: '21.00',
+  weight: '3.0',
+  image: '/oil.svg',
+}
+const balm: CartProduct = { ...oil, id: 4, name: 'Workforce Repair', price: '13.00', weight: '2.6' }
+
+describe('addLine', () => {
+  test('appends a new product with quantity 1 by default', () => {
+    expect(addLine([], oil)).toEqual([{ product: oil, quantity: 1 }])
+  })
+
+  test('raises the quantity of the same product and variant instead of adding a line', () => {
+    const lines = addLine(addLine([], oil, 2), oil, 3)
+    expect(lines).toEqual([{ product: oil, quantity: 5 }])
+  })
+
+  test('keeps different variants of one product apart', () => {
+    const lines = addLine(addLine([], oil, 1, 'Cedar Shop'), oil, 1, 'Unscented')
+    expect(lines.map((line) => line.selectedVariant)).toEqual(['Cedar Shop', 'Unscented'])
+  })
+
+  test('caps a line at the maximum quantity', () => {
+    expect(addLine([{ product: oil, quantity: 98 }], oil, 5)[0]?.quantity).toBe(MAX_QUANTITY)
+  })
+
+  test('never mutates the lines it was given', () => {
+    const lines: CartLine[] = [{ product: oil, quantity: 1 }]
+    addLine(lines, oil, 2)
+    expect(lines).toEqual([{ product: oil, quantity: 1 }])
+  })
+})
+
+describe('updateQuantity and removeLine', () => {
+  const lines: CartLine[] = [
+    { product: oil, quantity: 2 },
+    { product: oil, quantity: 1, selectedVariant: 'Unscented' },
+    { product: balm, quantity: 1 },
+  ]
+
+  test('sets the quantity of the matching line only', () => {
+    expect(updateQuantity(lines, 1, 4, 'Unscented').map((line) => line.quantity)).toEqual([2, 4, 1])
+  })
+
+  test('0 or less removes the line', () => {
+    expect(updateQuantity(lines, 4, 0)).toHaveLength(2)
+    expect(updateQuantity(lines, 1, -3).map((line) => line.selectedVariant)).toEqual(['Unscented', undefined])
+  })
+
+  test('quantities become whole numbers from 1 to 99', () => {
+    expect(updateQuantity(lines, 4, 2.7)[2]?.quantity).toBe(2)
+    expect(updateQuantity(lines, 4, 500)[2]?.quantity).toBe(99)
+    expect(updateQuantity(lines, 4, Number.NaN)).toEqual(lines)
+  })
+
+  test('removeLine matches product id and variant', () => {
+    expect(removeLine(lines, 1, 'Unscented')).toEqual([lines[0], lines[2]] as CartLine[])
+    expect(removeLine(lines, 99)).toEqual(lines)
+  })
+})
+
+describe('cartTotals', () => {
+  test('sums cents, items and weight to one decimal', () => {
+    const totals = cartTotals([
+      { product: oil, quantity: 2 },
+      { product: balm, quantity: 3 },
+    ])
+    expect(totals).toEqual({ subtotalCents: 2 * 2100 + 3 * 1300, itemCount: 5, weightOz: 13.8 })
+  })
+
+  test('an empty cart is all zeros', () => {
+    expect(cartTotals([])).toEqual({ subtotalCents: 0, itemCount: 0, weightOz: 0 })
+  })
+
+  test('an unreadable price counts as 0 and a missing weight as 2.0 oz', () => {
+    expect(cartTotals([{ product: { ...oil, price: 'abc', weight: '' }, quantity: 2 }])).toEqual({
+      subtotalCents: 0,
+      itemCount: 2,
+      weightOz: 4,
+    })
+  })
+})
+
+test('clampQuantity always gives an integer from 1 to 99', () => {
+  fc.assert(
+    fc.property(fc.double(), (value) => {
+      const quantity = clampQuantity(value)
+      return Number.isInteger(quantity) && quantity >= 1 && quantity <= MAX_QUANTITY
+    }),
+  )
+})
+
+test('adding never changes the item count by anything but the clamped amount', () => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 20 }), (adds) => {
+      let lines: CartLine[] = []
+      for (const quantity of adds) lines = addLine(lines, oil, quantity)
+      const expected = Math.min(
+        MAX_QUANTITY,
+        adds.reduce((sum, n) => sum + n, 0),
+      )
+      return cartTotals(lines).itemCount === expected && lines.length === (adds.length ? 1 : 0)
+    }),
+  )
+})

@@ -1,0 +1,32 @@
+import { expect, test } from 'bun:test'
+import { termsFromAnswer } from '../../../site/features/cart/discount'
+
+test('percentage answers keep their percent', () => {
+  expect(termsFromAnswer({ code: 'GRIT15', type: 'percentage', amount: 15, discountCents: 315 })).toEqual({
+    code: 'GRIT15',
+    type: 'percentage',
+    amount: 15,
+  })
+})
+
+test('fixed answers travel in dollars and are kept in cents', () => {
+  expect(termsFromAnswer({ code: 'SAVE5', type: 'fixed', amount: 5, discountCents: 500 })).toEqual({
+    code: 'SAVE5',
+    type: 'fixed',
+    amount: 500,
+  })
+})
+
+test('anything that is not a discount is refused', () => {
+  for (const answer of [
+    null,
+    'GRIT15',
+    {},
+    { code: '', type: 'percentage', amount: 10 },
+    { code: 'X', type: 'bogus', amount: 5 },
+    { code: 'X', type: 'fixed', amount: 0 },
+    { code: 'X', type: 'percentage', amount: 1.5 },
+  ]) {
+    expect(termsFromAnswer(answer)).toBeNull()
+  }
+})

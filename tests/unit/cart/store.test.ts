@@ -1,0 +1,86 @@
+import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { cleanTestStorage, getTestStorage, useTestStorageEngine } from '@nanostores/persistent'
+import type { CartProduct } from '../../../site/features/cart/store'
+
+// The persistent stores read their engine when the module loads, so the test engine comes first.
+useTestStorageEngine()
+let store: typeof import('../../../site/features/cart/store')
+beforeAll(async () => {
+  store = await import('../../../site/features/cart/store')
+})
+
+const oil: CartProduct = {
+  id: 1,
+  name: 'Hammered Citrus',
+  slug: 'whisker-oil',
+  category: 'whisker-oil',
+  price: '21.00',
+  weight: '3.0',
+  image: '/oil.svg',
+}
+
+afterEach(() => {
+  store.clearCart()
+  store.hideCartNotification()
+  cleanTestStorage()
+})
+
+describe('cart actions', () => {
+  test('adding saves the cart under the key cart and counts items', () => {
+    store.addToCart(oil, 2)
+    store.addToCart(oil)
+    expect(store.cartCount.get()).toBe(3)
+    expect(JSON.parse(getTestStorage().cart ?? '[]')).toEqual([{ product: oil, quantity: 3 }])
+  })
+
+  test('setting a quantity to 0 removes the line; removeFromCart removes it too', () => {
+    store.addToCart(oil, 2)
+    store.setLineQuantity(1, 0)
+    expect(store.cartLines.get()).toEqual([])
+    store.addToCart(oil, 1, 'Unscented')
+    store.removeFromCart(1)
+    expect(store.cartLines.get()).toHaveLength(1)
+    store.removeFromCart(1, 'Unscented')
+    expect(store.cartLines.get()).toEqual([])
+  })
+})
+
+describe('add-to-cart notification', () => {
+  test('shows the product and quantity, then hides itself after 3000 ms', async () => {
+    store.addToCart(oil, 2)
+    expect(store.cartNotification.get()).toEqual({ isVisible: true, product: oil, quantity: 2 })
+    await Bun.sleep(store.NOTIFICATION_MS - 500)
+    expect(store.cartNotification.get().isVisible).toBe(true)
+    await Bun.sleep(700)
+    expect(store.cartNotification.get().isVisible).toBe(false)
+  })
+
+  test('closing hides it at once', () => {
+    store.addToCart(oil)
+    store.hideCartNotification()
+    expect(store.cartNotification.get().isVisible).toBe(false)
+  })
+})
+
+describe('discountApplied', () => {
+  test('is saved under discountApplied and the key is removed when none is applied', () => {
+    store.discountApplied.set({ code: 'GRIT15', type: 'percentage', amount: 15 })
+    expect(JSON.parse(getTestStorage().discountApplied ?? 'null')).toEqual({
+      code: 'GRIT15',
+      type: 'percentage',
+      amount: 15,
+    })
+    store.removeDiscount()
+    expect(store.discountApplied.get()).toBeNull()
+    expect('discountApplied' in getTestStorage()).toBe(false)
+  })
+
+  test('clearCart empties the cart and drops the discount', () => {
+    store.addToCart(oil)
+    store.discountApplied.set({ code: 'SAVE5', type: 'fixed', amount: 500 })
+    store.clearCart()
+    expect(store.cartLines.get()).toEqual([])
+    expect(store.discountApplied.get()).toBeNull()
+    expect(getTestStorage()).toEqual({ cart: '[]' })
+  })
+})
