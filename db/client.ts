@@ -26,6 +26,9 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   const client = createClient({ url, authToken })
   if (url.startsWith('file:')) {
     await client.execute('PRAGMA journal_mode = WAL')
+    // With WAL, NORMAL keeps the database consistent after a crash; only the last commits before a power
+    // loss can be lost. FULL would sync on every commit and cap writes at a few hundred a second.
+    await client.execute('PRAGMA synchronous = NORMAL')
     await client.execute('PRAGMA busy_timeout = 5000')
     await client.execute('PRAGMA foreign_keys = ON')
   }
