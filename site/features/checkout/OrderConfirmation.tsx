@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { sessionStatusResponse } from '../../../api/modules/checkout/model'
 import { ApiError, apiRequest } from '../../lib/api'
-import { clearCheckoutCart } from './cart-bridge'
+import { clearCart } from '../cart/store'
 import { forgetCheckout } from './draft'
 import { STATUS_POLL_DELAYS_MS, shortOrderId } from './session'
 
@@ -36,7 +36,7 @@ export default function OrderConfirmation() {
     const sessionId = new URLSearchParams(window.location.search).get('session_id')?.trim() ?? ''
     if (sessionId === '') return
     // Arriving here with a session means the payment went through: the cart has become an order.
-    clearCheckoutCart()
+    clearCart()
     forgetCheckout()
     if (!SESSION_ID.test(sessionId)) {
       setState({ kind: 'unknown', sessionId })

@@ -3,10 +3,9 @@ import { formatCents, formatCurrency } from '../../../api/rules/money'
 import { formatWeight } from '../../../api/rules/shipping'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
-import type { CartLine } from '../cart/store'
+import { type CartLine, cartLines, discountApplied } from '../cart/store'
 import { showToast } from '../toasts/store'
 import { AddressFieldset } from './AddressFieldset'
-import { $appliedDiscount, cartLines } from './cart-bridge'
 import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
 import { TextField } from './fields'
 import {
@@ -41,7 +40,7 @@ const NO_LINES: CartLine[] = []
 /** Checkout step 1 (spec §2 /shipping): address, optional billing address, shipping method. */
 export default function ShippingCheckout() {
   const lines = useHydratedStore(cartLines, NO_LINES)
-  const discount = useHydratedStore($appliedDiscount, null)
+  const discount = useHydratedStore(discountApplied, null)
   const discountCode = discount?.code ?? null
 
   const [loaded, setLoaded] = useState(false)
