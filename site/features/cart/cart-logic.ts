@@ -1,9 +1,8 @@
 /**
  * Pure cart rules: lines in, new lines out. The store and the tests use these; nothing here touches the
- * browser. A line's identity is its product id plus its variant (spec §3).
+ * browser. A line's identity is its product id plus its variant (spec §3). No imports beyond types: the
+ * header loads this on every page, and the money rules belong only to pages that show totals (./totals.ts).
  */
-import { dollarsToCents } from '../../../api/rules/money'
-import { parseWeightOunces, totalWeightOunces } from '../../../api/rules/shipping'
 import type { CartLine, CartProduct } from './store'
 
 /** A line holds at most this many: more is a typo, and the stepper has to stop somewhere. */
@@ -54,26 +53,4 @@ export function updateQuantity(
 
 export function removeLine(lines: readonly CartLine[], productId: number, variant?: string): CartLine[] {
   return lines.filter((line) => !sameLine(line, productId, variant))
-}
-
-/** A product's price in cents; a price the shop cannot read counts as 0 rather than breaking the cart. */
-export function unitCents(product: Pick<CartProduct, 'price'>): number {
-  return dollarsToCents(product.price) ?? 0
-}
-
-export interface CartTotals {
-  subtotalCents: number
-  itemCount: number
-  /** Ounces, rounded to 1 decimal. */
-  weightOz: number
-}
-
-export function cartTotals(lines: readonly CartLine[]): CartTotals {
-  return {
-    subtotalCents: lines.reduce((sum, line) => sum + unitCents(line.product) * line.quantity, 0),
-    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
-    weightOz: totalWeightOunces(
-      lines.map((line) => ({ weightOz: parseWeightOunces(line.product.weight), quantity: line.quantity })),
-    ),
-  }
 }

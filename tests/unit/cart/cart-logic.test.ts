@@ -2,13 +2,13 @@ import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import {
   addLine,
-  cartTotals,
   clampQuantity,
   MAX_QUANTITY,
   removeLine,
   updateQuantity,
 } from '../../../site/features/cart/cart-logic'
 import type { CartLine, CartProduct } from '../../../site/features/cart/store'
+import { cartTotals } from '../../../site/features/cart/totals'
 
 const oil: CartProduct = {
   id: 1,

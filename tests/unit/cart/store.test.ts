@@ -1,9 +1,13 @@
 import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
-import { cleanTestStorage, getTestStorage, useTestStorageEngine } from '@nanostores/persistent'
+import {
+  cleanTestStorage,
+  getTestStorage,
+  useTestStorageEngine as installTestStorage,
+} from '@nanostores/persistent'
 import type { CartProduct } from '../../../site/features/cart/store'
 
 // The persistent stores read their engine when the module loads, so the test engine comes first.
-useTestStorageEngine()
+installTestStorage()
 let store: typeof import('../../../site/features/cart/store')
 beforeAll(async () => {
   store = await import('../../../site/features/cart/store')

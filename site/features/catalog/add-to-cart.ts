@@ -1,0 +1,32 @@
+/**
+ * Card 'Add to Cart' buttons and the add-to-cart notification, without a framework, to keep content pages
+ * inside their JS budget (DESIGN §7). The notification state lives in the cart store (spec §3); it is shown
+ * through the page's toast viewport, which is already on every page and keeps to one toast at a time.
+ */
+import { addToCart, type CartProduct, cartNotification, NOTIFICATION_MS } from '../cart/store'
+import { showToast } from '../toasts/store'
+
+export function productOf(element: HTMLElement): CartProduct | null {
+  try {
+    return JSON.parse(element.dataset.product ?? '') as CartProduct
+  } catch {
+    return null
+  }
+}
+
+document.addEventListener('click', (event) => {
+  const button =
+    event.target instanceof Element ? event.target.closest<HTMLElement>('[data-add-to-cart]') : null
+  const product = button && productOf(button)
+  if (product) addToCart(product, 1)
+})
+
+cartNotification.listen(({ isVisible, product, quantity }) => {
+  if (!isVisible || !product) return
+  const count = quantity > 1 ? ` (${quantity})` : ''
+  showToast({
+    title: `${product.name}${count}`,
+    description: 'Item successfully added to your cart',
+    duration: NOTIFICATION_MS,
+  })
+})

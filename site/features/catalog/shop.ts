@@ -1,0 +1,123 @@
+/**
+ * The shop's filters (spec §2 /shop): `?category=` (legacy 'repair' included) and `?search=` narrow the
+ * prerendered grid, and GET /api/catalog confirms prices and which products are still sold.
+ *
+ * Loading and failure: every card is already in the HTML with its build-time price, so the page is usable
+ * before (and without) the catalogue answer. 'Loading products...' and the failure message therefore show
+ * only when the page has no cards at all; otherwise a failed request just leaves the built prices, which
+ * checkout re-prices from the catalogue anyway (DESIGN §4).
+ */
+import { normalizeCategory } from '@rules/catalog'
+import { filterByCategory, searchProducts } from '@rules/search'
+import { apiRequest } from '../../lib/api'
+import { productOf } from './add-to-cart'
+
+interface CatalogAnswer {
+  products: { id: number; price: string; weight: string }[]
+}
+
+interface Item {
+  element: HTMLElement
+  id: number
+  name: string
+  description: string
+  category: string
+}
+
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)
+
+export function setupShop(): void {
+  const items: Item[] = [...document.querySelectorAll<HTMLElement>('[data-product-item]')].map((element) => {
+    const card = element.querySelector<HTMLElement>('[data-product-card]')
+    return {
+      element,
+      id: Number(card?.dataset.id),
+      name: card?.dataset.name ?? '',
+      description: card?.dataset.description ?? '',
+      category: card?.dataset.category ?? '',
+    }
+  })
+  const status = $('[data-shop-status]')
+  const empty = $('[data-shop-empty]')
+  const failure = $('[data-shop-error]')
+  let sold: Set<number> | null = null
+
+  function render(): void {
+    const params = new URLSearchParams(window.location.search)
+    const category = normalizeCategory(params.get('category')) ?? 'all'
+    const search = params.get('search')?.trim() ?? ''
+    const available = sold ? items.filter((item) => sold?.has(item.id)) : items
+    const shown = new Set(searchProducts(filterByCategory(available, category), search))
+    for (const item of items) item.element.hidden = !shown.has(item)
+    for (const link of document.querySelectorAll<HTMLElement>('[data-category-link]')) {
+      if (link.dataset.categoryLink === category) link.setAttribute('aria-current', 'page')
+      else link.removeAttribute('aria-current')
+    }
+    if (empty) empty.hidden = shown.size > 0 || (items.length === 0 && !sold)
+    const note = $('[data-search-note]')
+    if (note) {
+      note.hidden = search === ''
+      const query = note.querySelector('[data-query]')
+      if (query) query.textContent = search
+    }
+  }
+
+  function navigate(url: URL): void {
+    window.history.pushState(null, '', url)
+    render()
+  }
+
+  document.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target : null
+    const link = target?.closest<HTMLAnchorElement>('[data-category-link]')
+    if (link) {
+      event.preventDefault()
+      const url = new URL(window.location.href)
+      url.searchParams.set('category', link.dataset.categoryLink ?? 'all')
+      navigate(url)
+      return
+    }
+    if (target?.closest('[data-clear-search]')) {
+      const url = new URL(window.location.href)
+      url.searchParams.delete('search')
+      navigate(url)
+    }
+    if (target?.closest('[data-retry]')) window.location.reload()
+  })
+  window.addEventListener('popstate', render)
+
+  const toggle = $<HTMLButtonElement>('[data-filter-toggle]')
+  const filters = $('#shop-filters')
+  toggle?.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true'
+    toggle.setAttribute('aria-expanded', String(open))
+    filters?.toggleAttribute('data-open', open)
+  })
+
+  render()
+  if (status && items.length === 0) status.textContent = 'Loading products...'
+  apiRequest<CatalogAnswer>('GET', '/api/catalog')
+    .then(({ products }) => {
+      sold = new Set(products.map((product) => product.id))
+      for (const product of products) {
+        const card = document.querySelector<HTMLElement>(`[data-product-card][data-id="${product.id}"]`)
+        const button = card?.querySelector<HTMLElement>('[data-add-to-cart]')
+        const built = button && productOf(button)
+        if (!card || !button || !built || (built.price === product.price && built.weight === product.weight))
+          continue
+        button.dataset.product = JSON.stringify({ ...built, price: product.price, weight: product.weight })
+        // The API sends canonical dollar text ('21.00', from centsToDollars); the shop's prices are far below
+        // $1,000, so it reads exactly as formatCurrency would print it, without loading the money module here.
+        const price = card.querySelector('[data-price]')
+        if (price) price.textContent = `$${product.price}`
+      }
+      if (status) status.textContent = ''
+      render()
+    })
+    .catch(() => {
+      if (items.length > 0) return
+      if (status) status.textContent = ''
+      if (failure) failure.hidden = false
+      if (empty) empty.hidden = true
+    })
+}
