@@ -1,10 +1,7 @@
-import { resolve } from 'node:path'
-import { loadCatalogFromContent } from '../api/modules/catalog/content'
+import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from '../api/modules/catalog/content'
 import { syncCatalog } from '../api/modules/catalog/service'
 import { seedDiscountCodes } from '../api/modules/discounts/seed'
 import type { Database } from './client'
-
-export const PRODUCT_CONTENT_DIR = resolve(import.meta.dir, '../content/products')
 
 /** Brings reference data up to date; safe to run at every start. */
 export async function seedDatabase(db: Database, now: Date = new Date()): Promise<void> {

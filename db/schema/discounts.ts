@@ -31,5 +31,8 @@ export const discountRedemptions = sqliteTable(
   (table) => [
     uniqueIndex('discount_redemptions_order_idx').on(table.orderRef),
     index('discount_redemptions_code_email_idx').on(table.code, table.email),
+    // First-order and per-customer rules look a customer up by e-mail or by account, across all codes.
+    index('discount_redemptions_email_idx').on(table.email),
+    index('discount_redemptions_user_idx').on(table.userId),
   ],
 )

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { dollarsToCents } from '../../rules/money'
 import { isCategoryId, type CategoryId } from '../../rules/catalog'
 
@@ -15,13 +15,17 @@ export interface ContentProduct {
   rating: number
 }
 
+/** content/products: the files the site's product pages are built from. */
+export const PRODUCT_CONTENT_DIR = resolve(import.meta.dir, '../../../content/products')
+
 export class CatalogContentError extends Error {}
 
 function frontmatter(file: string, text: string): Record<string, unknown> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)
   if (!match?.[1]) throw new CatalogContentError(`${file}: no frontmatter block (--- … ---) at the top`)
   const data = Bun.YAML.parse(match[1])
-  if (typeof data !== 'object' || data === null) throw new CatalogContentError(`${file}: frontmatter is not a map`)
+  if (typeof data !== 'object' || data === null)
+    throw new CatalogContentError(`${file}: frontmatter is not a map`)
   return data as Record<string, unknown>
 }
 
@@ -31,10 +35,14 @@ function parseProduct(file: string, data: Record<string, unknown>): ContentProdu
   }
   const text = (field: string): string => {
     const value = data[field]
-    return typeof value === 'string' && value.trim() ? value.trim() : fail(field, 'must be non-empty text')
+    if (value === undefined || value === null) return fail(field, 'is missing')
+    // YAML reads 21.00 as the number 21, losing the cents the site shows: prices must be quoted.
+    if (typeof value !== 'string') return fail(field, `must be quoted text (got ${JSON.stringify(value)})`)
+    return value.trim() || fail(field, 'must not be blank')
   }
   const id = data.id
-  if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0) fail('id', 'must be a positive whole number')
+  if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0)
+    fail('id', 'must be a positive whole number')
   const slug = text('slug')
   if (!/^[a-z0-9-]+$/.test(slug)) fail('slug', 'may only hold lower-case letters, digits and dashes')
   const category = text('category')
@@ -43,7 +51,8 @@ function parseProduct(file: string, data: Record<string, unknown>): ContentProdu
   const priceCents = /^\d+\.\d{2}$/.test(price) ? dollarsToCents(price) : null
   if (priceCents === null || priceCents <= 0) fail('price', `must look like 21.00 (got "${price}")`)
   const weight = data.weight === undefined ? '2.0' : String(data.weight)
-  if (!/^\d+(\.\d)?$/.test(weight) || Number(weight) <= 0) fail('weight', `must be ounces like 2.0 (got "${weight}")`)
+  if (!/^\d+(\.\d)?$/.test(weight) || Number(weight) <= 0)
+    fail('weight', `must be ounces like 2.0 (got "${weight}")`)
   const rating = data.rating
   if (typeof rating !== 'number' || rating < 0 || rating > 5) fail('rating', 'must be a number from 0 to 5')
   return {
@@ -60,7 +69,9 @@ function parseProduct(file: string, data: Record<string, unknown>): ContentProdu
 
 /** Reads content/products/*.mdx: the same files the site is built from, so page and charge agree. */
 export function loadCatalogFromContent(dir: string): ContentProduct[] {
-  const files = readdirSync(dir).filter((name) => name.endsWith('.mdx')).sort()
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.mdx'))
+    .sort()
   const products = files.map((name) => {
     const file = join(dir, name)
     return parseProduct(file, frontmatter(file, readFileSync(file, 'utf8')))

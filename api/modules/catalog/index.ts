@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
 import { centsToDollars } from '../../rules/money'
+import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from './content'
 import { createCatalogService } from './service'
 
 /** The tenths-of-an-ounce integer as the one-decimal text the spec shows ('2.0'). */
@@ -8,6 +9,10 @@ const ounces = (tenths: number) => (tenths / 10).toFixed(1)
 
 export function catalogRoutes(deps: AppDeps) {
   const catalog = createCatalogService(deps.db)
+  // Ratings are shop-window text, not money: they come from the content the pages were built from.
+  const ratings = new Map(
+    loadCatalogFromContent(PRODUCT_CONTENT_DIR).map((product) => [product.id, product.rating]),
+  )
   return (
     new Elysia()
       // The shop's live prices: pages are prerendered, so this is how a page learns of a change since its build.
@@ -23,6 +28,7 @@ export function catalogRoutes(deps: AppDeps) {
             description: product.description,
             price: centsToDollars(product.priceCents),
             weight: ounces(product.weightTenthsOz),
+            rating: ratings.get(product.id) ?? null,
           })),
         }
       })
@@ -32,9 +38,13 @@ export function catalogRoutes(deps: AppDeps) {
         const product = Number.isNaN(id) ? null : await catalog.byId(id)
         if (product) return redirect(`/products/${product.slug}`, 301)
         const page = deps.site.notFoundPage('/products/missing')
-        return new Response(page ? page.body : 'Product not found', {
+        // Copied into ArrayBuffer-backed bytes, the body type Response declares.
+        return new Response(page ? new Uint8Array(page.body) : 'Product not found', {
           status: 404,
-          headers: { 'content-type': page ? page.type : 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+          headers: {
+            'content-type': page ? page.type : 'text/plain; charset=utf-8',
+            'cache-control': 'no-store',
+          },
         })
       })
   )

@@ -38,6 +38,7 @@ export function discountRoutes(deps: AppDeps, limit: RateLimiter) {
         discountCents: discountCents(subtotalCents, terms),
       }
     },
-    { body: validateDiscountBody },
+    // The shop's pages send JSON; a form post or text body is not one of them.
+    { body: validateDiscountBody, parse: 'json' },
   )
 }

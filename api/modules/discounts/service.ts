@@ -1,11 +1,11 @@
-import { and, count, eq } from 'drizzle-orm'
+import { and, count, eq, or } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { notFound, unprocessable } from '../../plugins/errors'
 import type { DiscountTerms } from '../../rules/discounts'
 import { formatCents } from '../../rules/money'
-import { hasPaidOrder } from '../orders/history'
+import { hasPaidOrder as paidOrderInOrders } from '../orders/history'
 
 export interface DiscountContext {
   subtotalCents: number
@@ -14,19 +14,48 @@ export interface DiscountContext {
   userId?: string | null
 }
 
+interface Customer {
+  email: string
+  userId: string | null
+}
+
 export interface Redemption {
   orderRef: string
   email: string
   userId: string | null
 }
 
-export function createDiscountService(db: Database, clock: Clock) {
-  async function redemptions(code: string, email?: string): Promise<number> {
-    const where = email
-      ? and(eq(discountRedemptions.code, code), eq(discountRedemptions.email, email))
+export interface DiscountServiceOptions {
+  /** Whether this (lower-cased) e-mail already has a paid order; by default the orders module is asked. */
+  hasPaidOrder?: (email: string) => Promise<boolean>
+}
+
+export function createDiscountService(db: Database, clock: Clock, options: DiscountServiceOptions = {}) {
+  const hasPaidOrder = options.hasPaidOrder ?? ((email: string) => paidOrderInOrders(db, email))
+
+  /** The same customer: the same e-mail, or the same account whatever e-mail it gave. */
+  function sameCustomer(customer: Customer) {
+    return customer.userId
+      ? or(eq(discountRedemptions.email, customer.email), eq(discountRedemptions.userId, customer.userId))
+      : eq(discountRedemptions.email, customer.email)
+  }
+
+  async function redemptions(code: string, customer?: Customer): Promise<number> {
+    const where = customer
+      ? and(eq(discountRedemptions.code, code), sameCustomer(customer))
       : eq(discountRedemptions.code, code)
     const [row] = await db.select({ n: count() }).from(discountRedemptions).where(where)
     return row?.n ?? 0
+  }
+
+  /** A redemption of any code is a paid order too; asking both keeps the rule if either record lags. */
+  async function hasOrderedBefore(customer: Customer): Promise<boolean> {
+    const [row] = await db
+      .select({ one: discountRedemptions.id })
+      .from(discountRedemptions)
+      .where(sameCustomer(customer))
+      .limit(1)
+    return row !== undefined || (await hasPaidOrder(customer.email))
   }
 
   return {
@@ -35,8 +64,10 @@ export function createDiscountService(db: Database, clock: Clock) {
       const [row] = await db.select().from(discountCodes).where(eq(discountCodes.code, code))
       if (!row) throw notFound('This discount code does not exist.')
       const now = clock.now().getTime()
-      if (row.activeFrom && now < row.activeFrom.getTime()) throw unprocessable('This discount code is not active yet.')
-      if (row.activeUntil && now >= row.activeUntil.getTime()) throw unprocessable('This discount code has expired.')
+      if (row.activeFrom && now < row.activeFrom.getTime())
+        throw unprocessable('This discount code is not active yet.')
+      if (row.activeUntil && now >= row.activeUntil.getTime())
+        throw unprocessable('This discount code has expired.')
       if (context.subtotalCents < row.minSubtotalCents) {
         throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
       }
@@ -44,10 +75,15 @@ export function createDiscountService(db: Database, clock: Clock) {
         throw unprocessable('This discount code has been used up.')
       }
       const email = context.email?.trim().toLowerCase()
-      if (email && row.maxPerCustomer !== null && (await redemptions(code, email)) >= row.maxPerCustomer) {
+      const customer = email ? { email, userId: context.userId ?? null } : null
+      if (
+        customer &&
+        row.maxPerCustomer !== null &&
+        (await redemptions(code, customer)) >= row.maxPerCustomer
+      ) {
         throw unprocessable('You have already used this discount code.')
       }
-      if (email && row.firstOrderOnly && (await hasPaidOrder(db, email))) {
+      if (customer && row.firstOrderOnly && (await hasOrderedBefore(customer))) {
         throw unprocessable('This code is for your first order only.')
       }
       return { code: row.code, type: row.type, amount: row.amount }
