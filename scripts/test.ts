@@ -27,7 +27,11 @@ function findChromium(): string {
 }
 
 const only = process.argv[2]
-if (only !== 'e2e') run('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'])
+if (only !== 'e2e') {
+  // Strict TypeScript is part of the contract between site, API and tests: a type error fails the run.
+  run('type check', ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'])
+  run('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'])
+}
 if (only !== 'unit') {
   const chromium = findChromium()
   run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'])

@@ -6,9 +6,9 @@ import { Elysia } from 'elysia'
 import { jsonError } from './errors'
 
 interface StaticFile {
-  body: Uint8Array
-  br: Uint8Array | null
-  gzip: Uint8Array | null
+  body: Uint8Array<ArrayBuffer>
+  br: Uint8Array<ArrayBuffer> | null
+  gzip: Uint8Array<ArrayBuffer> | null
   type: string
   etag: string
   cacheControl: string
