@@ -1,0 +1,234 @@
+// The /cart page: lines and stepper, summary figures, discount codes against the real API, persistence
+// across reloads, the free-shipping note, the checks before shipping, and unreadable saved data.
+//
+// Discount validation is rate limited per address (20 per 10 minutes) and every test here shares one
+// address, so the tests that ask the server about codes are few and each asks at most twice.
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/fixtures'
+
+interface SeedLine {
+  slug: string
+  quantity: number
+}
+
+/** Puts lines in the saved cart, with products exactly as the shop's buttons describe them. */
+async function seedCart(page: Page, lines: SeedLine[], discount?: object): Promise<void> {
+  await page.goto('/shop')
+  const products = await page
+    .locator('[data-add-to-cart]')
+    .evaluateAll((buttons) =>
+      buttons.map((button) => JSON.parse((button as HTMLElement).dataset.product ?? '')),
+    )
+  const cart = lines.map(({ slug, quantity }) => ({
+    product: products.find((p) => p.slug === slug),
+    quantity,
+  }))
+  await page.evaluate(
+    ([cart, discount]) => {
+      localStorage.setItem('cart', JSON.stringify(cart))
+      if (discount) localStorage.setItem('discountApplied', JSON.stringify(discount))
+    },
+    [cart, discount] as const,
+  )
+  await page.goto('/cart')
+}
+
+function toast(page: Page) {
+  return page.getByRole('region', { name: 'Notification' }).getByRole('listitem')
+}
+
+function summary(page: Page, label: string) {
+  return page
+    .locator('[data-summary] > div')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .locator('dd')
+}
+
+test('stepper, remove, totals, weight and package size', async ({ page, axe }) => {
+  // Hammered Citrus $21.00 / 3.0 oz; Workforce Repair $13.00 / 2.6 oz.
+  await seedCart(page, [
+    { slug: 'whisker-oil', quantity: 1 },
+    { slug: 'repair', quantity: 2 },
+  ])
+  await expect(page.getByRole('heading', { level: 1, name: 'Shopping Cart' })).toBeVisible()
+  await expect(summary(page, 'Items')).toHaveText('3')
+  await expect(summary(page, 'Subtotal')).toHaveText('$47.00')
+  await expect(summary(page, 'Total weight')).toHaveText('8.2 oz')
+  await expect(summary(page, 'Shipping')).toHaveText('Calculated at checkout')
+  await expect(summary(page, 'Package size')).toHaveText('Medium')
+  await expect(summary(page, 'Total')).toHaveText('$47.00')
+  await expect(page.getByText(/to qualify for free shipping/)).toHaveCount(0)
+  await expect(page.getByText('Free shipping on orders over $35')).toBeVisible()
+  await expect(page.getByText('30-day returns for unused products')).toBeVisible()
+  await axe()
+
+  const oil = page.locator('[data-cart-line="whisker-oil"]')
+  await expect(oil).toContainText('$21.00 each')
+  await expect(page.getByRole('button', { name: 'Decrease quantity of Hammered Citrus' })).toBeDisabled()
+  await page.getByRole('button', { name: 'Increase quantity of Hammered Citrus' }).click()
+  await page.getByRole('button', { name: 'Increase quantity of Hammered Citrus' }).click()
+  await expect(page.getByLabel('Quantity of Hammered Citrus', { exact: true })).toHaveValue('3')
+  await expect(oil.locator('[data-line-total]')).toHaveText('$63.00')
+  await expect(summary(page, 'Items')).toHaveText('5')
+  await expect(summary(page, 'Total weight')).toHaveText('14.2 oz')
+  await expect(summary(page, 'Package size')).toHaveText('Large')
+  await expect(page.getByRole('link', { name: 'Cart, 5 items' })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Remove Hammered Citrus' }).click()
+  await expect(oil).toHaveCount(0)
+  await page.getByRole('button', { name: 'Decrease quantity of Workforce Repair Original Grit' }).click()
+  await expect(summary(page, 'Items')).toHaveText('1')
+  await expect(summary(page, 'Package size')).toHaveText('Small')
+  await expect(summary(page, 'Total weight')).toHaveText('2.6 oz')
+  await expect(page.getByText('Add $22.00 to qualify for free shipping')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Remove Workforce Repair Original Grit' }).click()
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+  await expect(page.getByText('Add some products to get started')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/shop')
+  await axe()
+})
+
+test('GRIT15 applies 15%, survives a reload and can be removed', async ({ page, axe }) => {
+  await seedCart(page, [
+    { slug: 'whisker-oil', quantity: 1 },
+    { slug: 'repair', quantity: 2 },
+  ])
+  await page.getByLabel('Discount code').fill('  GRIT15 ')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toContainText('Discount Applied!')
+  await expect(toast(page)).toContainText('15% discount has been applied to your order.')
+  await expect(summary(page, 'Discount (GRIT15)')).toHaveText('−$7.05')
+  await expect(summary(page, 'Total')).toHaveText('$39.95')
+  await expect(page.getByLabel('Discount code')).toHaveCount(0)
+  await axe()
+
+  await page.reload()
+  await expect(summary(page, 'Items')).toHaveText('3')
+  await expect(summary(page, 'Total')).toHaveText('$39.95')
+  await expect(page.getByText('Code GRIT15 applied')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Remove discount GRIT15' }).click()
+  await expect(summary(page, 'Total')).toHaveText('$47.00')
+  await expect(page.getByLabel('Discount code')).toBeVisible()
+  expect(await page.evaluate(() => localStorage.getItem('discountApplied'))).toBeNull()
+})
+
+test('SAVE5 takes $5 off and the free-shipping note counts the discount', async ({ page }) => {
+  await seedCart(page, [{ slug: 'whisker-oil', quantity: 1 }])
+  await page.getByLabel('Discount code').fill('SAVE5')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toContainText('$5 discount has been applied to your order.')
+  await expect(summary(page, 'Discount (SAVE5)')).toHaveText('−$5.00')
+  await expect(summary(page, 'Total')).toHaveText('$16.00')
+  await expect(page.getByText('Add $19.00 to qualify for free shipping')).toBeVisible()
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('discountApplied') ?? 'null'))
+  expect(saved).toEqual({ code: 'SAVE5', type: 'fixed', amount: 500 })
+})
+
+test('codes are case-sensitive, expired codes are refused, and a blank code does nothing', async ({
+  page,
+}) => {
+  await seedCart(page, [{ slug: 'whisker-wash', quantity: 2 }])
+  let asked = 0
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/validate-discount')) asked += 1
+  })
+  await page.getByLabel('Discount code').fill('   ')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toHaveCount(0)
+
+  await page.getByLabel('Discount code').fill('grit15')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toContainText('Invalid Discount Code')
+  await toast(page).getByRole('button', { name: 'Close notification' }).click()
+
+  await page.getByLabel('Discount code').fill('EXPIRED10')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toContainText('Invalid Discount Code')
+  await expect(summary(page, 'Total')).toHaveText('$36.00')
+  await expect(page.getByLabel('Discount code')).toBeVisible()
+  expect(asked).toBe(2)
+})
+
+test('a saved code that no longer applies is dropped on arrival, with a message', async ({ page }) => {
+  await seedCart(page, [{ slug: 'whisker-oil', quantity: 1 }], {
+    code: 'EXPIRED10',
+    type: 'percentage',
+    amount: 10,
+  })
+  await expect(toast(page)).toContainText('Discount Removed')
+  await expect(summary(page, 'Total')).toHaveText('$21.00')
+  await expect(page.getByLabel('Discount code')).toBeVisible()
+  expect(await page.evaluate(() => localStorage.getItem('discountApplied'))).toBeNull()
+})
+
+test('a network failure while checking a code says so', async ({ page }) => {
+  await seedCart(page, [{ slug: 'whisker-oil', quantity: 1 }])
+  await page.route('**/api/validate-discount', (route) => route.abort('internetdisconnected'))
+  await page.getByLabel('Discount code').fill('GRIT15')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toContainText('Error')
+  await expect(toast(page)).toContainText('Failed to validate discount code. Please try again.')
+})
+
+test('Continue to Shipping goes on, unless the total after discount is under $0.50', async ({ page }) => {
+  await seedCart(page, [{ slug: 'repair', quantity: 1 }])
+  // A discount as large as the order cannot come from the seeded codes, so this answer is made up here.
+  await page.route('**/api/validate-discount', (route) =>
+    route.fulfill({ json: { code: 'BIGONE', type: 'fixed', amount: 13, discountCents: 1300 } }),
+  )
+  await page.getByLabel('Discount code').fill('BIGONE')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(summary(page, 'Total')).toHaveText('$0.00')
+  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+  await expect(toast(page).filter({ hasText: 'Order Total Too Low' })).toContainText(
+    'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.',
+  )
+  await expect(page).toHaveURL(/\/cart$/)
+
+  await page.getByRole('button', { name: 'Remove discount BIGONE' }).click()
+  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+  await expect(page).toHaveURL(/\/shipping$/)
+})
+
+test('an empty cart shows the empty state, also when another tab empties it', async ({
+  page,
+  context,
+  axe,
+}) => {
+  await page.goto('/cart')
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Continue to Shipping' })).toHaveCount(0)
+  await axe()
+
+  await seedCart(page, [{ slug: 'whisker-oil', quantity: 1 }])
+  await expect(page.getByRole('button', { name: 'Continue to Shipping' })).toBeVisible()
+  const other = await context.newPage()
+  await other.goto('/cart')
+  await other.getByRole('button', { name: 'Remove Hammered Citrus' }).click()
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+})
+
+test('unreadable saved cart and discount are ignored', async ({ page }) => {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto('/shop')
+  await page.evaluate(() => {
+    localStorage.setItem('cart', '{not json')
+    localStorage.setItem('discountApplied', '"GRIT15"')
+  })
+  await page.goto('/cart')
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Cart, 0 items' })).toBeVisible()
+
+  // Lines of the wrong shape are dropped one by one; good lines stay.
+  await seedCart(page, [{ slug: 'repair', quantity: 1 }])
+  await page.evaluate(() => {
+    const lines = JSON.parse(localStorage.getItem('cart') ?? '[]')
+    localStorage.setItem('cart', JSON.stringify([...lines, { product: { id: 'x' }, quantity: -2 }, 42]))
+  })
+  await page.reload()
+  await expect(summary(page, 'Items')).toHaveText('1')
+  expect(errors).toEqual([])
+})
