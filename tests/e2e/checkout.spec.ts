@@ -1,0 +1,414 @@
+// Checkout from the shopper's side: product → cart → /shipping → /checkout (demo payment) → /success, the
+// order confirmation e-mail in the demo outbox, and the error paths of each page. Runs in both projects
+// (phone 390 px, desktop 1280 px) with axe on every page state a shopper sees.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Locator, Page } from '@playwright/test'
+import { expect, test, waitForIsland } from './support/fixtures'
+
+// playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
+// `${DATA_DIR}/outbox/*.json` (api/adapters/outbox.ts).
+const OUTBOX = join(process.cwd(), 'data', 'e2e', 'outbox')
+
+const CARD_DECLINED = '4000 0000 0000 0002'
+const CARD_OK = '4242 4242 4242 4242'
+
+function cartLine(id: number, name: string, price: string, quantity: number) {
+  return {
+    product: {
+      id,
+      name,
+      slug: 'whisker-oil',
+      category: 'whisker-oil',
+      price,
+      weight: '2.0',
+      image: '/favicon.svg',
+    },
+    quantity,
+  }
+}
+
+/** Puts lines in the cart the way the cart store saves them, then opens `path`. */
+async function withCart(page: Page, path: string, lines = [cartLine(1, 'Hammered Citrus', '21.00', 2)]) {
+  await page.goto('/about')
+  await page.evaluate((saved) => window.localStorage.setItem('cart', JSON.stringify(saved)), lines)
+  await page.goto(path)
+}
+
+/** The toast region shows one toast at a time; its text is what the shopper reads. */
+function toast(page: Page, title: string, description: string | RegExp): Locator {
+  return page.locator('.toast-list li', { hasText: title }).filter({ hasText: description }).first()
+}
+
+/** The header's cart link, whichever of the bar or the phone menu is on screen. */
+function cartLink(page: Page, label: string): Locator {
+  return page.getByRole('link', { name: label, exact: true }).locator('visible=true').first()
+}
+
+function outboxMessagesFor(email: string): { subject: string; text: string }[] {
+  let names: string[]
+  try {
+    names = readdirSync(OUTBOX)
+  } catch {
+    return []
+  }
+  return names
+    .filter((name) => name.endsWith('.json'))
+    .map(
+      (name) =>
+        JSON.parse(readFileSync(join(OUTBOX, name), 'utf8')) as { to: string; subject: string; text: string },
+    )
+    .filter((message) => message.to === email)
+}
+
+async function fillShippingAddress(page: Page, zip = '73301') {
+  await page.getByLabel('Full name').fill('Sam Carpenter')
+  await page.getByLabel('Street address').fill('12 Workshop Lane')
+  await page.getByLabel('City').fill('Austin')
+  await page.getByLabel('State').selectOption('TX')
+  await page.getByLabel('ZIP').fill(zip)
+}
+
+/**
+ * axe on the page at rest: a pointer left over a button after a click would have axe judge its hover
+ * colours instead of what the shopper reads.
+ */
+async function restPointer(page: Page) {
+  await page.mouse.move(1, (page.viewportSize()?.height ?? 800) - 1)
+}
+
+test.describe('guest checkout', () => {
+  test('from a product page to the order number and the confirmation e-mail', async ({
+    page,
+    axe,
+  }, testInfo) => {
+    test.setTimeout(120_000)
+    const email = `sam.${testInfo.project.name}.${Date.now()}@example.com`
+
+    // Product → cart.
+    await page.goto('/products/whisker-oil')
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click()
+    await expect(cartLink(page, 'Cart, 1 item')).toBeVisible()
+    await page.goto('/cart')
+    await waitForIsland(page, 'CartView')
+    await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+
+    // /shipping: nothing filled in yet.
+    await expect(page).toHaveURL(/\/shipping$/)
+    await waitForIsland(page, 'ShippingCheckout')
+    await expect(page.getByRole('heading', { level: 1, name: 'Shipping' })).toBeVisible()
+    await restPointer(page)
+    await axe()
+    const continueToPayment = page.getByRole('button', { name: 'Continue to Payment' })
+    await expect(continueToPayment).toBeDisabled()
+
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await expect(
+      toast(page, 'Missing Information', 'Please fill in all required shipping address fields.'),
+    ).toBeVisible()
+    await expect(page.getByLabel('Full name')).toBeFocused()
+    for (const label of ['Full name', 'Street address', 'City', 'State', 'ZIP']) {
+      await expect(page.getByLabel(label)).toHaveAttribute('aria-invalid', 'true')
+    }
+    await expect(page.getByLabel('Full name')).toHaveAccessibleDescription('Enter the full name.')
+    await expect(page.getByText('Enter the ZIP code.')).toBeVisible()
+    await expect(page.getByLabel('Apartment, suite, etc.')).not.toHaveAttribute('aria-invalid', 'true')
+    await restPointer(page)
+    await axe()
+
+    // The address without the e-mail is enough for rates (spec §5) but not for paying.
+    await fillShippingAddress(page)
+    await expect(page.getByLabel('Full name')).not.toHaveAttribute('aria-invalid', 'true')
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    const methods = page.getByRole('group', { name: 'Select Shipping Method' })
+    await expect(methods).toBeVisible()
+    const firstRate = methods.getByRole('radio').first()
+    await expect(methods.getByText(/Estimated delivery: \d+ business days?/).first()).toBeVisible()
+    await expect(methods.getByText(/^\$\d+\.\d{2}$/).first()).toBeVisible()
+    await expect(continueToPayment).toBeDisabled()
+    await firstRate.check()
+    await expect(continueToPayment).toBeEnabled()
+    await restPointer(page)
+    await axe()
+
+    await continueToPayment.click()
+    await expect(
+      toast(page, 'Missing Information', 'Please fill in all required shipping fields'),
+    ).toBeVisible()
+    await expect(page.getByLabel('E-mail')).toBeFocused()
+    await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true')
+    await page.getByLabel('E-mail').fill(email)
+
+    // A separate billing address must be complete too.
+    await page.getByLabel('Use a different billing address').check()
+    const billing = page.locator('#billing-fields')
+    await expect(billing.getByLabel('Full name')).toBeVisible()
+    await continueToPayment.click()
+    await expect(
+      toast(page, 'Missing Billing Information', 'Please fill in all required billing address fields'),
+    ).toBeVisible()
+    await expect(billing.getByLabel('Full name')).toBeFocused()
+    await expect(billing.getByLabel('City')).toHaveAttribute('aria-invalid', 'true')
+    await restPointer(page)
+    await axe()
+    await page.getByLabel('Use a different billing address').uncheck()
+
+    // Rates belong to the address they were quoted for.
+    await page.locator('#shipping\\.zip').fill('10001')
+    await expect(methods).toBeHidden()
+    await expect(continueToPayment).toBeDisabled()
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await expect(methods).toBeVisible()
+    await methods.getByRole('radio').first().check()
+
+    // Going back to the cart and returning keeps what was typed and the chosen rate.
+    await page.getByRole('link', { name: 'Back to Cart' }).click()
+    await expect(page).toHaveURL(/\/cart$/)
+    await waitForIsland(page, 'CartView')
+    await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+    await waitForIsland(page, 'ShippingCheckout')
+    await expect(page.getByLabel('E-mail')).toHaveValue(email)
+    await expect(page.locator('#shipping\\.zip')).toHaveValue('10001')
+    await expect(methods.getByRole('radio').first()).toBeChecked()
+    await expect(page.getByRole('button', { name: 'Continue to Payment' })).toBeEnabled()
+
+    // /checkout with the demo provider.
+    await page.getByRole('button', { name: 'Continue to Payment' }).click()
+    await expect(page).toHaveURL(/\/checkout\?client_secret=cs_test_/)
+    await expect(page.getByRole('heading', { level: 1, name: 'Secure Checkout' })).toBeVisible()
+    await expect(page.getByText('Secure checkout · SSL encrypted')).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Demo payment — no real card is charged' })).toBeVisible()
+    await expect(page.getByText(CARD_OK).first()).toBeVisible()
+    await restPointer(page)
+    await axe()
+
+    await page.getByRole('button', { name: /^Pay \$/ }).click()
+    await expect(page.getByLabel('Card number')).toBeFocused()
+    await expect(page.getByLabel('Card number')).toHaveAttribute('aria-invalid', 'true')
+
+    await page.getByLabel('Card number').fill(CARD_DECLINED)
+    await page.getByLabel('Expiry (MM/YY)').fill('1234')
+    await expect(page.getByLabel('Expiry (MM/YY)')).toHaveValue('12/34')
+    await page.getByLabel('CVC').fill('123')
+    await page.getByLabel('Name on card').fill('Sam Carpenter')
+    await page.getByRole('button', { name: /^Pay \$/ }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible()
+    await expect(page).toHaveURL(/\/checkout\?/)
+    await restPointer(page)
+    await axe()
+
+    await page.getByLabel('Card number').fill(CARD_OK)
+    await page.getByRole('button', { name: /^Pay \$/ }).click()
+
+    // /success: Order ID, then the order number once the order exists; the cart is empty.
+    await expect(page).toHaveURL(/\/success\?session_id=cs_test_demo_/)
+    const sessionId = new URL(page.url()).searchParams.get('session_id') ?? ''
+    await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful!' })).toBeVisible()
+    await expect(page.getByText(`${sessionId.slice(0, 20)}...`)).toBeVisible()
+    const orderNumber = page.getByText(/^Order number #\d{6}$/)
+    await expect(orderNumber).toBeVisible({ timeout: 15_000 })
+    const number = ((await orderNumber.textContent()) ?? '').replace(/\D/g, '')
+    await expect(page.getByText('Your order will ship within 1-2 business days.')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/')
+    await expect(page.getByRole('link', { name: 'View More Products' })).toHaveAttribute('href', '/shop')
+    await expect(cartLink(page, 'Cart, 0 items')).toBeAttached()
+    expect(await page.evaluate(() => window.localStorage.getItem('cart'))).toBe('[]')
+    await restPointer(page)
+    await axe()
+
+    // The confirmation e-mail, sent by the background worker, carries the order number.
+    await expect
+      .poll(() => outboxMessagesFor(email).filter((message) => message.text.includes(number)).length, {
+        timeout: 20_000,
+        message: `an order confirmation for ${email} in ${OUTBOX}`,
+      })
+      .toBeGreaterThan(0)
+  })
+})
+
+test.describe('/shipping', () => {
+  test('an empty cart is sent back to /cart', async ({ page }) => {
+    await page.goto('/shipping')
+    await expect(page).toHaveURL(/\/cart$/)
+  })
+
+  test('failed calls show the spec messages', async ({ page, axe }) => {
+    await withCart(page, '/shipping')
+    await waitForIsland(page, 'ShippingCheckout')
+    await page.getByLabel('E-mail').fill('sam@example.com')
+    await fillShippingAddress(page)
+
+    // A carrier or server fault gets the generic text; a 4xx names what to fix.
+    await page.route('**/api/shipping/rates', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' }),
+    )
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await expect(
+      toast(page, 'Shipping Error', 'Failed to calculate shipping rates. Please try again.'),
+    ).toBeVisible()
+    await page.unroute('**/api/shipping/rates')
+    await page.getByLabel('State').selectOption('HI')
+    await page.getByLabel('ZIP').fill('96813')
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    const methods = page.getByRole('group', { name: 'Select Shipping Method' })
+    await methods.getByRole('radio').first().check()
+    await restPointer(page)
+    await axe()
+
+    // A payment session answer that is not JSON (a proxy page).
+    await page.route('**/api/create-checkout-session', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<html>maintenance</html>' }),
+    )
+    await page.getByRole('button', { name: 'Continue to Payment' }).click()
+    await expect(
+      toast(page, 'Payment Error', 'Server returned invalid response: <html>maintenance</html>'),
+    ).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Continue to Payment' })).toBeEnabled()
+    await expect(page).toHaveURL(/\/shipping$/)
+  })
+
+  test('an order below $0.50 after discounts cannot go to payment', async ({ page }) => {
+    await page.goto('/about')
+    // A fixed discount (cents) larger than the cart, as the cart store saves it.
+    await page.evaluate(() =>
+      window.localStorage.setItem(
+        'discountApplied',
+        JSON.stringify({ code: 'BIGTEST', type: 'fixed', amount: 5000 }),
+      ),
+    )
+    await withCart(page, '/shipping', [cartLine(4, 'Workforce Repair Original Grit', '13.00', 1)])
+    await waitForIsland(page, 'ShippingCheckout')
+    await expect(page.getByText('Discount (BIGTEST)')).toBeVisible()
+    await page.getByLabel('E-mail').fill('sam@example.com')
+    await fillShippingAddress(page)
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await page.getByRole('group', { name: 'Select Shipping Method' }).getByRole('radio').first().check()
+    await page.getByRole('button', { name: 'Continue to Payment' }).click()
+    await expect(
+      toast(
+        page,
+        'Order Total Too Low',
+        'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.',
+      ),
+    ).toBeVisible()
+    await expect(page).toHaveURL(/\/shipping$/)
+  })
+
+  test('the server names a bad address', async ({ page }) => {
+    await withCart(page, '/shipping')
+    await waitForIsland(page, 'ShippingCheckout')
+    await fillShippingAddress(page)
+    await page.route('**/api/shipping/rates', (route) =>
+      route.fulfill({ status: 422, json: { error: 'Please enter a valid ZIP code.' } }),
+    )
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await expect(toast(page, 'Shipping Error', 'Please enter a valid ZIP code.')).toBeVisible()
+  })
+})
+
+test.describe('/checkout', () => {
+  test('without a client secret', async ({ page, axe }) => {
+    await page.goto('/checkout')
+    await expect(page.getByRole('heading', { name: 'Checkout Error' })).toBeVisible()
+    await expect(page.getByText('Failed to initialize checkout: Missing checkout session')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Return to Cart' })).toHaveAttribute('href', '/cart')
+    await expect(page.getByRole('link', { name: 'Back to Shipping' })).toHaveAttribute('href', '/shipping')
+    await restPointer(page)
+    await axe()
+  })
+
+  test('with a client secret of the wrong format', async ({ page }) => {
+    await page.goto('/checkout?client_secret=pi_123_secret_456')
+    await expect(page.getByText('Failed to initialize checkout: Invalid client secret format')).toBeVisible()
+  })
+
+  test('with a well-formed secret for a session that does not exist', async ({ page }) => {
+    await page.goto('/checkout?client_secret=cs_test_demo_Nope123_secret_abc')
+    await expect(page.getByText('Failed to initialize checkout: Checkout session not found.')).toBeVisible()
+  })
+
+  test('when the publishable key cannot be fetched', async ({ page }) => {
+    await page.route('**/api/stripe/publishable-key', (route) => route.fulfill({ status: 500, body: 'down' }))
+    await page.goto('/checkout?client_secret=cs_test_demo_Nope123_secret_abc')
+    await expect(
+      page.getByText('Failed to initialize checkout: Failed to fetch publishable key'),
+    ).toBeVisible()
+  })
+
+  test('with Stripe keys, Stripe.js is loaded and embedded checkout is mounted', async ({ page }) => {
+    const secret = 'cs_test_a1B2c3_secret_d4E5'
+    await page.route('**/api/stripe/publishable-key', (route) =>
+      route.fulfill({ json: { publishableKey: 'pk_test_123' } }),
+    )
+    // A stand-in for Stripe.js (the test machine has no internet): records what the page asks of it.
+    await page.route('https://js.stripe.com/v3', (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.Stripe = (key) => ({
+          initEmbeddedCheckout: async ({ fetchClientSecret }) => {
+            const secret = await fetchClientSecret()
+            return {
+              mount(selector) {
+                const frame = document.createElement('p')
+                frame.textContent = 'Embedded checkout for ' + key + ' / ' + secret
+                document.querySelector(selector).append(frame)
+              },
+              destroy() {},
+            }
+          },
+        })`,
+      }),
+    )
+    await page.goto(`/checkout?client_secret=${secret}`)
+    await expect(page.locator('#checkout')).toContainText(`Embedded checkout for pk_test_123 / ${secret}`)
+    await expect(page.getByText('Loading secure checkout...')).toBeHidden()
+  })
+
+  test('with Stripe keys but no Stripe.js, the page says the script failed', async ({ page }) => {
+    await page.route('**/api/stripe/publishable-key', (route) =>
+      route.fulfill({ json: { publishableKey: 'pk_test_123' } }),
+    )
+    await page.route('https://js.stripe.com/**', (route) => route.abort())
+    await page.goto('/checkout?client_secret=cs_test_a1B2c3_secret_d4E5')
+    await expect(
+      page.getByText('Failed to initialize checkout: Failed to load the payment script'),
+    ).toBeVisible()
+  })
+
+  test('without a publishable key and without the demo provider', async ({ page }) => {
+    await page.route('**/api/stripe/publishable-key', (route) =>
+      route.fulfill({ json: { publishableKey: null } }),
+    )
+    await page.goto('/checkout?client_secret=cs_test_a1B2c3_secret_d4E5')
+    await expect(page.getByText('Failed to initialize checkout: Publishable key not available')).toBeVisible()
+  })
+
+  test('a guest from /login continues at the shipping step', async ({ page }) => {
+    await withCart(page, '/checkout?guest=true')
+    await expect(page).toHaveURL(/\/shipping$/)
+  })
+
+  test('only this page allows Stripe.js', async ({ page }) => {
+    await page.goto('/checkout')
+    const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
+    expect(policy).toContain('https://js.stripe.com')
+    await page.goto('/shipping')
+    const elsewhere = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
+    expect(elsewhere).not.toContain('stripe.com')
+  })
+})
+
+test.describe('/success', () => {
+  test('empties a seeded cart and shows the Order ID', async ({ page, axe }) => {
+    const sessionId = 'cs_test_demo_UnknownSession1234'
+    await withCart(page, `/success?session_id=${sessionId}`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful!' })).toBeVisible()
+    await expect(page.getByText('cs_test_demo_Unknown...')).toBeVisible()
+    await expect(cartLink(page, 'Cart, 0 items')).toBeAttached()
+    await expect.poll(() => page.evaluate(() => window.localStorage.getItem('cart'))).toBe('[]')
+    // No order will appear for a session the shop never made: the page says where the number will come.
+    await expect(page.getByText('Your order number will be in your confirmation e-mail.')).toBeVisible()
+    await restPointer(page)
+    await axe()
+  })
+})
