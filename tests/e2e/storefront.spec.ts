@@ -144,6 +144,8 @@ test.describe('product page', () => {
     page,
     axe,
   }) => {
+    // Reduced motion keeps the slideshow still, so only the clicks below move it.
+    await page.emulateMedia({ reducedMotion: 'reduce' })
     await page.goto('/products/repair')
     await expect(
       page.getByRole('heading', { level: 1, name: 'Workforce Repair Original Grit' }),
@@ -156,6 +158,7 @@ test.describe('product page', () => {
     const carousel = page.getByRole('region', { name: 'Workforce Repair Original Grit images' })
     const slide = (n: number) => carousel.getByRole('group', { name: `${n} of 3` })
     await expect(slide(1)).toBeVisible()
+    await expect(carousel.getByRole('button', { name: 'Play slideshow' })).toBeVisible()
     await carousel.getByRole('button', { name: 'Next image' }).click()
     await expect(slide(2)).toBeVisible()
     await expect(slide(1)).toBeHidden()
@@ -229,10 +232,10 @@ test.describe('product page', () => {
 
     await expect(toast(page)).toContainText('Hammered Citrus')
     await expect(toast(page)).toContainText('Item successfully added to your cart')
-    await expect(page.getByRole('link', { name: 'Cart, 2 items' })).toBeVisible()
-    await axe()
     await toast(page).getByRole('button', { name: 'Close notification' }).click()
     await expect(toast(page)).toHaveCount(0)
+    await expect(page.getByRole('link', { name: 'Cart, 2 items' })).toBeVisible()
+    await axe()
 
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
     expect(saved).toEqual([
