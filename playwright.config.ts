@@ -52,6 +52,8 @@ export default defineConfig({
       NODE_ENV: 'test',
       DATABASE_URL: `file:./data/e2e/shop-${process.pid}.db`,
       DATA_DIR: './data/e2e',
+      // Lets each test act as its own shopper for rate limits (see tests/e2e/support/fixtures.ts).
+      TRUST_PROXY: 'true',
     },
   },
 })

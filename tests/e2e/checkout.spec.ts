@@ -341,11 +341,11 @@ test.describe('/checkout', () => {
       route.fulfill({ json: { publishableKey: 'pk_test_123' } }),
     )
     // A stand-in for Stripe.js (the test machine has no internet): records what the page asks of it.
-    await page.route('https://js.stripe.com/v3', (route) =>
+    await page.route('https://js.stripe.com/endive/stripe.js', (route) =>
       route.fulfill({
         contentType: 'text/javascript',
         body: `window.Stripe = (key) => ({
-          initEmbeddedCheckout: async ({ fetchClientSecret }) => {
+          createEmbeddedCheckoutPage: async ({ fetchClientSecret }) => {
             const secret = await fetchClientSecret()
             return {
               mount(selector) {

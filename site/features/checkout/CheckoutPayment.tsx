@@ -3,7 +3,7 @@ import type { publishableKeyResponse } from '../../../api/modules/payments/model
 import { ApiError, apiRequest } from '../../lib/api'
 import { DemoPaymentForm, type DemoSummary } from './DemoPaymentForm'
 import { checkClientSecret, demoSessionId } from './session'
-import { type EmbeddedCheckout, loadStripe, SCRIPT_NOT_LOADED } from './stripe'
+import { createEmbeddedCheckout, type EmbeddedCheckout, loadStripe, SCRIPT_NOT_LOADED } from './stripe'
 
 type PublishableKeyAnswer = typeof publishableKeyResponse.static
 
@@ -71,9 +71,7 @@ export default function CheckoutPayment() {
       const Stripe = await loadStripe()
       if (cancelled) return
       if (typeof Stripe !== 'function') throw new CheckoutError(SCRIPT_NOT_LOADED)
-      embedded = await Stripe(key.publishableKey).initEmbeddedCheckout({
-        fetchClientSecret: () => Promise.resolve(check.secret),
-      })
+      embedded = await createEmbeddedCheckout(Stripe(key.publishableKey), () => Promise.resolve(check.secret))
       if (cancelled) {
         embedded.destroy()
         return

@@ -3,15 +3,34 @@
  * calls we use are typed, so no Stripe package is bundled.
  */
 
-export const STRIPE_JS_URL = 'https://js.stripe.com/v3'
+/**
+ * Stripe.js is versioned with the API: this release train matches the server SDK's API version
+ * (2026-10-28.endive), which creates sessions with ui_mode 'embedded_page'.
+ */
+export const STRIPE_JS_URL = 'https://js.stripe.com/endive/stripe.js'
 
 export interface EmbeddedCheckout {
   mount(target: string | HTMLElement): void
   destroy(): void
 }
 
+type EmbeddedCheckoutFactory = (options: { fetchClientSecret: () => Promise<string> }) => Promise<EmbeddedCheckout>
+
 export interface StripeClient {
-  initEmbeddedCheckout(options: { fetchClientSecret: () => Promise<string> }): Promise<EmbeddedCheckout>
+  /** The current name of the call on versioned Stripe.js. */
+  createEmbeddedCheckoutPage?: EmbeddedCheckoutFactory
+  /** The name older Stripe.js releases use for the same call. */
+  initEmbeddedCheckout?: EmbeddedCheckoutFactory
+}
+
+/** Starts embedded checkout with whichever name this Stripe.js release provides. */
+export function createEmbeddedCheckout(
+  stripe: StripeClient,
+  fetchClientSecret: () => Promise<string>,
+): Promise<EmbeddedCheckout> {
+  const create = stripe.createEmbeddedCheckoutPage ?? stripe.initEmbeddedCheckout
+  if (!create) return Promise.reject(new Error(SCRIPT_NOT_LOADED))
+  return create.call(stripe, { fetchClientSecret })
 }
 
 type StripeFactory = (publishableKey: string) => StripeClient

@@ -49,8 +49,24 @@ export async function waitForSplash(page: Page): Promise<void> {
   await expect(page.locator('.splash')).toBeHidden({ timeout: 5_000 })
 }
 
+/**
+ * Each test is a different shopper: the test server trusts X-Forwarded-For (TRUST_PROXY=true in
+ * playwright.config.ts), so per-address rate limits count each test on its own, as they would count
+ * separate customers, instead of the whole run adding up against one address.
+ */
+function shopperAddress(testId: string, repeat: number): string {
+  let hash = 0
+  for (const char of `${testId}:${repeat}`) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
+  return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${hash & 255}`
+}
+
 export const test = base.extend<{ axe: AxeCheck; welcomePopup: boolean }>({
   welcomePopup: [false, { option: true }],
+
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+    const address = shopperAddress(`${testInfo.testId}:${testInfo.project.name}`, testInfo.repeatEachIndex + testInfo.retry * 1000)
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': address })
+  },
 
   page: async ({ page, welcomePopup }, use) => {
     if (!welcomePopup) await suppressWelcomePopup(page)
