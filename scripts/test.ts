@@ -3,6 +3,50 @@ import { existsSync, rmSync } from 'node:fs'
 
 const bun = process.execPath
 
+/** Totals over both runners, printed last as one plain 'N passed, N failed' line. */
+const totals = { passed: 0, failed: 0 }
+
+async function tee(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream): Promise<string> {
+  let text = ''
+  const decoder = new TextDecoder()
+  for await (const chunk of stream) {
+    out.write(chunk)
+    text += decoder.decode(chunk, { stream: true })
+  }
+  return text
+}
+
+/** Runs a test runner, showing its output as it comes, and adds its pass/fail counts to the totals. */
+async function runCounted(
+  label: string,
+  cmd: string[],
+  count: (output: string) => { passed: number; failed: number },
+  env: Record<string, string> = {},
+): Promise<void> {
+  console.log(`\n▶ ${label}: ${cmd.join(' ')}`)
+  const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
+  const [out, err] = await Promise.all([tee(child.stdout, process.stdout), tee(child.stderr, process.stderr)])
+  const exitCode = await child.exited
+  const counted = count(out + err)
+  totals.passed += counted.passed
+  totals.failed += counted.failed
+  if (exitCode !== 0) {
+    console.error(`\n✖ ${label} failed (exit ${exitCode})`)
+    console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`)
+    process.exit(exitCode)
+  }
+}
+
+const lastNumber = (output: string, pattern: RegExp) => Number([...output.matchAll(pattern)].at(-1)?.[1] ?? 0)
+const bunCounts = (output: string) => ({
+  passed: lastNumber(output, /^\s*(\d+) pass$/gm),
+  failed: lastNumber(output, /^\s*(\d+) fail$/gm),
+})
+const playwrightCounts = (output: string) => ({
+  passed: lastNumber(output, /^\s*(\d+) passed\b/gm),
+  failed: lastNumber(output, /^\s*(\d+) failed\b/gm) + lastNumber(output, /^\s*(\d+) flaky\b/gm),
+})
+
 function run(label: string, cmd: string[], env: Record<string, string> = {}): void {
   console.log(`\n▶ ${label}: ${cmd.join(' ')}`)
   const result = Bun.spawnSync(cmd, { stdout: 'inherit', stderr: 'inherit', env: { ...process.env, ...env } })
@@ -32,14 +76,18 @@ if (only !== 'e2e') {
   // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
   run('type check', ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'])
-  run('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'])
+  await runCounted('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'], bunCounts)
 }
 if (only !== 'unit') {
   const chromium = findChromium()
   run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'])
   rmSync('./data/e2e', { recursive: true, force: true })
-  run('browser tests', ['node', 'node_modules/.bin/playwright', 'test', ...process.argv.slice(3)], {
-    CHROMIUM_PATH: chromium,
-  })
+  await runCounted(
+    'browser tests',
+    ['node', 'node_modules/.bin/playwright', 'test', ...process.argv.slice(3)],
+    playwrightCounts,
+    { CHROMIUM_PATH: chromium },
+  )
 }
 console.log('\n✔ all tests passed')
+console.log(`${totals.passed} passed, ${totals.failed} failed`)
