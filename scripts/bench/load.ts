@@ -1,0 +1,588 @@
+// The load generator of `npm run bench`. scripts/bench.ts bundles it for Node and runs it on the core the
+// server does not use: `node load.mjs <config.json>`. It drives autocannon against 127.0.0.1 only, one
+// scenario after the other, and writes LoadResults to the file the config names.
+import { readFileSync, writeFileSync } from 'node:fs'
+import autocannon, { type RequestSpec } from 'autocannon'
+import Stripe from 'stripe'
+import type { LoadConfig, LoadResults, ScenarioResult, WebhookResult } from './types'
+
+const configFile = process.argv[2]
+if (!configFile) throw new Error('usage: node load.mjs <config.json>')
+const config = JSON.parse(readFileSync(configFile, 'utf8')) as LoadConfig
+if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(config.baseUrl)) throw new Error(`refusing to load ${config.baseUrl}`)
+
+const notes: string[] = []
+const log = (line: string) => console.log(`[load] ${line}`)
+
+// ---------------------------------------------------------------------------------------------------------
+// Shoppers, addresses and carts
+
+let shopperCount = 0
+/** A new client address per request: rate limits count per address, and the load is many shoppers. */
+function nextShopperAddress(): string {
+  shopperCount += 1
+  const n = shopperCount
+  return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
+}
+
+interface Address {
+  name: string
+  street1: string
+  city: string
+  state: string
+  zip: string
+  country: 'US'
+}
+
+interface CartItem {
+  id: number
+  quantity: number
+}
+
+/** Destinations in every zone of the built-in rate table, Alaska included. */
+const PLACES = [
+  ['Columbus', 'OH', '43215'],
+  ['Pittsburgh', 'PA', '15222'],
+  ['Houston', 'TX', '77002'],
+  ['Denver', 'CO', '80202'],
+  ['Boise', 'ID', '83702'],
+  ['Anchorage', 'AK', '99501'],
+  ['Chicago', 'IL', '60601'],
+  ['Nashville', 'TN', '37203'],
+  ['Portland', 'OR', '97204'],
+  ['Detroit', 'MI', '48226'],
+] as const
+
+function addressFor(n: number): Address {
+  const [city, state, zip] = PLACES[n % PLACES.length] ?? PLACES[0]
+  return { name: `Shopper ${n}`, street1: `${100 + n} Mill Street`, city, state, zip, country: 'US' }
+}
+
+/** Three cart shapes: one item, two lines (one quantity 2), three lines; under and over free shipping. */
+function cartsFrom(productIds: number[]): CartItem[][] {
+  const id = (index: number) => productIds[index % productIds.length] as number
+  return [
+    [{ id: id(0), quantity: 1 }],
+    [
+      { id: id(0), quantity: 1 },
+      { id: id(3), quantity: 2 },
+    ],
+    [
+      { id: id(1), quantity: 1 },
+      { id: id(2), quantity: 1 },
+      { id: id(4), quantity: 1 },
+    ],
+  ]
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${config.baseUrl}${path}`, {
+    method,
+    headers: { ...JSON_HEADERS, 'x-forwarded-for': nextShopperAddress() },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await response.text()
+  let json: unknown = null
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = text.slice(0, 200)
+  }
+  return { status: response.status, json }
+}
+
+async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T
+      await work(item)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Running one scenario
+
+interface Plan {
+  id: string
+  title: string
+  method: 'GET' | 'POST'
+  path: string
+  /** The body (and extra headers) of the next request; the context belongs to the connection. */
+  next?: (context: Record<string, unknown>) => {
+    body?: string
+    headers?: Record<string, string>
+    path?: string
+  }
+  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
+}
+
+interface Fired {
+  result: ScenarioResult
+}
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return 0
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))
+  return sorted[index] ?? 0
+}
+
+/** The server's user + system CPU seconds so far, from /proc (null if unreadable). */
+function serverCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync(`/proc/${config.serverPid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / config.clockTicks
+  } catch {
+    return null
+  }
+}
+
+function generatorCpuSeconds(): number {
+  const usage = process.cpuUsage()
+  return (usage.user + usage.system) / 1e6
+}
+
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+
+async function fire(plan: Plan, run: { seconds: number } | { amount: number }): Promise<Fired> {
+  const latencies: number[] = []
+  let sampleFailure: string | undefined
+  let lastResponseAt = 0
+  const request: RequestSpec = {
+    method: plan.method,
+    path: plan.path,
+    setupRequest: (base, context) => {
+      const extra = plan.next?.(context) ?? {}
+      return {
+        ...base,
+        ...(extra.path ? { path: extra.path } : {}),
+        headers: {
+          ...base.headers,
+          ...(plan.method === 'POST' ? JSON_HEADERS : {}),
+          'x-forwarded-for': nextShopperAddress(),
+          ...extra.headers,
+        },
+        ...(extra.body === undefined ? {} : { body: extra.body }),
+      }
+    },
+    onResponse: (status, body, context) => {
+      if ((status < 200 || status >= 300) && sampleFailure === undefined) {
+        sampleFailure = `${status} ${body.slice(0, 200)}`
+      }
+      plan.onResponse?.(status, body, context)
+    },
+  }
+  const expected = 'amount' in run ? run.amount : Number.POSITIVE_INFINITY
+  const started = performance.now()
+  const cpuBefore = { server: serverCpuSeconds(), generator: generatorCpuSeconds() }
+  let cpuAfter: { at: number; server: number | null; generator: number } | null = null
+  const readCpu = () => ({
+    at: performance.now(),
+    server: serverCpuSeconds(),
+    generator: generatorCpuSeconds(),
+  })
+  const instance = autocannon({
+    url: config.baseUrl,
+    // autocannon refuses more connections than requests.
+    connections: 'amount' in run ? Math.min(config.connections, run.amount) : config.connections,
+    pipelining: 1,
+    timeout: 10,
+    requests: [request],
+    ...('amount' in run ? { amount: run.amount } : { duration: run.seconds }),
+  })
+  instance.on('response', (_client, _status, _bytes, ms) => {
+    latencies.push(ms)
+    lastResponseAt = performance.now()
+    // A fixed amount ends before autocannon's next whole-second tick: read the CPU time at the last answer.
+    if (latencies.length === expected) cpuAfter = readCpu()
+  })
+  const outcome = await instance
+  const cpuEnd = cpuAfter ?? readCpu()
+  const cpuWall = Math.max(0.001, (cpuEnd.at - started) / 1000)
+  const percentOfCore = (before: number | null, after: number | null) =>
+    before === null || after === null ? null : Math.round(((after - before) / cpuWall) * 100)
+  // autocannon reports on whole-second ticks; the last answer is when the work really ended.
+  const seconds = Math.max(0.001, ((lastResponseAt || performance.now()) - started) / 1000)
+  const sorted = Float64Array.from(latencies).sort()
+  const statusCodes: Record<string, number> = {}
+  for (const [code, { count }] of Object.entries(outcome.statusCodeStats)) statusCodes[code] = count
+  return {
+    result: {
+      id: plan.id,
+      title: plan.title,
+      method: plan.method,
+      path: plan.path,
+      requests: latencies.length,
+      seconds: round(seconds, 3),
+      perSecond: round(latencies.length / seconds, 1),
+      latency: {
+        p50: round(percentile(sorted, 0.5)),
+        p90: round(percentile(sorted, 0.9)),
+        p99: round(percentile(sorted, 0.99)),
+        max: round(sorted[sorted.length - 1] ?? 0),
+      },
+      errors: outcome.errors,
+      timeouts: outcome.timeouts,
+      non2xx: outcome.non2xx,
+      statusCodes,
+      cpuPercent: {
+        server: percentOfCore(cpuBefore.server, cpuEnd.server),
+        generator: percentOfCore(cpuBefore.generator, cpuEnd.generator) ?? 0,
+      },
+      ...(sampleFailure ? { sampleFailure } : {}),
+    },
+  }
+}
+
+/** A warm-up (not counted), then the measured run. */
+async function measure(plan: Plan): Promise<ScenarioResult> {
+  log(`${plan.id}: warm-up ${config.warmupSeconds}s, then ${config.durationSeconds}s`)
+  await fire(plan, { seconds: config.warmupSeconds })
+  const { result } = await fire(plan, { seconds: config.durationSeconds })
+  log(
+    `${plan.id}: ${result.perSecond} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, CPU server ${result.cpuPercent.server}% generator ${result.cpuPercent.generator}%`,
+  )
+  return result
+}
+
+/** One request before the load: a scenario whose first answer is wrong says so in the report. */
+async function smoke(label: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const { status, json } = await call(method, path, body)
+  if (status < 200 || status >= 300) {
+    const note = `${label}: the first ${method} ${path} answered ${status}: ${JSON.stringify(json).slice(0, 200)}`
+    notes.push(note)
+    log(note)
+  }
+  return json
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Scenarios
+
+interface QuoteEntry {
+  address: Address
+  cart: CartItem[]
+  rateId: string
+}
+
+function ratesBody(address: Address, cart: CartItem[]): string {
+  return JSON.stringify({ address, items: cart.map((item) => ({ id: item.id, quantity: item.quantity })) })
+}
+
+function readRateIds(body: string): string[] {
+  try {
+    const parsed = JSON.parse(body) as { rates?: { id?: unknown }[] }
+    return (parsed.rates ?? []).map((rate) => rate.id).filter((id): id is string => typeof id === 'string')
+  } catch {
+    return []
+  }
+}
+
+async function main(): Promise<void> {
+  const scenarios: ScenarioResult[] = []
+
+  const catalog = (await smoke('catalog', 'GET', '/api/catalog')) as { products?: { id: number }[] }
+  const productIds = (catalog.products ?? []).map((product) => product.id).sort((a, b) => a - b)
+  if (productIds.length === 0)
+    throw new Error('GET /api/catalog returned no products: nothing to put in a cart')
+  const carts = cartsFrom(productIds)
+
+  // (a) The baseline: a small file of the built site, from memory, through the same middleware.
+  await smoke('baseline', 'GET', config.staticPath)
+  scenarios.push(
+    await measure({
+      id: 'baseline',
+      title: `Static file ${config.staticPath}`,
+      method: 'GET',
+      path: config.staticPath,
+    }),
+  )
+
+  // (b) The live catalogue.
+  scenarios.push(await measure({ id: 'catalog', title: 'Catalogue', method: 'GET', path: '/api/catalog' }))
+
+  // (c) Discount check with a code that applies.
+  const discountBody = JSON.stringify({ code: 'GRIT15', amount: '42.00' })
+  await smoke('discount', 'POST', '/api/validate-discount', JSON.parse(discountBody))
+  scenarios.push(
+    await measure({
+      id: 'discount',
+      title: 'Discount check (GRIT15)',
+      method: 'POST',
+      path: '/api/validate-discount',
+      next: () => ({ body: discountBody }),
+    }),
+  )
+
+  // (d) Shipping rates; every answer's quotes are kept for the checkout scenario, each bound to the cart
+  // and address it was quoted for.
+  const quotes: QuoteEntry[] = []
+  let rateRequests = 0
+  const nextRates = (context: Record<string, unknown>) => {
+    rateRequests += 1
+    const address = addressFor(rateRequests)
+    const cart = carts[rateRequests % carts.length] as CartItem[]
+    context.quoted = { address, cart }
+    return { body: ratesBody(address, cart) }
+  }
+  const keepQuotes = (status: number, body: string, context: Record<string, unknown>) => {
+    const quoted = context.quoted as { address: Address; cart: CartItem[] } | undefined
+    if (status !== 200 || !quoted) return
+    for (const rateId of readRateIds(body)) quotes.push({ ...quoted, rateId })
+  }
+  await smoke(
+    'rates',
+    'POST',
+    '/api/shipping/rates',
+    JSON.parse(ratesBody(addressFor(0), carts[0] as CartItem[])),
+  )
+  scenarios.push(
+    await measure({
+      id: 'rates',
+      title: 'Shipping rates (US address, rate table)',
+      method: 'POST',
+      path: '/api/shipping/rates',
+      next: nextRates,
+      onResponse: keepQuotes,
+    }),
+  )
+  // Should the rates scenario have failed, a small pool still lets checkout be measured.
+  if (quotes.length < 64) {
+    await inParallel(
+      Array.from({ length: 64 }, (_, i) => i),
+      config.connections,
+      async (i) => {
+        const address = addressFor(1_000_000 + i)
+        const cart = carts[i % carts.length] as CartItem[]
+        const { status, json } = await call(
+          'POST',
+          '/api/shipping/rates',
+          JSON.parse(ratesBody(address, cart)),
+        )
+        if (status === 200)
+          for (const rateId of readRateIds(JSON.stringify(json))) quotes.push({ address, cart, rateId })
+      },
+    )
+  }
+  if (quotes.length === 0) throw new Error('no shipping quote could be had: checkout cannot be measured')
+  log(`${quotes.length} live quotes for checkout`)
+
+  // (e) Checkout sessions with the demo provider: each request uses a live quote and a new customer
+  // e-mail, so the idempotency key (a digest of cart, quote and e-mail) differs for every request.
+  let checkoutCount = 0
+  const sessionIds: string[] = []
+  const checkoutBody = (n: number) => {
+    const quote = quotes[n % quotes.length] as QuoteEntry
+    return JSON.stringify({
+      line_items: quote.cart.map((item) => ({ product_id: item.id, quantity: item.quantity })),
+      customer_email: `shopper${n}@crew.example`,
+      shipping_address: quote.address,
+      shipping_rate: { id: quote.rateId },
+    })
+  }
+  const keepSession = (status: number, body: string) => {
+    if (status !== 200) return
+    try {
+      const id = (JSON.parse(body) as { sessionId?: unknown }).sessionId
+      if (typeof id === 'string') sessionIds.push(id)
+    } catch {
+      // counted as a failure by the status code already
+    }
+  }
+  await smoke('checkout', 'POST', '/api/create-checkout-session', JSON.parse(checkoutBody(0)))
+  scenarios.push(
+    await measure({
+      id: 'checkout',
+      title: 'Checkout session (demo provider)',
+      method: 'POST',
+      path: '/api/create-checkout-session',
+      next: () => {
+        checkoutCount += 1
+        return { body: checkoutBody(checkoutCount) }
+      },
+      onResponse: keepSession,
+    }),
+  )
+  const distinctSessions = new Set(sessionIds).size
+  log(`checkout made ${distinctSessions} distinct sessions from ${checkoutCount} requests`)
+  if (distinctSessions !== sessionIds.length) {
+    notes.push(
+      `checkout: ${sessionIds.length} successful answers named only ${distinctSessions} distinct sessions (idempotency collapsed some requests)`,
+    )
+  }
+
+  const webhook = await webhookToOrder([...new Set(sessionIds)], checkoutBody, () => ++checkoutCount)
+  const results: LoadResults = { scenarios, webhook, notes }
+  writeFileSync(config.resultFile, JSON.stringify(results, null, 2))
+}
+
+interface SignedEvent {
+  sessionId: string
+  payload: string
+  signature: string
+}
+
+/**
+ * (f) Checkout sessions paid: signed `checkout.session.completed` events, prepared before the clock starts,
+ * posted to the webhook. Sessions come from the checkout scenario (topped up if it made too few).
+ */
+async function webhookToOrder(
+  available: string[],
+  checkoutBody: (n: number) => string,
+  nextCheckout: () => number,
+): Promise<WebhookResult> {
+  const prepared = performance.now()
+  const needed = config.webhookWarmupSessions + config.webhookSessions
+  let toppedUp = 0
+  while (available.length < needed) {
+    const missing = needed - available.length
+    const before = available.length
+    await inParallel(
+      Array.from({ length: missing }, () => nextCheckout()),
+      config.connections,
+      async (n) => {
+        const { status, json } = await call(
+          'POST',
+          '/api/create-checkout-session',
+          JSON.parse(checkoutBody(n)),
+        )
+        const id = (json as { sessionId?: unknown } | null)?.sessionId
+        if (status === 200 && typeof id === 'string') available.push(id)
+      },
+    )
+    toppedUp += available.length - before
+    if (available.length === before)
+      throw new Error('no checkout session could be created for the webhook run')
+  }
+  const sessions = available.slice(0, needed)
+  if (toppedUp > 0) log(`created ${toppedUp} more checkout sessions for the webhook run`)
+
+  // The amount and e-mail the provider would report, read back from the demo provider's own API.
+  const described = new Map<string, { amountTotal: number; customerEmail: string }>()
+  await inParallel(sessions, config.connections, async (id) => {
+    const { status, json } = await call('GET', `/api/demo-payments/${encodeURIComponent(id)}`)
+    const summary = json as { amountTotal?: unknown; customerEmail?: unknown }
+    if (
+      status === 200 &&
+      typeof summary.amountTotal === 'number' &&
+      typeof summary.customerEmail === 'string'
+    ) {
+      described.set(id, { amountTotal: summary.amountTotal, customerEmail: summary.customerEmail })
+    }
+  })
+  if (described.size !== sessions.length)
+    throw new Error(`only ${described.size} of ${sessions.length} sessions described`)
+
+  const stripe = new Stripe('sk_test_bench_signing_only')
+  const runToken = Math.random().toString(36).slice(2, 10)
+  const timestamp = Math.floor(Date.now() / 1000)
+  const signed: SignedEvent[] = []
+  for (const [index, sessionId] of sessions.entries()) {
+    const { amountTotal, customerEmail } = described.get(sessionId) as {
+      amountTotal: number
+      customerEmail: string
+    }
+    const payload = JSON.stringify({
+      id: `evt_bench_${runToken}_${index}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: timestamp,
+      livemode: false,
+      data: {
+        object: {
+          id: sessionId,
+          object: 'checkout.session',
+          amount_total: amountTotal,
+          currency: 'usd',
+          customer_email: customerEmail,
+          customer_details: { email: customerEmail },
+          livemode: false,
+          metadata: {},
+          mode: 'payment',
+          payment_status: 'paid',
+          status: 'complete',
+        },
+      },
+    })
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({
+      payload,
+      secret: config.webhookSecret,
+      timestamp,
+    })
+    signed.push({ sessionId, payload, signature })
+  }
+  const warmup = signed.slice(0, config.webhookWarmupSessions)
+  const firsts = signed.slice(config.webhookWarmupSessions)
+  // Providers deliver again when unsure: some events arrive a second time, a few dozen events later.
+  const timed: SignedEvent[] = []
+  let redeliveries = 0
+  for (const [index, event] of firsts.entries()) {
+    timed.push(event)
+    const earlier = firsts[index - 40]
+    if (earlier && index % config.redeliverEvery === 0) {
+      timed.push(earlier)
+      redeliveries += 1
+    }
+  }
+  const preparationSeconds = (performance.now() - prepared) / 1000
+  log(
+    `webhook: ${firsts.length} sessions, ${redeliveries} redeliveries, prepared in ${preparationSeconds.toFixed(1)}s`,
+  )
+
+  const outcomes = { processed: 0, duplicate: 0, other: 0 }
+  const planFor = (events: SignedEvent[], count: boolean): Plan => {
+    let next = 0
+    return {
+      id: 'webhook',
+      title: 'Webhook to order (signed checkout.session.completed)',
+      method: 'POST',
+      path: '/api/stripe/webhook',
+      next: () => {
+        const event = events[next++ % events.length] as SignedEvent
+        return { body: event.payload, headers: { 'stripe-signature': event.signature } }
+      },
+      onResponse: (status, body) => {
+        if (!count) return
+        let answer: { duplicate?: unknown; status?: unknown } = {}
+        try {
+          answer = JSON.parse(body) as typeof answer
+        } catch {
+          // an answer that is not JSON counts as other
+        }
+        if (status === 200 && answer.duplicate === true) outcomes.duplicate += 1
+        else if (status === 200 && answer.status === 'processed') outcomes.processed += 1
+        else outcomes.other += 1
+      },
+    }
+  }
+  if (warmup.length > 0) await fire(planFor(warmup, false), { amount: warmup.length })
+  const { result } = await fire(planFor(timed, true), { amount: timed.length })
+  const webhook: WebhookResult = {
+    ...result,
+    sessionsSent: sessions.length,
+    timedSessions: firsts.length,
+    eventsSent: timed.length,
+    redeliveries,
+    outcomes,
+    ordersPerSecond: Math.round((outcomes.processed / result.seconds) * 10) / 10,
+    preparationSeconds: Math.round(preparationSeconds * 10) / 10,
+  }
+  log(
+    `webhook: ${webhook.perSecond} events/s, ${webhook.ordersPerSecond} new orders/s, p99 ${webhook.latency.p99} ms, outcomes ${JSON.stringify(outcomes)}`,
+  )
+  return webhook
+}
+
+main().catch((error: unknown) => {
+  console.error(`[load] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  process.exit(1)
+})

@@ -1,0 +1,61 @@
+// What the orchestrator (scripts/bench.ts, Bun) and the load generator (scripts/bench/load.ts, Node) pass
+// each other as JSON files.
+
+export interface LoadConfig {
+  /** Always http://127.0.0.1:<port>: the benchmark never sends traffic anywhere else. */
+  baseUrl: string
+  connections: number
+  warmupSeconds: number
+  durationSeconds: number
+  /** A small file of the built site, served by the same server: the baseline every ratio refers to. */
+  staticPath: string
+  /** Sessions whose completion events are timed, plus a few for warming up the webhook path. */
+  webhookSessions: number
+  webhookWarmupSessions: number
+  /** Every this-many-th event is delivered twice, as providers retry: it must not make a second order. */
+  redeliverEvery: number
+  webhookSecret: string
+  resultFile: string
+  /** The server's process id and the kernel's clock ticks per second, for the server's CPU time. */
+  serverPid: number
+  clockTicks: number
+}
+
+export interface ScenarioResult {
+  id: string
+  title: string
+  method: string
+  path: string
+  requests: number
+  seconds: number
+  perSecond: number
+  latency: { p50: number; p90: number; p99: number; max: number }
+  errors: number
+  timeouts: number
+  non2xx: number
+  statusCodes: Record<string, number>
+  /** Share of one core used during the measured run: near 100 % for the generator means it was the limit. */
+  cpuPercent: { server: number | null; generator: number }
+  /** A sample answer that was not 2xx, to say why (never a request body). */
+  sampleFailure?: string
+}
+
+export interface WebhookResult extends ScenarioResult {
+  /** Distinct checkout sessions that were sent a completion event (warm-up included). */
+  sessionsSent: number
+  timedSessions: number
+  eventsSent: number
+  redeliveries: number
+  /** Answers of the timed run, by what the server said it did. */
+  outcomes: { processed: number; duplicate: number; other: number }
+  /** New orders per second in the timed run (redeliveries make none). */
+  ordersPerSecond: number
+  /** Seconds spent creating sessions and signing events before the timed run. */
+  preparationSeconds: number
+}
+
+export interface LoadResults {
+  scenarios: ScenarioResult[]
+  webhook: WebhookResult | null
+  notes: string[]
+}
