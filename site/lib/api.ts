@@ -96,7 +96,11 @@ export async function apiRequest<T>(
     if (error instanceof DOMException && error.name === 'AbortError') throw error
     throw new ApiError(0, NETWORK_ERROR_MESSAGE)
   }
-  if (response.status === 401 && options.nullOn401) return null
+  if (response.status === 401 && options.nullOn401) {
+    // Finish the request: an unread body leaves it open, and the page never counts as fully loaded.
+    await response.body?.cancel().catch(() => undefined)
+    return null
+  }
   const text = await response.text().catch(() => '')
   if (!response.ok) {
     const parsed = parseJson(text)
