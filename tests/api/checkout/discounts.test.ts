@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { createStripePayments } from '../../../api/adapters/stripe'
 import { MIN_TOTAL_MESSAGE } from '../../../api/modules/checkout/service'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { discountCodes } from '../../../db/schema/discounts'
 import { type FakeStripe, type FormValue, startFakeStripe } from '../../fakes/stripe'
 import { createTestApp, type TestApp } from '../support/test-app'
-import { createSession, getRates, type Items, postWebhook, rateFor, sessionBody } from './helpers'
+import {
+  createSession,
+  fakeStripePayments,
+  getRates,
+  type Items,
+  postWebhook,
+  rateFor,
+  sessionBody,
+} from './helpers'
 
 /** Seeded codes (api/modules/discounts/seed.ts). */
 const FIRST_ORDER_CODE = 'CREW10' // 10 % off a customer's first paid order
@@ -22,14 +29,9 @@ let shop: TestApp
 beforeAll(async () => {
   stripe = startFakeStripe()
   shop = await createTestApp({}, (base) => ({
-    payments: createStripePayments({
-      secretKey: stripe.secretKey,
+    payments: fakeStripePayments(stripe, base, {
       publishableKey: 'pk_test_discounts',
       webhookSecret: WEBHOOK_SECRET,
-      publicUrl: base.config.publicUrl,
-      host: stripe.host,
-      port: stripe.port,
-      protocol: 'http',
     }),
   }))
   await shop.deps.db

@@ -1,6 +1,9 @@
 /** Shared steps for checkout and webhook tests: fetch rates, create a session, sign an event. */
 import { expect } from 'bun:test'
 import Stripe from 'stripe'
+import { createStripePayments } from '../../../api/adapters/stripe'
+import type { AppDeps } from '../../../api/deps'
+import type { FakeStripe } from '../../fakes/stripe'
 import type { TestApp } from '../support/test-app'
 
 export const HOME = {
@@ -116,4 +119,21 @@ export async function postWebhook(
       body: payload,
     }),
   )
+}
+
+/** The real Stripe adapter (and so the real SDK), pointed at the fake Stripe API on a local port. */
+export function fakeStripePayments(
+  stripe: FakeStripe,
+  base: AppDeps,
+  keys: { publishableKey: string; webhookSecret: string },
+) {
+  return createStripePayments({
+    secretKey: stripe.secretKey,
+    publishableKey: keys.publishableKey,
+    webhookSecret: keys.webhookSecret,
+    publicUrl: base.config.publicUrl,
+    host: stripe.host,
+    port: stripe.port,
+    protocol: 'http',
+  })
 }

@@ -6,7 +6,15 @@ import { QUOTE_EXPIRED_MESSAGE } from '../../../api/modules/shipping/pricing'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type FakeStripe, type FormValue, startFakeStripe } from '../../fakes/stripe'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
-import { createSession, getRates, HOME, postWebhook, rateFor, sessionBody } from './helpers'
+import {
+  createSession,
+  fakeStripePayments,
+  getRates,
+  HOME,
+  postWebhook,
+  rateFor,
+  sessionBody,
+} from './helpers'
 
 const WEBHOOK_SECRET = 'whsec_test_session_suite'
 
@@ -16,14 +24,9 @@ let shop: TestApp
 beforeAll(async () => {
   stripe = startFakeStripe()
   shop = await createTestApp({}, (base) => ({
-    payments: createStripePayments({
-      secretKey: stripe.secretKey,
+    payments: fakeStripePayments(stripe, base, {
       publishableKey: 'pk_test_shop_123',
       webhookSecret: WEBHOOK_SECRET,
-      publicUrl: base.config.publicUrl,
-      host: stripe.host,
-      port: stripe.port,
-      protocol: 'http',
     }),
   }))
 })

@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
-import { createStripePayments } from '../../../api/adapters/stripe'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { jobs } from '../../../db/schema/jobs'
 import { orderLines, orders, webhookEvents } from '../../../db/schema/orders'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
 import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
-import { createSession, getRates, type Items, postWebhook, rateFor, signature } from '../checkout/helpers'
+import {
+  createSession,
+  fakeStripePayments,
+  getRates,
+  type Items,
+  postWebhook,
+  rateFor,
+  signature,
+} from '../checkout/helpers'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 const SECRET = 'whsec_test_webhook_suite'
@@ -20,15 +27,7 @@ beforeAll(async () => {
   stripe = startFakeStripe()
   smtp = await startSmtpSink()
   shop = await createTestApp({}, (base) => ({
-    payments: createStripePayments({
-      secretKey: stripe.secretKey,
-      publishableKey: 'pk_test_webhooks',
-      webhookSecret: SECRET,
-      publicUrl: base.config.publicUrl,
-      host: stripe.host,
-      port: stripe.port,
-      protocol: 'http',
-    }),
+    payments: fakeStripePayments(stripe, base, { publishableKey: 'pk_test_webhooks', webhookSecret: SECRET }),
     mailer: createSmtpMailer({ smtpUrl: smtp.url, from: base.config.mailFrom }),
   }))
 })
