@@ -34,7 +34,17 @@ const TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 }
 
-const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.txt', '.xml', '.webmanifest'])
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.css',
+  '.js',
+  '.mjs',
+  '.json',
+  '.svg',
+  '.txt',
+  '.xml',
+  '.webmanifest',
+])
 
 /** Astro puts content-hashed bundles under /_astro/: their names change when their bytes do. */
 function cacheControlFor(path: string): string {
@@ -126,6 +136,16 @@ function respond(file: StaticFile, request: Request, status: number): Response {
   return new Response(body, { status, headers })
 }
 
+/** The nearest 404 page for a path, with status 404 (plain text when the site is not built). */
+export function notFoundResponse(site: StaticSite, pathname: string, request: Request): Response {
+  const page = site.notFoundPage(pathname)
+  if (page) return respond(page, request, 404)
+  return new Response('Page Not Found. The requested page could not be found.', {
+    status: 404,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  })
+}
+
 /** Serves the prerendered shop for every GET that no API route took. */
 export function staticSite(site: StaticSite) {
   return new Elysia({ name: 'static-site' }).get('/*', ({ request }) => {
@@ -140,11 +160,6 @@ export function staticSite(site: StaticSite) {
     // Paths are only looked up in the in-memory map, so '..' can never reach the file system.
     const file = site.find(decoded)
     if (file) return respond(file, request, 200)
-    const notFound = site.notFoundPage(decoded)
-    if (notFound) return respond(notFound, request, 404)
-    return new Response('Page Not Found. The requested page could not be found.', {
-      status: 404,
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
-    })
+    return notFoundResponse(site, decoded, request)
   })
 }

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from '../../deps'
+import { notFoundResponse } from '../../plugins/static-site'
 import { centsToDollars } from '../../rules/money'
 import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from './content'
 import { createCatalogService } from './service'
@@ -33,19 +34,11 @@ export function catalogRoutes(deps: AppDeps) {
         }
       })
       // Old links used numeric ids (/product/1); the pages live at /products/{slug}.
-      .get('/product/:id', async ({ params, redirect }) => {
+      .get('/product/:id', async ({ params, redirect, request }) => {
         const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : Number.NaN
         const product = Number.isNaN(id) ? null : await catalog.byId(id)
         if (product) return redirect(`/products/${product.slug}`, 301)
-        const page = deps.site.notFoundPage('/products/missing')
-        // Copied into ArrayBuffer-backed bytes, the body type Response declares.
-        return new Response(page ? new Uint8Array(page.body) : 'Product not found', {
-          status: 404,
-          headers: {
-            'content-type': page ? page.type : 'text/plain; charset=utf-8',
-            'cache-control': 'no-store',
-          },
-        })
+        return notFoundResponse(deps.site, `/products/${params.id}`, request)
       })
   )
 }
