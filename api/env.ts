@@ -71,9 +71,16 @@ export function readConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development')
   const listenPort = port(env, 'PORT', 4321)
   const host = env.HOST?.trim() || '0.0.0.0'
-  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:']).replace(/\/$/, '')
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:']).replace(
+    /\/$/,
+    '',
+  )
 
-  const stripeKeys = group(env, ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)
+  const stripeKeys = group(env, [
+    'STRIPE_SECRET_KEY',
+    'STRIPE_PUBLISHABLE_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+  ] as const)
   if (stripeKeys && !/^sk_(test|live)_/.test(stripeKeys.STRIPE_SECRET_KEY)) {
     throw new ConfigError('STRIPE_SECRET_KEY must start with sk_test_ or sk_live_')
   }
@@ -97,7 +104,14 @@ export function readConfig(env: Env = process.env): Config {
     host,
     port: listenPort,
     publicUrl,
-    databaseUrl: url(env, 'DATABASE_URL', 'file:./data/shop.db', ['file:', 'libsql:', 'http:', 'https:', 'ws:', 'wss:']),
+    databaseUrl: url(env, 'DATABASE_URL', 'file:./data/shop.db', [
+      'file:',
+      'libsql:',
+      'http:',
+      'https:',
+      'ws:',
+      'wss:',
+    ]),
     databaseAuthToken: env.DATABASE_AUTH_TOKEN?.trim() || undefined,
     distDir: env.DIST_DIR?.trim() || './dist',
     dataDir: env.DATA_DIR?.trim() || './data',

@@ -25,7 +25,8 @@ try {
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
 await seedDatabase(database.db)
 const site = loadStaticSite(resolve(config.distDir))
-if (site.size === 0) console.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
+if (site.size === 0)
+  console.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
 
 const deps: AppDeps = {
   config,
@@ -46,7 +47,9 @@ app.listen({
 const stopJobs = createJobRunner(deps).start()
 console.log(`Payments: ${deps.payments.name}, shipping: ${deps.shipping.name}, e-mail: ${deps.mailer.name}`)
 
-console.log(`Grit & Whisker is open at ${config.publicUrl} (listening on ${app.server?.hostname}:${app.server?.port})`)
+console.log(
+  `Grit & Whisker is open at ${config.publicUrl} (listening on ${app.server?.hostname}:${app.server?.port})`,
+)
 
 let stopping = false
 async function shutdown(signal: string) {

@@ -58,15 +58,21 @@ function run(label: string, cmd: string[], env: Record<string, string> = {}): vo
 
 /** Debian's Chromium drives the browser tests; Playwright cannot download its own browsers here. */
 function findChromium(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean)
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  )
   for (const path of candidates) if (path && existsSync(path)) return path
   if (process.getuid?.() === 0) {
     console.log('Chromium not found: installing Debian package chromium')
     run('apt-get update', ['apt-get', 'update', '-qq'])
-    run('apt-get install chromium', ['apt-get', 'install', '-y', '-qq', 'chromium'], { DEBIAN_FRONTEND: 'noninteractive' })
+    run('apt-get install chromium', ['apt-get', 'install', '-y', '-qq', 'chromium'], {
+      DEBIAN_FRONTEND: 'noninteractive',
+    })
     if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
   }
-  console.error('Chromium is needed for the browser tests: install it (apt-get install chromium) or set CHROMIUM_PATH.')
+  console.error(
+    'Chromium is needed for the browser tests: install it (apt-get install chromium) or set CHROMIUM_PATH.',
+  )
   process.exit(1)
 }
 
@@ -76,6 +82,8 @@ if (only !== 'e2e') {
   // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
   run('type check', ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'])
+  // One formatter and linter (DESIGN §8): drift or a lint error fails the run like a type error.
+  run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
   await runCounted('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'], bunCounts)
 }
 if (only !== 'unit') {

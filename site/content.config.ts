@@ -30,7 +30,10 @@ const products = defineCollection({
       /** Dollars as a decimal string, e.g. '21.00'. The API turns it into cents. */
       price: z.string().regex(/^\d+\.\d{2}$/),
       /** Shipping weight in ounces, one decimal. */
-      weight: z.string().regex(/^\d+(\.\d)?$/).default('2.0'),
+      weight: z
+        .string()
+        .regex(/^\d+(\.\d)?$/)
+        .default('2.0'),
       rating: z.number().min(0).max(5),
       reviewCount: z.number().int().nonnegative().default(0),
       badge: z.string().optional(),
@@ -52,7 +55,9 @@ const products = defineCollection({
 
 const pages = defineCollection({
   loader: glob({ pattern: '*.mdx', base: './content/pages' }),
-  schema: z.object({ title: z.string(), description: z.string(), heading: z.string().optional() }).passthrough(),
+  schema: z
+    .object({ title: z.string(), description: z.string(), heading: z.string().optional() })
+    .passthrough(),
 })
 
 const policies = defineCollection({

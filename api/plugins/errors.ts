@@ -65,10 +65,16 @@ export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
       default: {
         const status = (error as { status?: unknown }).status
         if (typeof status === 'number' && status >= 400 && status < 500) {
-          return jsonError(status, status === 413 ? 'The request body is too large.' : 'The request is not valid.')
+          return jsonError(
+            status,
+            status === 413 ? 'The request body is too large.' : 'The request is not valid.',
+          )
         }
         const url = new URL(request.url)
-        console.error(`[error] ${request.method} ${url.pathname}:`, error instanceof Error ? error.stack : error)
+        console.error(
+          `[error] ${request.method} ${url.pathname}:`,
+          error instanceof Error ? error.stack : error,
+        )
         return jsonError(500, 'Something went wrong on our side. Please try again.')
       }
     }

@@ -18,10 +18,12 @@ export function security(options: { publicUrl: string; production: boolean }) {
     set.headers['x-content-type-options'] = 'nosniff'
     set.headers['referrer-policy'] = 'strict-origin-when-cross-origin'
     set.headers['x-frame-options'] = 'DENY'
-    set.headers['permissions-policy'] = 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")'
+    set.headers['permissions-policy'] =
+      'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")'
     set.headers['cross-origin-opener-policy'] = 'same-origin'
     // Pages carry their own script/style hashes in a CSP meta tag; these directives can only be sent as a header.
-    set.headers['content-security-policy'] = "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'"
+    set.headers['content-security-policy'] =
+      "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'"
     if (options.production) set.headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains'
 
     const url = new URL(request.url)

@@ -4,7 +4,11 @@ import type { PersistentEncoder } from '@nanostores/persistent'
  * A JSON encoder for persistent stores that survives whatever is in localStorage: a value that does not
  * parse or does not pass `check` is logged and replaced by the fallback, never thrown at a page.
  */
-export function safeJson<T>(key: string, check: (value: unknown) => T | null, fallback: T): PersistentEncoder<T> {
+export function safeJson<T>(
+  key: string,
+  check: (value: unknown) => T | null,
+  fallback: T,
+): PersistentEncoder<T> {
   return {
     encode: (value) => JSON.stringify(value),
     decode: (raw) => {

@@ -14,15 +14,26 @@ describe('configuration', () => {
   test.each([
     [{ PORT: 'eighty' }, 'PORT must be a port number from 0 to 65535 (got "eighty")'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV must be one of development, production, test (got "staging")'],
-    [{ DATABASE_URL: 'postgres://x' }, 'DATABASE_URL must start with file: or libsql: or http: or https: or ws: or wss: (got "postgres://x")'],
-    [{ STRIPE_SECRET_KEY: 'sk_test_1' }, 'STRIPE_SECRET_KEY set without STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: set all of them or none'],
-    [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE_CLIENT_ID set without GOOGLE_CLIENT_SECRET: set all of them or none'],
+    [
+      { DATABASE_URL: 'postgres://x' },
+      'DATABASE_URL must start with file: or libsql: or http: or https: or ws: or wss: (got "postgres://x")',
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_1' },
+      'STRIPE_SECRET_KEY set without STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: set all of them or none',
+    ],
+    [
+      { GOOGLE_CLIENT_ID: 'id' },
+      'GOOGLE_CLIENT_ID set without GOOGLE_CLIENT_SECRET: set all of them or none',
+    ],
   ])('refuses %p with one clear line', (env, message) => {
     expect(() => readConfig(env)).toThrow(new ConfigError(message))
   })
 
   test('production refuses the demo payment provider', () => {
-    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(/demo payment provider is for development only/)
+    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(
+      /demo payment provider is for development only/,
+    )
   })
 
   test('production with Stripe keys is accepted', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { type CategoryId, isCategoryId } from '../../rules/catalog'
 import { dollarsToCents } from '../../rules/money'
-import { isCategoryId, type CategoryId } from '../../rules/catalog'
 
 /** What the server needs of a product file: the money, weight and names it charges and ships by. */
 export interface ContentProduct {

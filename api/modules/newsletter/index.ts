@@ -4,7 +4,11 @@ import { clientAddress, type RateLimiter } from '../../plugins/rate-limit'
 import { subscribeBody } from './model'
 import { createNewsletterService } from './service'
 
-const SIGNUP_LIMIT = { max: 10, windowMs: 60 * 60 * 1000, message: 'Too many sign-ups from here. Please try again later.' }
+const SIGNUP_LIMIT = {
+  max: 10,
+  windowMs: 60 * 60 * 1000,
+  message: 'Too many sign-ups from here. Please try again later.',
+}
 
 export function newsletterRoutes(deps: AppDeps, limit: RateLimiter) {
   const newsletter = createNewsletterService(deps.db, deps.clock)

@@ -14,7 +14,9 @@ export interface EmbeddedCheckout {
   destroy(): void
 }
 
-type EmbeddedCheckoutFactory = (options: { fetchClientSecret: () => Promise<string> }) => Promise<EmbeddedCheckout>
+type EmbeddedCheckoutFactory = (options: {
+  fetchClientSecret: () => Promise<string>
+}) => Promise<EmbeddedCheckout>
 
 export interface StripeClient {
   /** The current name of the call on versioned Stripe.js. */

@@ -82,7 +82,12 @@ describe('security', () => {
   })
 
   test('state-changing calls from another site are refused', async () => {
-    const res = await shop.call('POST', '/api/newsletter', { email: 'a@b.co' }, { origin: 'https://evil.example' })
+    const res = await shop.call(
+      'POST',
+      '/api/newsletter',
+      { email: 'a@b.co' },
+      { origin: 'https://evil.example' },
+    )
     expect(res.status).toBe(403)
     expect((await res.json()).error).toBe('This request must come from the shop itself.')
   })

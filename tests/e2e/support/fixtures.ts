@@ -64,7 +64,10 @@ export const test = base.extend<{ axe: AxeCheck; welcomePopup: boolean }>({
   welcomePopup: [false, { option: true }],
 
   extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
-    const address = shopperAddress(`${testInfo.testId}:${testInfo.project.name}`, testInfo.repeatEachIndex + testInfo.retry * 1000)
+    const address = shopperAddress(
+      `${testInfo.testId}:${testInfo.project.name}`,
+      testInfo.repeatEachIndex + testInfo.retry * 1000,
+    )
     await use({ ...extraHTTPHeaders, 'x-forwarded-for': address })
   },
 
