@@ -10,26 +10,33 @@ import { paymentRoutes } from './modules/payments'
 import { shippingRoutes } from './modules/shipping'
 import { webhookRoutes } from './modules/webhooks'
 import { errorFunnel } from './plugins/errors'
-import { createRateLimiter } from './plugins/rate-limit'
+import { rateLimitPlugin } from './plugins/rate-limit'
 import { security } from './plugins/security'
 import { staticSite } from './plugins/static-site'
+import { createServices, type Services } from './services'
 
-/** Builds the whole server from its dependencies; `api/main.ts` wires real ones, tests their own. */
-export function createApp(deps: AppDeps) {
-  const limit = createRateLimiter(deps.db, deps.clock)
+/**
+ * Builds the whole server from its dependencies; `api/main.ts` wires real ones, tests their own. Services
+ * are built once (api/services.ts) and handed to the route modules.
+ */
+export function createApp(deps: AppDeps, services: Services = createServices(deps)) {
+  const limits = rateLimitPlugin({
+    counter: services.rateCounter,
+    trustedProxyHops: deps.config.trustedProxyHops,
+  })
   return (
     new Elysia()
       .use(errorFunnel)
       .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
-      .use(healthRoutes(deps))
+      .use(healthRoutes(deps.db))
       .use(authRoutes())
-      .use(newsletterRoutes(deps, limit))
-      .use(catalogRoutes(deps))
-      .use(discountRoutes(deps, limit))
-      .use(shippingRoutes(deps, limit))
-      .use(checkoutRoutes(deps, limit))
-      .use(paymentRoutes(deps, limit))
-      .use(webhookRoutes(deps))
+      .use(newsletterRoutes(services, limits))
+      .use(catalogRoutes(services, deps.site))
+      .use(discountRoutes(services, limits))
+      .use(shippingRoutes(services, limits))
+      .use(checkoutRoutes(services, limits))
+      .use(paymentRoutes(deps.payments, services, limits))
+      .use(webhookRoutes(deps.payments, deps.clock, services))
       // Last: every GET no API route took is a page or an asset of the built site.
       .use(staticSite(deps.site))
   )

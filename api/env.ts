@@ -16,8 +16,11 @@ export interface Config {
   smtpUrl: string | null
   mailFrom: string
   google: { clientId: string; clientSecret: string; issuer: string } | null
-  /** Trust X-Forwarded-For for client addresses (only behind a proxy we run). */
-  trustProxy: boolean
+  /**
+   * How many proxies we run in front of the shop: client addresses are read from X-Forwarded-For that many
+   * entries from the right. 0 (the default) trusts no header and uses the socket's address.
+   */
+  trustedProxyHops: number
 }
 
 export class ConfigError extends Error {}
@@ -54,6 +57,17 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
     throw new ConfigError(`${name} must start with ${protocols.join(' or ')} (got "${value}")`)
   }
   return value
+}
+
+/** TRUST_PROXY: a number of proxy hops, or true (one proxy) / false (none). */
+function proxyHops(env: Env): number {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase() || 'false'
+  if (raw === 'false') return 0
+  if (raw === 'true') return 1
+  if (/^\d{1,2}$/.test(raw) && Number(raw) <= 10) return Number(raw)
+  throw new ConfigError(
+    `TRUST_PROXY must be the number of proxies in front of the shop (0 to 10), or true for one (got "${raw}")`,
+  )
 }
 
 /** Groups of keys that only make sense together: all set, or none. */
@@ -132,6 +146,6 @@ export function readConfig(env: Env = process.env): Config {
           issuer: url(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', ['https:', 'http:']),
         }
       : null,
-    trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'] as const, 'false') === 'true',
+    trustedProxyHops: proxyHops(env),
   }
 }

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path'
 import { openDatabase } from '../db/client'
-import { seedDatabase } from '../db/seed'
 import { adaptersFromConfig } from './adapters'
 import { createApp } from './app'
+import { prepareData } from './boot'
 import type { AppDeps } from './deps'
 import { ConfigError, readConfig } from './env'
 import { systemClock } from './lib/clock'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
+import { createServices } from './services'
 
 function fail(message: string): never {
   console.error(`Configuration error: ${message}`)
@@ -23,7 +24,7 @@ try {
 }
 
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
-await seedDatabase(database.db)
+await prepareData(database.db)
 const site = loadStaticSite(resolve(config.distDir))
 if (site.size === 0)
   console.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
@@ -35,7 +36,8 @@ const deps: AppDeps = {
   site,
   ...adaptersFromConfig(config, database.db, systemClock),
 }
-const app = createApp(deps)
+const services = createServices(deps)
+const app = createApp(deps, services)
 app.listen({
   hostname: config.host,
   port: config.port,
@@ -44,7 +46,7 @@ app.listen({
 })
 
 // E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
-const stopJobs = createJobRunner(deps).start()
+const stopJobs = createJobRunner(services).start()
 console.log(`Payments: ${deps.payments.name}, shipping: ${deps.shipping.name}, e-mail: ${deps.mailer.name}`)
 
 console.log(

@@ -82,6 +82,8 @@ if (only !== 'e2e') {
   // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
   run('type check', ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'])
+  // The layers read one way: a module that imports its importer fails the run.
+  run('import circles', [bun, 'scripts/check-cycles.ts'])
   // One formatter and linter (DESIGN §8): drift or a lint error fails the run like a type error.
   run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
   await runCounted('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'], bunCounts)

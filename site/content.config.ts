@@ -1,56 +1,15 @@
 import { defineCollection } from 'astro:content'
 import { file, glob } from 'astro/loaders'
 import { z } from 'astro/zod'
+import { productSchema } from '../content/schema'
 
 // Content editors own everything under content/. These schemas are the contract: a bad field fails the build
 // with the file name and the field, instead of shipping a broken page.
 
-const categoryId = z.enum(['whisker-oil', 'whisker-tamer', 'whisker-wash', 'accessories', 'workforce-repair'])
-
-/** Spec §3: a list, or a string split on commas and newlines. */
-const stringList = z.preprocess(
-  (value) =>
-    typeof value === 'string'
-      ? value
-          .split(/[,\n]/)
-          .map((part) => part.trim())
-          .filter(Boolean)
-      : value,
-  z.array(z.string().min(1)),
-)
-
 const products = defineCollection({
   loader: glob({ pattern: '*.mdx', base: './content/products' }),
-  schema: ({ image }) =>
-    z.object({
-      id: z.number().int().positive(),
-      name: z.string().min(1),
-      slug: z.string().regex(/^[a-z0-9-]+$/),
-      category: categoryId,
-      /** Dollars as a decimal string, e.g. '21.00'. The API turns it into cents. */
-      price: z.string().regex(/^\d+\.\d{2}$/),
-      /** Shipping weight in ounces, one decimal. */
-      weight: z
-        .string()
-        .regex(/^\d+(\.\d)?$/)
-        .default('2.0'),
-      rating: z.number().min(0).max(5),
-      reviewCount: z.number().int().nonnegative().default(0),
-      badge: z.string().optional(),
-      /** A short saving claim shown beside the price, e.g. for bundles. */
-      savings: z.string().optional(),
-      size: z.string().optional(),
-      description: z.string().min(1),
-      details: z.string().min(1),
-      image: image(),
-      imageAlt: z.string().min(1),
-      secondaryImage: image().optional(),
-      additionalImages: z.array(z.object({ src: image(), alt: z.string().min(1) })).default([]),
-      scents: z.array(z.object({ name: z.string(), notes: z.string() })).default([]),
-      ingredients: stringList,
-      usage: z.string().min(1),
-      benefits: z.array(z.string().min(1)).min(1),
-    }),
+  // The same schema the API checks the catalogue with at boot (content/schema.ts).
+  schema: ({ image }) => productSchema(image),
 })
 
 const pages = defineCollection({

@@ -7,6 +7,8 @@ export class HttpError extends Error {
     message: string,
     /** Extra fields for the JSON answer, e.g. `useGoogle` on a refused login. */
     readonly extra: Record<string, unknown> = {},
+    /** Extra response headers, e.g. `retry-after` on a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message)
   }
@@ -19,10 +21,15 @@ export const notFound = (message = 'Not found.') => new HttpError(404, message)
 export const conflict = (message: string) => new HttpError(409, message)
 export const unprocessable = (message: string) => new HttpError(422, message)
 
-export function jsonError(status: number, message: string, extra: Record<string, unknown> = {}): Response {
+export function jsonError(
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify({ error: message, ...extra }), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   })
 }
 
@@ -52,7 +59,7 @@ function describeValidation(error: unknown): string {
 export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
   { as: 'global' },
   ({ code, error, request }) => {
-    if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra)
+    if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
     switch (code) {
       case 'VALIDATION':
         return jsonError(422, describeValidation(error))

@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm'
+import { Elysia } from 'elysia'
 import type { Database } from '../../db/client'
 import { rateLimits } from '../../db/schema'
 import type { Clock } from '../lib/clock'
 import { HttpError } from './errors'
 
 export interface Limit {
+  /** Names the counter: limits with the same name share one allowance per address. */
+  name: string
   /** Requests allowed per window. */
   max: number
   windowMs: number
@@ -12,16 +15,36 @@ export interface Limit {
   message: string
 }
 
-export type RateLimiter = (bucket: string, limit: Limit) => Promise<void>
+/**
+ * The caller's address. Behind `trustedProxyHops` proxies we run, each proxy appends the address it
+ * received the request from to X-Forwarded-For, so the client is the entry that many places from the right:
+ * everything left of it was written by the client and proves nothing. With no trusted proxy, the socket.
+ */
+export function clientAddress(
+  forwardedFor: string | null,
+  socketAddress: string | null,
+  trustedProxyHops: number,
+): string {
+  if (trustedProxyHops > 0 && forwardedFor) {
+    const hops = forwardedFor
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+    const client = hops[Math.max(0, hops.length - trustedProxyHops)]
+    if (client) return client
+  }
+  return socketAddress ?? 'local'
+}
 
 /**
  * Fixed-window counting in the database: one atomic upsert per request, shared by every server instance.
- * Throws a 429 HttpError once the window's allowance is used.
+ * Throws a 429 HttpError with Retry-After once the window's allowance is used.
  */
-export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
-  return async (bucket, limit) => {
+export function createRateCounter(db: Database, clock: Clock) {
+  return async function hit(key: string, limit: Limit): Promise<void> {
     const now = clock.now().getTime()
     const windowStart = now - (now % limit.windowMs)
+    const bucket = `${limit.name}:${key}`
     const [row] = await db
       .insert(rateLimits)
       .values({ bucket, windowStart, count: 1 })
@@ -35,21 +58,41 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
       await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${now - 24 * 60 * 60 * 1000}`)
     }
     if ((row?.count ?? 0) > limit.max) {
-      const retryAfter = Math.ceil((windowStart + limit.windowMs - now) / 1000)
-      throw new HttpError(429, limit.message, { retryAfterSeconds: retryAfter })
+      const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000))
+      throw new HttpError(
+        429,
+        limit.message,
+        { retryAfterSeconds: retryAfter },
+        { 'retry-after': String(retryAfter) },
+      )
     }
   }
 }
 
-/** The caller's address: the socket's, or the proxy's X-Forwarded-For when configured to trust it. */
-export function clientAddress(
-  request: Request,
-  server: { requestIP(request: Request): { address: string } | null } | null,
-  trustProxy: boolean,
-): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
-    if (forwarded) return forwarded
-  }
-  return server?.requestIP(request)?.address ?? 'local'
+export type RateCounter = ReturnType<typeof createRateCounter>
+
+/**
+ * Rate limits as route options: a route opts in with `{ rateLimit: LIMIT }`, or with a function of the
+ * request body that picks the limits that apply (none, one or several). The client address is worked out
+ * once per request, from the socket or the trusted proxies' X-Forwarded-For.
+ */
+export function rateLimitPlugin(options: { counter: RateCounter; trustedProxyHops: number }) {
+  return new Elysia({ name: 'rate-limits' })
+    .derive({ as: 'global' }, ({ request, server }) => ({
+      clientAddress: clientAddress(
+        request.headers.get('x-forwarded-for'),
+        server?.requestIP(request)?.address ?? null,
+        options.trustedProxyHops,
+      ),
+    }))
+    .macro({
+      rateLimit: (limits: Limit | ((body: unknown) => readonly Limit[])) => ({
+        async beforeHandle({ clientAddress, body }: { clientAddress: string; body: unknown }) {
+          const apply = typeof limits === 'function' ? limits(body) : [limits]
+          for (const limit of apply) await options.counter(clientAddress, limit)
+        },
+      }),
+    })
 }
+
+export type RateLimitPlugin = ReturnType<typeof rateLimitPlugin>

@@ -1,5 +1,5 @@
 /**
- * Mailer size by item count (spec §9). The dashboard calculator and label purchase use
+ * Mailer size by item count (spec §9). Label purchase (and the package calculator of spec §5) use
  * packageForItemCount; the cart summary shows cartPackageLabel.
  */
 

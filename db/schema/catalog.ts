@@ -1,4 +1,4 @@
-import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
  * Products mirror content/products (the single source of names and prices). The rows exist so orders and
@@ -14,6 +14,8 @@ export const products = sqliteTable('products', {
   /** Tenths of an ounce, so 2.0 oz is 20: weights stay exact integers like money. */
   weightTenthsOz: integer('weight_tenths_oz').notNull(),
   /** True when staff changed the weight; a content sync then keeps the staff value. */
+  /** Shop-window stars from the content file; not money, shown as the catalogue lists it. */
+  rating: real('rating').notNull().default(0),
   weightOverridden: integer('weight_overridden', { mode: 'boolean' }).notNull().default(false),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })

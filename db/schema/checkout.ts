@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { CHECKOUT_SESSION_STATUSES } from '../../api/rules/checkout-status'
 
 /**
  * A shipping rate the server quoted. Checkout charges shipping only from a live quote bound to the same cart
@@ -29,15 +30,6 @@ export const shippingQuotes = sqliteTable(
   },
   (table) => [index('shipping_quotes_expires_at_idx').on(table.expiresAt)],
 )
-
-export const CHECKOUT_SESSION_STATUSES = [
-  'open',
-  'payment_pending',
-  'complete',
-  'payment_failed',
-  'expired',
-] as const
-export type CheckoutSessionStatus = (typeof CHECKOUT_SESSION_STATUSES)[number]
 
 /**
  * What the server sent to the payment provider, kept so the order is built from our own figures when the
@@ -70,6 +62,8 @@ export const checkoutSessions = sqliteTable(
     shippingServiceToken: text('shipping_service_token').notNull(),
     estimatedDaysMin: integer('estimated_days_min').notNull(),
     estimatedDaysMax: integer('estimated_days_max').notNull(),
+    /** The order this session's payment made, once made: /success reads the whole answer from this row. */
+    orderId: integer('order_id'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },

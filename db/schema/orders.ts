@@ -69,7 +69,7 @@ export const orderLines = sqliteTable(
 export const WEBHOOK_EVENT_STATUSES = ['received', 'processed', 'ignored', 'failed'] as const
 export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
 
-/** Every signed event from the payment provider, stored once by its own id; the dashboard lists these. */
+/** Every signed event from the payment provider, stored once by its own id, with how it was handled. */
 export const webhookEvents = sqliteTable(
   'webhook_events',
   {

@@ -46,3 +46,13 @@ describe('configuration', () => {
     expect(config.stripe?.publishableKey).toBe('pk_live_abc')
   })
 })
+
+describe('TRUST_PROXY', () => {
+  test('counts the proxies in front of the shop', () => {
+    expect(readConfig({}).trustedProxyHops).toBe(0)
+    expect(readConfig({ TRUST_PROXY: 'false' }).trustedProxyHops).toBe(0)
+    expect(readConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1)
+    expect(readConfig({ TRUST_PROXY: '2' }).trustedProxyHops).toBe(2)
+    expect(() => readConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY must be the number of proxies/)
+  })
+})

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { type CategoryId, isCategoryId } from '../../rules/catalog'
+import { z } from 'astro/zod'
+import { describeContentIssue, productSchema } from '../../../content/schema'
+import type { CategoryId } from '../../rules/catalog'
 import { dollarsToCents } from '../../rules/money'
 
 /** What the server needs of a product file: the money, weight and names it charges and ships by. */
@@ -20,55 +22,34 @@ export const PRODUCT_CONTENT_DIR = resolve(import.meta.dir, '../../../content/pr
 
 export class CatalogContentError extends Error {}
 
-function frontmatter(file: string, text: string): Record<string, unknown> {
+// The site's schema with images as the plain paths the frontmatter holds (the API never opens them).
+const productFrontmatter = productSchema(() => z.string())
+
+function frontmatter(file: string, text: string): unknown {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)
   if (!match?.[1]) throw new CatalogContentError(`${file}: no frontmatter block (--- … ---) at the top`)
-  const data = Bun.YAML.parse(match[1])
-  if (typeof data !== 'object' || data === null)
-    throw new CatalogContentError(`${file}: frontmatter is not a map`)
-  return data as Record<string, unknown>
+  return Bun.YAML.parse(match[1])
 }
 
-function parseProduct(file: string, data: Record<string, unknown>): ContentProduct {
-  const fail = (field: string, why: string): never => {
-    throw new CatalogContentError(`${file}: ${field} ${why}`)
-  }
-  const text = (field: string): string => {
-    const value = data[field]
-    if (value === undefined || value === null) return fail(field, 'is missing')
-    // YAML reads 21.00 as the number 21, losing the cents the site shows: prices must be quoted.
-    if (typeof value !== 'string') return fail(field, `must be quoted text (got ${JSON.stringify(value)})`)
-    return value.trim() || fail(field, 'must not be blank')
-  }
-  const id = data.id
-  if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0)
-    fail('id', 'must be a positive whole number')
-  const slug = text('slug')
-  if (!/^[a-z0-9-]+$/.test(slug)) fail('slug', 'may only hold lower-case letters, digits and dashes')
-  const category = text('category')
-  if (!isCategoryId(category)) fail('category', `"${category}" is not a known category`)
-  const price = text('price')
-  const priceCents = /^\d+\.\d{2}$/.test(price) ? dollarsToCents(price) : null
-  if (priceCents === null || priceCents <= 0) fail('price', `must look like 21.00 (got "${price}")`)
-  const weight = data.weight === undefined ? '2.0' : String(data.weight)
-  if (!/^\d+(\.\d)?$/.test(weight) || Number(weight) <= 0)
-    fail('weight', `must be ounces like 2.0 (got "${weight}")`)
-  const rating = data.rating
-  if (typeof rating !== 'number' || rating < 0 || rating > 5) fail('rating', 'must be a number from 0 to 5')
+function parseProduct(file: string, data: unknown): ContentProduct {
+  const parsed = productFrontmatter.safeParse(data)
+  if (!parsed.success) throw new CatalogContentError(`${file}: ${describeContentIssue(parsed.error)}`)
+  const product = parsed.data
   return {
-    id: id as number,
-    slug,
-    name: text('name'),
-    category: category as CategoryId,
-    description: text('description'),
-    priceCents: priceCents as number,
-    weightTenthsOz: Math.round(Number(weight) * 10),
-    rating: rating as number,
+    id: product.id,
+    slug: product.slug,
+    name: product.name.trim(),
+    category: product.category,
+    description: product.description.trim(),
+    // The schema only lets through prices like '21.00', which always convert.
+    priceCents: dollarsToCents(product.price) ?? 0,
+    weightTenthsOz: Math.round(Number(product.weight) * 10),
+    rating: product.rating,
   }
 }
 
 /** Reads content/products/*.mdx: the same files the site is built from, so page and charge agree. */
-export function loadCatalogFromContent(dir: string): ContentProduct[] {
+export function loadCatalogFromContent(dir: string = PRODUCT_CONTENT_DIR): ContentProduct[] {
   const files = readdirSync(dir)
     .filter((name) => name.endsWith('.mdx'))
     .sort()

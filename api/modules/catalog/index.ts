@@ -1,19 +1,12 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../deps'
-import { notFoundResponse } from '../../plugins/static-site'
+import { notFoundResponse, type StaticSite } from '../../plugins/static-site'
 import { centsToDollars } from '../../rules/money'
-import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from './content'
-import { createCatalogService } from './service'
+import type { Services } from '../../services'
 
 /** The tenths-of-an-ounce integer as the one-decimal text the spec shows ('2.0'). */
 const ounces = (tenths: number) => (tenths / 10).toFixed(1)
 
-export function catalogRoutes(deps: AppDeps) {
-  const catalog = createCatalogService(deps.db)
-  // Ratings are shop-window text, not money: they come from the content the pages were built from.
-  const ratings = new Map(
-    loadCatalogFromContent(PRODUCT_CONTENT_DIR).map((product) => [product.id, product.rating]),
-  )
+export function catalogRoutes({ catalog }: Pick<Services, 'catalog'>, site: StaticSite) {
   return (
     new Elysia()
       // The shop's live prices: pages are prerendered, so this is how a page learns of a change since its build.
@@ -29,7 +22,7 @@ export function catalogRoutes(deps: AppDeps) {
             description: product.description,
             price: centsToDollars(product.priceCents),
             weight: ounces(product.weightTenthsOz),
-            rating: ratings.get(product.id) ?? null,
+            rating: product.rating,
           })),
         }
       })
@@ -38,7 +31,7 @@ export function catalogRoutes(deps: AppDeps) {
         const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : Number.NaN
         const product = Number.isNaN(id) ? null : await catalog.byId(id)
         if (product) return redirect(`/products/${product.slug}`, 301)
-        return notFoundResponse(deps.site, `/products/${params.id}`, request)
+        return notFoundResponse(site, `/products/${params.id}`, request)
       })
   )
 }

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { asc, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { products } from '../../../db/schema'
 import type { ContentProduct } from './content'
@@ -11,6 +11,8 @@ export interface CatalogProduct {
   description: string
   priceCents: number
   weightTenthsOz: number
+  /** Shop-window stars from the content file. */
+  rating: number
 }
 
 const columns = {
@@ -21,22 +23,47 @@ const columns = {
   description: products.description,
   priceCents: products.priceCents,
   weightTenthsOz: products.weightTenthsOz,
+  rating: products.rating,
 }
 
-/** The products the server sells, as stored: prices and weights come from here, never from the browser. */
+/**
+ * The products the server sells: prices and weights come from here, never from the browser. The rows
+ * change only at boot (content sync) and when staff change a weight, so they are read once and kept in
+ * memory; `reload()` reads them again after such a change.
+ */
 export function createCatalogService(db: Database) {
+  let loaded: Promise<Map<number, CatalogProduct>> | null = null
+
+  function byIdMap(): Promise<Map<number, CatalogProduct>> {
+    loaded ??= db
+      .select(columns)
+      .from(products)
+      .orderBy(asc(products.id))
+      .then((rows) => new Map(rows.map((row) => [row.id, row])))
+      .catch((error: unknown) => {
+        // A failed read is not remembered: the next request asks the database again.
+        loaded = null
+        throw error
+      })
+    return loaded
+  }
+
   return {
-    list(): Promise<CatalogProduct[]> {
-      return db.select(columns).from(products).orderBy(asc(products.id))
+    async list(): Promise<CatalogProduct[]> {
+      return [...(await byIdMap()).values()]
     },
     async byId(id: number): Promise<CatalogProduct | null> {
       if (!Number.isSafeInteger(id)) return null
-      const [row] = await db.select(columns).from(products).where(eq(products.id, id))
-      return row ?? null
+      return (await byIdMap()).get(id) ?? null
     },
     async bySlug(slug: string): Promise<CatalogProduct | null> {
-      const [row] = await db.select(columns).from(products).where(eq(products.slug, slug))
-      return row ?? null
+      for (const product of (await byIdMap()).values()) if (product.slug === slug) return product
+      return null
+    },
+    /** Reads the rows again (after a weight change); every instance does so at its next boot. */
+    async reload(): Promise<void> {
+      loaded = null
+      await byIdMap()
     },
   }
 }
@@ -60,6 +87,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
           description: product.description,
           priceCents: product.priceCents,
           weightTenthsOz: product.weightTenthsOz,
+          rating: product.rating,
           updatedAt: now,
         })
         .onConflictDoUpdate({
@@ -70,6 +98,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
             category: product.category,
             description: product.description,
             priceCents: product.priceCents,
+            rating: product.rating,
             weightTenthsOz: sql`case when ${products.weightOverridden} then ${products.weightTenthsOz} else ${product.weightTenthsOz} end`,
             updatedAt: now,
           },

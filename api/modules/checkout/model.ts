@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { CHECKOUT_SESSION_STATUSES } from '../../../db/schema/checkout'
+import { CHECKOUT_SESSION_STATUSES } from '../../rules/checkout-status'
 import { addressSchema, MAX_CART_LINES, QUANTITY_ERROR } from '../shipping/model'
 
 /**

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto'
 import { and, eq, inArray } from 'drizzle-orm'
-import { type CheckoutSessionStatus, checkoutSessions } from '../../../db/schema/checkout'
+import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { badRequest, HttpError, notFound, unprocessable } from '../../plugins/errors'
 import { isEmail } from '../../rules/address'
+import type { CheckoutSessionStatus } from '../../rules/checkout-status'
 import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '../../rules/discounts'
 import { MIN_CHARGE_CENTS } from '../../rules/money'
 import { formatOrderNumber } from '../../rules/order-status'
-import { createCatalogService } from '../catalog/service'
-import { createDiscountService } from '../discounts/service'
-import { createOrdersService } from '../orders/service'
+import { buildCart, lineName, pricedLines } from '../catalog/cart'
+import type { CatalogService } from '../catalog/service'
+import type { DiscountService } from '../discounts/service'
 import { addressHash, normalizeAddress } from '../shipping/address'
 import { shippingPriceCents } from '../shipping/pricing'
-import { createShippingService } from '../shipping/service'
-import { buildCart, lineName, pricedLines } from './cart'
+import type { ShippingService } from '../shipping/service'
 import type { CreateSessionBody } from './model'
 
 export const MIN_TOTAL_MESSAGE =
@@ -62,7 +62,12 @@ export function isSessionId(value: string): boolean {
   return SESSION_ID.test(value)
 }
 
-function toRecord(row: typeof checkoutSessions.$inferSelect): CheckoutRecord {
+function toRecord({
+  orderId: _orderId,
+  createdAt: _c,
+  updatedAt: _u,
+  ...row
+}: typeof checkoutSessions.$inferSelect): CheckoutRecord {
   return {
     ...row,
     shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
@@ -84,12 +89,14 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
 }
 
-export function createCheckoutService(deps: AppDeps) {
-  const { db, clock } = deps
-  const catalog = createCatalogService(db)
-  const discounts = createDiscountService(db, clock)
-  const shipping = createShippingService(deps)
-  const orders = createOrdersService(deps)
+export interface CheckoutServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'payments'> {
+  catalog: CatalogService
+  discounts: DiscountService
+  shipping: ShippingService
+}
+
+export function createCheckoutService(deps: CheckoutServiceDeps) {
+  const { db, clock, catalog, discounts, shipping } = deps
 
   async function validDiscount(
     code: string | null | undefined,
@@ -254,17 +261,24 @@ export function createCheckoutService(deps: AppDeps) {
       return moved.length > 0
     },
 
+    /** The payment made an order: the session is complete and remembers which order it made. */
+    async markComplete(id: string, orderId: number): Promise<void> {
+      await db
+        .update(checkoutSessions)
+        .set({ status: 'complete', orderId, updatedAt: clock.now() })
+        .where(eq(checkoutSessions.id, id))
+    },
+
     /** For /success: the session's state and, once the order exists, its number. Nothing personal. */
     async status(id: string): Promise<{ status: CheckoutSessionStatus; orderNumber?: string }> {
       if (!isSessionId(id)) throw notFound('Checkout session not found.')
       const [row] = await db
-        .select({ status: checkoutSessions.status })
+        .select({ status: checkoutSessions.status, orderId: checkoutSessions.orderId })
         .from(checkoutSessions)
         .where(eq(checkoutSessions.id, id))
         .limit(1)
       if (!row) throw notFound('Checkout session not found.')
-      const orderId = await orders.orderIdForCheckout(id)
-      if (orderId !== null) return { status: 'complete', orderNumber: formatOrderNumber(orderId) }
+      if (row.orderId !== null) return { status: 'complete', orderNumber: formatOrderNumber(row.orderId) }
       return { status: row.status }
     },
   }

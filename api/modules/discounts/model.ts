@@ -9,3 +9,14 @@ export const validateDiscountBody = t.Object({
 })
 
 export const MAX_CODE_LENGTH = 40
+
+/**
+ * Guessing codes should be slow; a shopper trying a few never notices. Every call that says whether a
+ * code is valid counts against this one allowance.
+ */
+export const DISCOUNT_ATTEMPT_LIMIT = {
+  name: 'discount',
+  max: 20,
+  windowMs: 10 * 60 * 1000,
+  message: 'Too many discount attempts. Please wait a few minutes and try again.',
+}

@@ -5,7 +5,6 @@ import type { Clock } from '../../lib/clock'
 import { notFound, unprocessable } from '../../plugins/errors'
 import type { DiscountTerms } from '../../rules/discounts'
 import { formatCents } from '../../rules/money'
-import { hasPaidOrder as paidOrderInOrders } from '../orders/history'
 
 export interface DiscountContext {
   subtotalCents: number
@@ -25,14 +24,14 @@ export interface Redemption {
   userId: string | null
 }
 
-export interface DiscountServiceOptions {
-  /** Whether this (lower-cased) e-mail already has a paid order; by default the orders module is asked. */
-  hasPaidOrder?: (email: string) => Promise<boolean>
+export interface DiscountServiceDeps {
+  db: Database
+  clock: Clock
+  /** Whether this (lower-cased) e-mail already has a paid order: the orders module's answer. */
+  hasPaidOrder: (email: string) => Promise<boolean>
 }
 
-export function createDiscountService(db: Database, clock: Clock, options: DiscountServiceOptions = {}) {
-  const hasPaidOrder = options.hasPaidOrder ?? ((email: string) => paidOrderInOrders(db, email))
-
+export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServiceDeps) {
   /** The same customer: the same e-mail, or the same account whatever e-mail it gave. */
   function sameCustomer(customer: Customer) {
     return customer.userId

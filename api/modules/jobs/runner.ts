@@ -1,14 +1,13 @@
-import type { AppDeps } from '../../deps'
-import { createOrdersService } from '../orders/service'
-import { createJobQueue, type JobHandler } from './service'
+import type { Services } from '../../services'
+import type { JobHandler } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
  * directly); `start()` polls in the background for api/main.ts and returns a function that stops it.
  */
-export function createJobRunner(deps: AppDeps) {
-  const queue = createJobQueue(deps.db, deps.clock)
-  const handlers: Record<string, JobHandler> = { ...createOrdersService(deps).jobHandlers() }
+export function createJobRunner(services: Pick<Services, 'jobs' | 'orders'>) {
+  const queue = services.jobs
+  const handlers: Record<string, JobHandler> = { ...services.orders.jobHandlers() }
 
   const runner = {
     runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, options),

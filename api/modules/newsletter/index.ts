@@ -1,21 +1,19 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../deps'
-import { clientAddress, type RateLimiter } from '../../plugins/rate-limit'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import type { Services } from '../../services'
 import { subscribeBody } from './model'
-import { createNewsletterService } from './service'
 
 const SIGNUP_LIMIT = {
+  name: 'newsletter',
   max: 10,
   windowMs: 60 * 60 * 1000,
   message: 'Too many sign-ups from here. Please try again later.',
 }
 
-export function newsletterRoutes(deps: AppDeps, limit: RateLimiter) {
-  const newsletter = createNewsletterService(deps.db, deps.clock)
-  return new Elysia().post(
+export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, limits: RateLimitPlugin) {
+  return new Elysia().use(limits).post(
     '/api/newsletter',
-    async ({ body, request, server, set }) => {
-      await limit(`newsletter:${clientAddress(request, server, deps.config.trustProxy)}`, SIGNUP_LIMIT)
+    async ({ body, set }) => {
       const result = await newsletter.subscribe(body.email, body.source ?? 'footer')
       set.status = result.created ? 201 : 200
       return {
@@ -23,6 +21,6 @@ export function newsletterRoutes(deps: AppDeps, limit: RateLimiter) {
         message: result.created ? 'Welcome to the Crew!' : 'You are already on the list.',
       }
     },
-    { body: subscribeBody },
+    { body: subscribeBody, rateLimit: SIGNUP_LIMIT },
   )
 }

@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { orderLines, orders } from '../../../db/schema/orders'
 import type { ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
-import { formatOrderNumber, type OrderStatus } from '../../rules/order-status'
-import type { CheckoutRecord } from '../checkout/service'
-import { createJobQueue, type JobContext, type JobHandler } from '../jobs/service'
+import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
+import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
 import { orderConfirmationEmail } from './email'
+import type { OrderDraft } from './model'
 
 export const ORDER_JOBS = {
   confirmationEmail: 'order-confirmation-email',
@@ -28,21 +28,29 @@ function orderIdPayload(payload: unknown): number {
   return id
 }
 
-export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'shipping' | 'mailer'>) {
-  const { db, clock } = deps
-  const jobs = createJobQueue(db, clock)
+export function createOrdersService(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'shipping' | 'mailer'> & { jobs: JobQueue },
+) {
+  const { db, clock, jobs } = deps
 
-  /** One conditional UPDATE: the move happens only if the order is still in `from`, so it cannot happen twice. */
+  /**
+   * One conditional UPDATE: the order moves to `to` only from a status the rules allow
+   * (`statusesThatCanMoveTo`), narrowed to `from` when the caller expects one, so a move cannot happen
+   * twice. False when the order was not in such a status.
+   */
   async function move(
     id: number,
-    from: OrderStatus,
     to: OrderStatus,
+    from: OrderStatus | null = null,
     extra: Partial<OrderRow> = {},
   ): Promise<boolean> {
+    const allowed = statusesThatCanMoveTo(to)
+    if (from !== null && !allowed.includes(from))
+      throw new Error(`an order cannot move from ${from} to ${to}`)
     const moved = await db
       .update(orders)
       .set({ ...extra, status: to, updatedAt: clock.now() })
-      .where(and(eq(orders.id, id), eq(orders.status, from)))
+      .where(and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from])))
       .returning({ id: orders.id })
     return moved.length > 0
   }
@@ -53,18 +61,15 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
      * one batch (a transaction): the UNIQUE checkout session id turns a second attempt, from a duplicate
      * or a sibling event, into no change at all. `created` tells whether this event made the order.
      */
-    async createFromCheckout(
-      session: CheckoutRecord,
-      eventId: string,
-    ): Promise<{ orderId: number; created: boolean }> {
+    async create(session: OrderDraft, eventId: string): Promise<{ orderId: number; created: boolean }> {
       const now = clock.now()
-      const orderIdSql = sql`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session.id})`
+      const orderIdSql = sql`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session.checkoutSessionId})`
       const payload = sql`json_object('orderId', ${orderIdSql})`
       await db.batch([
         db
           .insert(orders)
           .values({
-            checkoutSessionId: session.id,
+            checkoutSessionId: session.checkoutSessionId,
             sourceEventId: eventId,
             userId: session.userId,
             email: session.email,
@@ -103,29 +108,32 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
           )
           .onConflictDoNothing(),
         jobs.enqueueQuery(ORDER_JOBS.confirmationEmail, payload, {
-          dedupeKey: `order-confirmation:${session.id}`,
+          dedupeKey: `order-confirmation:${session.checkoutSessionId}`,
         }),
-        jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, payload, { dedupeKey: `purchase-label:${session.id}` }),
+        jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, payload, {
+          dedupeKey: `purchase-label:${session.checkoutSessionId}`,
+        }),
       ])
       const [row] = await db
         .select({ id: orders.id, sourceEventId: orders.sourceEventId })
         .from(orders)
-        .where(eq(orders.checkoutSessionId, session.id))
+        .where(eq(orders.checkoutSessionId, session.checkoutSessionId))
         .limit(1)
-      if (!row) throw new Error(`order for ${session.id} missing after insert`)
+      if (!row) throw new Error(`order for ${session.checkoutSessionId} missing after insert`)
       return { orderId: row.id, created: row.sourceEventId === eventId }
     },
 
-    async orderIdForCheckout(checkoutSessionId: string): Promise<number | null> {
+    /** Whether this (lower-cased) e-mail has ever placed a paid order; orders exist only once paid. */
+    async hasPaidOrder(email: string): Promise<boolean> {
       const [row] = await db
-        .select({ id: orders.id })
+        .select({ one: sql<number>`1` })
         .from(orders)
-        .where(eq(orders.checkoutSessionId, checkoutSessionId))
+        .where(eq(orders.email, email.trim().toLowerCase()))
         .limit(1)
-      return row?.id ?? null
+      return row !== undefined
     },
 
-    /** Newest first, without lines: what the staff dashboard lists. */
+    /** Newest first, without lines. */
     async recent(limit = 50): Promise<OrderRow[]> {
       return db
         .select()
@@ -134,7 +142,7 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
         .limit(Math.min(Math.max(limit, 1), 500))
     },
 
-    /** How many orders are in each status, and how many were placed since `since` (dashboard stats). */
+    /** How many orders are in each status, and how many were placed since `since`. */
     async counts(since: Date): Promise<{ byStatus: Record<OrderStatus, number>; placedSince: number }> {
       const rows = await db.select({ status: orders.status, n: count() }).from(orders).groupBy(orders.status)
       const byStatus: Record<OrderStatus, number> = {
@@ -203,7 +211,7 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
      * second label.
      */
     async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
-      await move(orderId, 'pending', 'processing')
+      await move(orderId, 'processing', 'pending')
       const order = await service.get(orderId)
       if (order?.status !== 'processing') return
       try {
@@ -213,15 +221,21 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
           parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
           address: order.shippingAddress,
         })
-        await move(order.id, 'processing', 'label_created', {
+        const recorded = await move(order.id, 'label_created', 'processing', {
           shippoTrackingNumber: label.trackingNumber,
           labelUrl: label.labelUrl,
           failureReason: null,
         })
+        if (!recorded) {
+          // Someone else moved the order while the label was bought; keep the tracking number in the log.
+          console.error(
+            `[orders] ${formatOrderNumber(order.id)}: label ${label.trackingNumber} bought but the order had left processing`,
+          )
+        }
       } catch (error) {
         if (context.lastAttempt) {
           const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300)
-          await move(order.id, 'processing', 'failed', { failureReason: reason })
+          await move(order.id, 'failed', 'processing', { failureReason: reason })
         }
         throw error
       }
@@ -229,7 +243,7 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
 
     /** Staff Retry on a failed order: back to processing and a fresh label job; false if it was not failed. */
     async retry(orderId: number): Promise<boolean> {
-      if (!(await move(orderId, 'failed', 'processing'))) return false
+      if (!(await move(orderId, 'processing', 'failed'))) return false
       await jobs.enqueue(ORDER_JOBS.purchaseLabel, { orderId })
       return true
     },

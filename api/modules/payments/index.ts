@@ -1,11 +1,10 @@
 import { Elysia } from 'elysia'
 import type { DemoPaymentProvider } from '../../adapters/demo-payments'
 import type { PaymentProvider } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
 import { HttpError, notFound } from '../../plugins/errors'
-import { clientAddress, type RateLimiter } from '../../plugins/rate-limit'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import { formatOrderNumber } from '../../rules/order-status'
-import { createWebhookService } from '../webhooks/service'
+import type { Services } from '../../services'
 import {
   DEMO_SESSION_ID,
   demoPayBody,
@@ -15,6 +14,7 @@ import {
 } from './model'
 
 const PAY_LIMIT = {
+  name: 'demo-pay',
   max: 20,
   windowMs: 60 * 1000,
   message: 'Too many payment attempts. Please wait a minute and try again.',
@@ -24,20 +24,24 @@ function isDemo(provider: PaymentProvider): provider is DemoPaymentProvider {
   return provider.name === 'demo' && 'pay' in provider && 'describeSession' in provider
 }
 
-export function paymentRoutes(deps: AppDeps, limit: RateLimiter) {
-  const provider = deps.payments
-  const app = new Elysia().get(
-    '/api/stripe/publishable-key',
-    () =>
-      provider.publishableKey
-        ? { publishableKey: provider.publishableKey }
-        : { publishableKey: null, demo: true as const },
-    { response: { 200: publishableKeyResponse } },
-  )
+export function paymentRoutes(
+  provider: PaymentProvider,
+  { webhooks }: Pick<Services, 'webhooks'>,
+  limits: RateLimitPlugin,
+) {
+  const app = new Elysia()
+    .use(limits)
+    .get(
+      '/api/stripe/publishable-key',
+      () =>
+        provider.publishableKey
+          ? { publishableKey: provider.publishableKey }
+          : { publishableKey: null, demo: true as const },
+      { response: { 200: publishableKeyResponse } },
+    )
   // The demo form's endpoints exist only while the demo provider is the payment provider.
   if (!isDemo(provider)) return app
 
-  const webhooks = createWebhookService(deps)
   return app
     .get(
       '/api/demo-payments/:sessionId',
@@ -52,8 +56,7 @@ export function paymentRoutes(deps: AppDeps, limit: RateLimiter) {
     )
     .post(
       '/api/demo-payments/:sessionId/pay',
-      async ({ params, body, request, server }) => {
-        await limit(`demo-pay:${clientAddress(request, server, deps.config.trustProxy)}`, PAY_LIMIT)
+      async ({ params, body }) => {
         if (!DEMO_SESSION_ID.test(params.sessionId)) throw notFound('Checkout session not found.')
         const result = await provider.pay(params.sessionId, body)
         if (!result.ok)
@@ -67,6 +70,11 @@ export function paymentRoutes(deps: AppDeps, limit: RateLimiter) {
           orderNumber: outcome.orderId === null ? null : formatOrderNumber(outcome.orderId),
         }
       },
-      { params: sessionIdParams, body: demoPayBody, response: { 200: demoPayResponse } },
+      {
+        params: sessionIdParams,
+        body: demoPayBody,
+        response: { 200: demoPayResponse },
+        rateLimit: PAY_LIMIT,
+      },
     )
 }

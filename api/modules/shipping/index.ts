@@ -1,27 +1,24 @@
 import { Elysia } from 'elysia'
-import type { AppDeps } from '../../deps'
-import { clientAddress, type RateLimiter } from '../../plugins/rate-limit'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import type { Services } from '../../services'
 import { ratesBody, ratesResponse } from './model'
-import { createShippingService } from './service'
 
 const RATES_LIMIT = {
+  name: 'shipping-rates',
   max: 60,
   windowMs: 60 * 1000,
   message: 'Too many shipping rate requests. Please wait a minute and try again.',
 }
 
-export function shippingRoutes(deps: AppDeps, limit: RateLimiter) {
-  const shipping = createShippingService(deps)
-  return new Elysia().post(
+export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits: RateLimitPlugin) {
+  return new Elysia().use(limits).post(
     '/api/shipping/rates',
-    async ({ body, request, server }) => {
-      await limit(`shipping-rates:${clientAddress(request, server, deps.config.trustProxy)}`, RATES_LIMIT)
-      return shipping.quote({
+    ({ body }) =>
+      shipping.quote({
         address: body.address,
         items: body.items.map((item) => ({ productId: item.id, quantity: item.quantity })),
         discountCode: body.discount_code ?? null,
-      })
-    },
-    { body: ratesBody, response: { 200: ratesResponse } },
+      }),
+    { body: ratesBody, response: { 200: ratesResponse }, rateLimit: RATES_LIMIT },
   )
 }

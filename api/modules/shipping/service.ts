@@ -6,9 +6,9 @@ import { ShippingProviderError } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { conflict, HttpError, unprocessable } from '../../plugins/errors'
 import { discountCents } from '../../rules/discounts'
-import { createCatalogService } from '../catalog/service'
-import { buildCart, type CartItemInput } from '../checkout/cart'
-import { createDiscountService } from '../discounts/service'
+import { buildCart, type CartItemInput } from '../catalog/cart'
+import type { CatalogService } from '../catalog/service'
+import type { DiscountService } from '../discounts/service'
 import { addressHash, normalizeAddress } from './address'
 import type { AddressInput, RateView } from './model'
 import { parcelFor, QUOTE_EXPIRED_MESSAGE, QUOTE_LIFETIME_MS, shippingPriceCents } from './pricing'
@@ -19,10 +19,13 @@ function quoteId(): string {
   return `rate_${randomBytes(18).toString('base64url')}`
 }
 
-export function createShippingService(deps: Pick<AppDeps, 'db' | 'clock' | 'shipping'>) {
-  const { db, clock } = deps
-  const catalog = createCatalogService(db)
-  const discounts = createDiscountService(db, clock)
+export interface ShippingServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'shipping'> {
+  catalog: CatalogService
+  discounts: DiscountService
+}
+
+export function createShippingService(deps: ShippingServiceDeps) {
+  const { db, clock, catalog, discounts } = deps
 
   /** The discount a code would give, for display only: an invalid code simply counts as none here. */
   async function displayDiscount(code: string | null | undefined, subtotalCents: number): Promise<number> {

@@ -1,22 +1,25 @@
 import { Elysia } from 'elysia'
-import { WebhookSignatureError } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
+import { type PaymentProvider, WebhookSignatureError } from '../../adapters/types'
+import type { Clock } from '../../lib/clock'
 import { jsonError } from '../../plugins/errors'
-import { createWebhookService } from './service'
+import type { Services } from '../../services'
 
-export function webhookRoutes(deps: AppDeps) {
-  const webhooks = createWebhookService(deps)
+export function webhookRoutes(
+  payments: PaymentProvider,
+  clock: Clock,
+  { webhooks }: Pick<Services, 'webhooks'>,
+) {
   return new Elysia().post(
     '/api/stripe/webhook',
     async ({ request }) => {
       // The signature covers the exact bytes sent, so the body is read raw, never parsed and re-serialised.
       const raw = await request.text()
-      let event: Awaited<ReturnType<typeof deps.payments.verifyWebhook>>
+      let event: Awaited<ReturnType<PaymentProvider['verifyWebhook']>>
       try {
-        event = await deps.payments.verifyWebhook(
+        event = await payments.verifyWebhook(
           raw,
           request.headers.get('stripe-signature'),
-          deps.clock.now().getTime(),
+          clock.now().getTime(),
         )
       } catch (error) {
         if (error instanceof WebhookSignatureError) return jsonError(400, 'Invalid webhook signature.')

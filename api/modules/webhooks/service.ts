@@ -3,9 +3,10 @@ import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/order
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { formatOrderNumber } from '../../rules/order-status'
-import { createCheckoutService } from '../checkout/service'
-import { createDiscountService } from '../discounts/service'
-import { createOrdersService } from '../orders/service'
+import type { CheckoutRecord, CheckoutService } from '../checkout/service'
+import type { DiscountService } from '../discounts/service'
+import type { OrderDraft } from '../orders/model'
+import type { OrdersService } from '../orders/service'
 
 /** An event stuck in 'received' this long was being handled by a process that died; a redelivery may retry it. */
 const STUCK_AFTER_MS = 5 * 60 * 1000
@@ -25,15 +26,40 @@ interface Handled {
 
 const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
 
+/** The order a paid checkout session makes: the figures the server stored when it opened the session. */
+function orderDraft(record: CheckoutRecord): OrderDraft {
+  return {
+    checkoutSessionId: record.id,
+    userId: record.userId,
+    email: record.email,
+    shippingAddress: record.shippingAddress,
+    billingAddress: record.billingAddress,
+    lines: record.lines,
+    discountCode: record.discountCode,
+    subtotalCents: record.subtotalCents,
+    discountCents: record.discountCents,
+    shippingCents: record.shippingCents,
+    totalCents: record.totalCents,
+    itemCount: record.itemCount,
+    totalWeightTenthsOz: record.totalWeightTenthsOz,
+    shippingCarrier: record.shippingCarrier,
+    shippingService: record.shippingService,
+    shippingServiceToken: record.shippingServiceToken,
+  }
+}
+
+export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock'> {
+  checkout: CheckoutService
+  orders: OrdersService
+  discounts: DiscountService
+}
+
 /**
  * Handles verified payment events, from Stripe's webhook or the demo provider. Each event id is stored
  * once; each checkout session makes at most one order however many events, in whatever order, arrive.
  */
-export function createWebhookService(deps: AppDeps) {
-  const { db, clock } = deps
-  const checkout = createCheckoutService(deps)
-  const orders = createOrdersService(deps)
-  const discounts = createDiscountService(db, clock)
+export function createWebhookService(deps: WebhookServiceDeps) {
+  const { db, clock, checkout, orders, discounts } = deps
 
   /** Stores the event id, or re-takes a failed (or abandoned) one; false means someone already has it. */
   async function claim(event: PaymentEvent): Promise<boolean> {
@@ -73,8 +99,8 @@ export function createWebhookService(deps: AppDeps) {
       )
       return { status: 'failed', note: 'amount does not match the checkout session' }
     }
-    const { orderId, created } = await orders.createFromCheckout(record, event.id)
-    await checkout.markStatus(record.id, 'complete', ['open', 'payment_pending', 'payment_failed', 'expired'])
+    const { orderId, created } = await orders.create(orderDraft(record), event.id)
+    await checkout.markComplete(record.id, orderId)
     if (created && record.discountCode) {
       try {
         await discounts.recordRedemption(record.discountCode, {
@@ -116,7 +142,7 @@ export function createWebhookService(deps: AppDeps) {
   }
 
   return {
-    /** The latest events, newest first, as the staff dashboard lists them. */
+    /** The latest events, newest first. */
     async recent(limit = 50) {
       return db
         .select({

@@ -1,9 +1,27 @@
 /**
  * Pure cart rules: lines in, new lines out. The store and the tests use these; nothing here touches the
- * browser. A line's identity is its product id plus its variant (spec §3). No imports beyond types: the
+ * browser. A line's identity is its product id plus its variant (spec §3). No imports: the
  * header loads this on every page, and the money rules belong only to pages that show totals (./totals.ts).
  */
-import type { CartLine, CartProduct } from './store'
+
+/** What the cart keeps of a product: enough to show the line. Prices are re-checked by the server. */
+export interface CartProduct {
+  id: number
+  name: string
+  slug: string
+  category: string
+  /** Dollars as shown on the product page, e.g. '21.00'. */
+  price: string
+  /** Ounces, e.g. '2.0'. */
+  weight: string
+  image: string
+}
+
+export interface CartLine {
+  product: CartProduct
+  quantity: number
+  selectedVariant?: string
+}
 
 /** A line holds at most this many: more is a typo, and the stepper has to stop somewhere. */
 export const MAX_QUANTITY = 99

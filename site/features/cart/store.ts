@@ -2,26 +2,9 @@ import { persistentAtom } from '@nanostores/persistent'
 import { atom, computed } from 'nanostores'
 import type { DiscountTerms } from '../../../api/rules/discounts'
 import { safeJson } from '../../lib/storage'
-import { addLine, removeLine, updateQuantity } from './cart-logic'
+import { addLine, type CartLine, type CartProduct, removeLine, updateQuantity } from './cart-logic'
 
-/** What the cart keeps of a product: enough to show the line. Prices are re-checked by the server. */
-export interface CartProduct {
-  id: number
-  name: string
-  slug: string
-  category: string
-  /** Dollars as shown on the product page, e.g. '21.00'. */
-  price: string
-  /** Ounces, e.g. '2.0'. */
-  weight: string
-  image: string
-}
-
-export interface CartLine {
-  product: CartProduct
-  quantity: number
-  selectedVariant?: string
-}
+export type { CartLine, CartProduct }
 
 function isCartLine(value: unknown): value is CartLine {
   if (typeof value !== 'object' || value === null) return false

@@ -107,6 +107,7 @@ describe('catalogue sync', () => {
     expect(await service.byId(1)).toMatchObject({ priceCents: 2300, weightTenthsOz: 41 })
     expect(await service.byId(2)).toMatchObject({ priceCents: 2300, weightTenthsOz: 99 })
     await syncCatalog(shop.deps.db, catalog, new Date())
+    await service.reload()
     expect(await service.byId(1)).toMatchObject({ priceCents: 2100, weightTenthsOz: 30 })
     expect((await service.byId(2))?.weightTenthsOz).toBe(99)
     await shop.deps.db
@@ -128,6 +129,7 @@ describe('catalogue service', () => {
       category: 'workforce-repair',
       description: expect.stringContaining('hand balm'),
       priceCents: 1300,
+      rating: 4.9,
       weightTenthsOz: 26,
     })
     expect((await service.bySlug('accessories'))?.id).toBe(5)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/checkout/cart'
+import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
 import { shippingQuotes } from '../../../db/schema/checkout'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { getRates, HOME, rateFor } from './helpers'

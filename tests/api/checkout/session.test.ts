@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createStripePayments } from '../../../api/adapters/stripe'
-import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/checkout/cart'
+import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
 import { QUOTE_EXPIRED_MESSAGE } from '../../../api/modules/shipping/pricing'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type FakeStripe, type FormValue, startFakeStripe } from '../../fakes/stripe'

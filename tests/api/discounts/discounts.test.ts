@@ -154,6 +154,9 @@ describe('POST /api/validate-discount', () => {
     for (let i = 0; i < 20; i++) await validate({ code: `GUESS${i}`, amount: 40 })
     const refused = await validate({ code: 'GRIT15', amount: 40 })
     expect(refused.status).toBe(429)
+    // The wait is in the header browsers and clients read, and in the body for the page's message.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(600)
     expect((await refused.json()).error).toBe(
       'Too many discount attempts. Please wait a few minutes and try again.',
     )
@@ -165,6 +168,23 @@ describe('POST /api/validate-discount', () => {
   })
 })
 
+describe('client addresses behind the proxy', () => {
+  test('a spoofed left-most X-Forwarded-For buys no extra attempts', async () => {
+    // The proxy appends the address it saw; everything to its left was written by the client.
+    const guess = (spoofed: string, i: number) =>
+      shop.call(
+        'POST',
+        '/api/validate-discount',
+        { code: `GUESS${i}`, amount: 40 },
+        { 'x-forwarded-for': `${spoofed}, 198.51.100.${address}` },
+      )
+    const answers: number[] = []
+    for (let i = 0; i < 25; i++) answers.push((await guess(`10.0.${i}.1`, i)).status)
+    expect(answers.slice(0, 20).every((status) => status === 404)).toBe(true)
+    expect(answers.slice(20)).toEqual([429, 429, 429, 429, 429])
+  })
+})
+
 describe('discount service limits', () => {
   const codes = (...rows: Omit<typeof discountCodes.$inferInsert, 'createdAt'>[]) =>
     shop.deps.db.insert(discountCodes).values(rows.map((row) => ({ ...row, createdAt: new Date() })))
@@ -172,7 +192,7 @@ describe('discount service limits', () => {
 
   test('total redemptions count recorded redemptions, and one order counts once', async () => {
     await codes({ code: 'TWICE', type: 'fixed', amount: 300, maxRedemptions: 2 })
-    const discounts = createDiscountService(shop.deps.db, shop.clock)
+    const discounts = createDiscountService({ ...shop.deps, hasPaidOrder: shop.services.orders.hasPaidOrder })
     const context = { subtotalCents: 4000, email: 'Mike@Example.com' }
     await discounts.recordRedemption('TWICE', { orderRef: '000001', email: 'a@example.com', userId: null })
     await discounts.recordRedemption('TWICE', { orderRef: '000001', email: 'a@example.com', userId: null })
@@ -191,7 +211,7 @@ describe('discount service limits', () => {
 
   test('the per-customer limit counts the same e-mail, whatever the capitals, and the same account', async () => {
     await codes({ code: 'ONCEEACH', type: 'percentage', amount: 5, maxPerCustomer: 1 })
-    const discounts = createDiscountService(shop.deps.db, shop.clock)
+    const discounts = createDiscountService({ ...shop.deps, hasPaidOrder: shop.services.orders.hasPaidOrder })
     const mike = { subtotalCents: 4000, email: ' Mike@Example.com ' }
     expect((await discounts.validate('ONCEEACH', mike)).code).toBe('ONCEEACH')
     await discounts.recordRedemption('ONCEEACH', {
@@ -228,8 +248,9 @@ describe('discount service limits', () => {
   test('a first-order-only code is refused once the e-mail has a paid order', async () => {
     const paid = new Set(['veteran@example.com'])
     const asked: string[] = []
-    const discounts = createDiscountService(shop.deps.db, shop.clock, {
-      hasPaidOrder: async (email) => {
+    const discounts = createDiscountService({
+      ...shop.deps,
+      hasPaidOrder: async (email: string) => {
         asked.push(email)
         return paid.has(email)
       },
@@ -269,7 +290,7 @@ describe('discount service limits', () => {
   })
 
   test('by default the first-order rule asks the orders module', async () => {
-    const discounts = createDiscountService(shop.deps.db, shop.clock)
+    const discounts = createDiscountService({ ...shop.deps, hasPaidOrder: shop.services.orders.hasPaidOrder })
     const context = { subtotalCents: 4000, email: 'Regular@Example.com' }
     expect((await discounts.validate('CREW10', context)).code).toBe('CREW10')
     const address = JSON.stringify({
@@ -312,7 +333,7 @@ describe('discount service limits', () => {
       activeFrom: new Date('2026-03-02T15:00:00Z'),
       activeUntil: new Date('2026-03-02T16:00:00Z'),
     })
-    const discounts = createDiscountService(shop.deps.db, shop.clock)
+    const discounts = createDiscountService({ ...shop.deps, hasPaidOrder: shop.services.orders.hasPaidOrder })
     const context = { subtotalCents: 4000 }
     expect((await discounts.validate('MARCH', context)).code).toBe('MARCH')
     shop.clock.advance(-1)

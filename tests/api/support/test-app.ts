@@ -3,19 +3,22 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { adaptersFromConfig } from '../../../api/adapters'
 import { createApp } from '../../../api/app'
+import { prepareData } from '../../../api/boot'
 import type { AppDeps } from '../../../api/deps'
 import { readConfig } from '../../../api/env'
 import { fixedClock } from '../../../api/lib/clock'
 import { createJobRunner } from '../../../api/modules/jobs/runner'
 import { loadStaticSite } from '../../../api/plugins/static-site'
+import { createServices, type Services } from '../../../api/services'
 import { openDatabase } from '../../../db/client'
-import { seedDatabase } from '../../../db/seed'
 
 export const ORIGIN = 'http://localhost:4321'
 
 export interface TestApp {
   app: ReturnType<typeof createApp>
   deps: AppDeps
+  /** The services the app was built with (api/services.ts), for tests that call one directly. */
+  services: Services
   clock: ReturnType<typeof fixedClock>
   /** Sends a request the way the shop's own pages would (same origin, JSON). */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
@@ -43,7 +46,7 @@ export async function createTestApp(
     ...env,
   })
   const database = await openDatabase(config.databaseUrl)
-  await seedDatabase(database.db)
+  await prepareData(database.db)
   const clock = fixedClock(new Date('2026-03-02T15:00:00Z'))
   const base: AppDeps = {
     config,
@@ -53,11 +56,13 @@ export async function createTestApp(
     ...adaptersFromConfig(config, database.db, clock),
   }
   const deps: AppDeps = { ...base, ...(typeof overrides === 'function' ? overrides(base) : overrides) }
-  const app = createApp(deps)
-  const jobs = createJobRunner(deps)
+  const services = createServices(deps)
+  const app = createApp(deps, services)
+  const jobs = createJobRunner(services)
   return {
     app,
     deps,
+    services,
     clock,
     call(method, path, body, headers = {}) {
       const init: RequestInit = { method, headers: { origin: ORIGIN, ...headers } }

@@ -4,7 +4,6 @@ import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import type { LabelRequest, Mailer, MailMessage, ShippingProvider } from '../../../api/adapters/types'
 import { ShippingProviderError } from '../../../api/adapters/types'
 import { backoffMs, createJobQueue } from '../../../api/modules/jobs/service'
-import { createOrdersService } from '../../../api/modules/orders/service'
 import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
 import { createSession, getRates, postWebhook, rateFor } from '../checkout/helpers'
@@ -101,7 +100,7 @@ describe('label purchase', () => {
 
     // Staff retry: one label, however many times Retry is pressed.
     carrier.state.failing = false
-    const orders = createOrdersService(shop.deps)
+    const orders = shop.services.orders
     expect(await Promise.all([orders.retry(id), orders.retry(id)])).toEqual(
       expect.arrayContaining([true, false]),
     )

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { createOrdersService } from '../../../api/modules/orders/service'
-import { createWebhookService } from '../../../api/modules/webhooks/service'
 import { createSession, getRates, type Items, rateFor } from '../checkout/helpers'
 import { createTestApp, type TestApp } from '../support/test-app'
 
@@ -43,7 +41,7 @@ test('orders and webhook events read back for the dashboard and the account page
   await paidOrder([{ id: 4, quantity: 3 }], 'Dana@Example.com')
   await shop.runDueJobs()
 
-  const orders = createOrdersService(shop.deps)
+  const orders = shop.services.orders
   const recent = await orders.recent(2)
   expect(recent.map((order) => order.email)).toEqual(['dana@example.com', 'lee@example.com'])
   expect(recent[0]?.id).toBeGreaterThan(recent[1]?.id ?? Number.POSITIVE_INFINITY)
@@ -61,7 +59,7 @@ test('orders and webhook events read back for the dashboard and the account page
   ])
   expect(await orders.forCustomer({ email: 'nobody@example.com' })).toEqual([])
 
-  const events = await createWebhookService(shop.deps).recent(10)
+  const events = await shop.services.webhooks.recent(10)
   expect(events).toHaveLength(3)
   expect(
     events.every((event) => event.eventType === 'checkout.session.completed' && event.status === 'processed'),

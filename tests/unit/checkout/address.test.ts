@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { cartFingerprint } from '../../../api/modules/checkout/cart'
+import { cartFingerprint } from '../../../api/modules/catalog/cart'
 import { addressHash, normalizeAddress } from '../../../api/modules/shipping/address'
 import { HttpError } from '../../../api/plugins/errors'
 

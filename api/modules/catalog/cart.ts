@@ -1,14 +1,15 @@
 /**
  * A cart rebuilt on the server from product ids and quantities: names, prices and weights come from the
  * catalogue, never from the browser (DESIGN §4). Both the shipping quote and the checkout session use it,
- * and the fingerprint ties a quote to the cart it was weighed for.
+ * and the fingerprint ties a quote to the cart it was weighed for. It lives with the catalogue because
+ * everything in it is catalogue data; shipping and checkout both build on it.
  */
 import { createHash } from 'node:crypto'
 import { unprocessable } from '../../plugins/errors'
 import type { PricedLine } from '../../rules/discounts'
-import type { createCatalogService } from '../catalog/service'
+import type { CatalogService } from './service'
 
-type CatalogLookup = Pick<ReturnType<typeof createCatalogService>, 'byId'>
+type CatalogLookup = Pick<CatalogService, 'byId'>
 
 export interface CartItemInput {
   productId: number

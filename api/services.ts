@@ -1,0 +1,31 @@
+/**
+ * The one place services are built. Each is made once, from the app's dependencies and the services it
+ * calls, and handed to the route modules and the job runner; route modules build nothing. Reading this
+ * file top to bottom shows which domain calls which.
+ */
+import type { AppDeps } from './deps'
+import { createCatalogService } from './modules/catalog/service'
+import { createCheckoutService } from './modules/checkout/service'
+import { createDiscountService } from './modules/discounts/service'
+import { createJobQueue } from './modules/jobs/service'
+import { createNewsletterService } from './modules/newsletter/service'
+import { createOrdersService } from './modules/orders/service'
+import { createShippingService } from './modules/shipping/service'
+import { createWebhookService } from './modules/webhooks/service'
+import { createRateCounter } from './plugins/rate-limit'
+
+export function createServices(deps: AppDeps) {
+  const { db, clock } = deps
+  const jobs = createJobQueue(db, clock)
+  const rateCounter = createRateCounter(db, clock)
+  const catalog = createCatalogService(db)
+  const newsletter = createNewsletterService(db, clock)
+  const orders = createOrdersService({ ...deps, jobs })
+  const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
+  const shipping = createShippingService({ ...deps, catalog, discounts })
+  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping })
+  const webhooks = createWebhookService({ db, clock, checkout, orders, discounts })
+  return { jobs, rateCounter, catalog, newsletter, orders, discounts, shipping, checkout, webhooks }
+}
+
+export type Services = ReturnType<typeof createServices>
