@@ -24,7 +24,7 @@ export function createServices(deps: AppDeps) {
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping })
-  const webhooks = createWebhookService({ db, clock, checkout, orders, discounts })
+  const webhooks = createWebhookService({ ...deps, checkout, orders, discounts })
   return { jobs, rateCounter, catalog, newsletter, orders, discounts, shipping, checkout, webhooks }
 }
 

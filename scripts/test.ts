@@ -86,7 +86,11 @@ if (only !== 'e2e') {
   run('import circles', [bun, 'scripts/check-cycles.ts'])
   // One formatter and linter (DESIGN §8): drift or a lint error fails the run like a type error.
   run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
-  await runCounted('unit and API tests', [bun, 'test', 'tests/unit', 'tests/api'], bunCounts)
+  await runCounted(
+    'unit, API tests and fault drills',
+    [bun, 'test', 'tests/unit', 'tests/api', 'tests/drills'],
+    bunCounts,
+  )
 }
 if (only !== 'unit') {
   const chromium = findChromium()

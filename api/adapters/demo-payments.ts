@@ -117,14 +117,26 @@ export interface DemoSessionSummary {
 }
 
 export type DemoPayResult =
-  | { ok: true; event: PaymentEvent }
+  | {
+      ok: true
+      /** The completed-session event for the webhook service; the same event for every try on a session. */
+      event: PaymentEvent
+      /** The session was paid before this try: the caller only finishes what that payment started. */
+      alreadyPaid: boolean
+    }
   | { ok: false; status: 402 | 404 | 409 | 422; message: string }
 
 export interface DemoPaymentProvider extends PaymentProvider {
   readonly name: 'demo'
   describeSession(id: string): Promise<DemoSessionSummary | null>
-  /** Charges the test card; on success returns the completed-session event to hand to the webhook service. */
-  pay(id: string, card: DemoCard): Promise<DemoPayResult>
+  /**
+   * Checks the session and the test card and returns the event a successful payment produces, without
+   * marking anything paid: the caller stores the event first, then calls `markPaid`, so a crash in
+   * between never leaves a paid session without its event.
+   */
+  preparePayment(id: string, card: DemoCard): Promise<DemoPayResult>
+  /** One conditional UPDATE: of two simultaneous payments exactly one marks the session paid. */
+  markPaid(id: string): Promise<boolean>
 }
 
 type DemoRow = typeof demoPaymentSessions.$inferSelect
@@ -243,13 +255,11 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       }
     },
 
-    async pay(id, card) {
+    async preparePayment(id, card) {
       const now = clock.now()
       const row = await load(id)
       if (!row) return { ok: false, status: 404, message: 'Checkout session not found.' }
       const status = sessionStatus(row, now)
-      if (status === 'complete')
-        return { ok: false, status: 409, message: 'This order has already been paid.' }
       if (status === 'expired') {
         return {
           ok: false,
@@ -257,24 +267,32 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           message: 'This checkout session has expired. Please return to your cart and try again.',
         }
       }
-      const check = checkDemoCard(card, now)
-      if (!check.ok) return check
-      // One conditional UPDATE: of two simultaneous payments exactly one marks the session paid.
-      const [paid] = await db
-        .update(demoPaymentSessions)
-        .set({ status: 'complete', paymentStatus: 'paid', updatedAt: now })
-        .where(and(eq(demoPaymentSessions.id, id), eq(demoPaymentSessions.status, 'open')))
-        .returning()
-      if (!paid) return { ok: false, status: 409, message: 'This order has already been paid.' }
+      const alreadyPaid = status === 'complete'
+      if (!alreadyPaid) {
+        const check = checkDemoCard(card, now)
+        if (!check.ok) return check
+      }
+      const paid: DemoRow = { ...row, status: 'complete', paymentStatus: 'paid' }
+      // One event per session, so every try (and a retry after a crash) finishes the same payment.
       const event = {
-        id: `evt_demo_${randomId(24)}`,
+        id: `evt_demo_${row.id.slice('cs_test_demo_'.length)}`,
         object: 'event',
         type: 'checkout.session.completed',
         created: Math.floor(now.getTime() / 1000),
         livemode: false,
         data: { object: stripeShapedSession(paid, now) },
       }
-      return { ok: true, event: toPaymentEvent(event as unknown as Stripe.Event) }
+      return { ok: true, event: toPaymentEvent(event as unknown as Stripe.Event), alreadyPaid }
+    },
+
+    async markPaid(id) {
+      const now = clock.now()
+      const paid = await db
+        .update(demoPaymentSessions)
+        .set({ status: 'complete', paymentStatus: 'paid', updatedAt: now })
+        .where(and(eq(demoPaymentSessions.id, id), eq(demoPaymentSessions.status, 'open')))
+        .returning({ id: demoPaymentSessions.id })
+      return paid.length > 0
     },
 
     async verifyWebhook(rawBody, signatureHeader, receivedAtMs) {

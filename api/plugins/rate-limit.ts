@@ -96,3 +96,9 @@ export function rateLimitPlugin(options: { counter: RateCounter; trustedProxyHop
 }
 
 export type RateLimitPlugin = ReturnType<typeof rateLimitPlugin>
+
+/** Whether a request body carries a non-blank `discount_code` (such calls also count as code guesses). */
+export function sendsDiscountCode(body: unknown): boolean {
+  const code = (body as { discount_code?: unknown } | null)?.discount_code
+  return typeof code === 'string' && code.trim() !== ''
+}

@@ -50,6 +50,8 @@ export const checkoutSessions = sqliteTable(
     /** JSON: SessionLine[] (catalogue prices in cents, weights in tenths of an ounce). */
     lines: text('lines').notNull(),
     discountCode: text('discount_code'),
+    /** The discount use this session holds (discount_redemptions.reservation_key). */
+    discountReservationKey: text('discount_reservation_key'),
     subtotalCents: integer('subtotal_cents').notNull(),
     discountCents: integer('discount_cents').notNull(),
     shippingCents: integer('shipping_cents').notNull(),

@@ -16,23 +16,38 @@ export const discountCodes = sqliteTable('discount_codes', {
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
 })
 
-/** One row per paid order that used a code; the limits count these. */
+export const DISCOUNT_USE_STATUSES = ['reserved', 'redeemed', 'released'] as const
+
+/**
+ * Every use of a code. A checkout session reserves a use when it is opened (so sessions opened in
+ * parallel cannot all pass a limit), the paid order redeems it, and an expired or failed session releases
+ * it. The limits count redeemed uses and reservations that have not expired.
+ */
 export const discountRedemptions = sqliteTable(
   'discount_redemptions',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     code: text('code').notNull(),
-    orderRef: text('order_ref').notNull(),
-    /** Lower-cased, so limits per customer hold whatever the capitals. */
+    status: text('status', { enum: DISCOUNT_USE_STATUSES }).notNull().default('redeemed'),
+    /** The checkout request's idempotency key: a double click reserves once. */
+    reservationKey: text('reservation_key'),
+    /** The order number, once the reservation is paid. */
+    orderRef: text('order_ref'),
+    /** Lower-cased, as the customer typed it. */
     email: text('email').notNull(),
+    /** The customer the limits count by (api/rules/customer.ts: case and plus-addresses folded). */
+    customerKey: text('customer_key').notNull().default(''),
     userId: text('user_id'),
+    /** A reservation stops counting after this (the payment session has expired by then). */
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [
     uniqueIndex('discount_redemptions_order_idx').on(table.orderRef),
-    index('discount_redemptions_code_email_idx').on(table.code, table.email),
-    // First-order and per-customer rules look a customer up by e-mail or by account, across all codes.
-    index('discount_redemptions_email_idx').on(table.email),
+    uniqueIndex('discount_redemptions_reservation_idx').on(table.reservationKey),
+    index('discount_redemptions_code_status_idx').on(table.code, table.status),
+    // First-order and per-customer rules look a customer up by key or by account, across all codes.
+    index('discount_redemptions_customer_idx').on(table.customerKey),
     index('discount_redemptions_user_idx').on(table.userId),
   ],
 )

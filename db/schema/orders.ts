@@ -15,6 +15,8 @@ export const orders = sqliteTable(
     sourceEventId: text('source_event_id').notNull(),
     userId: text('user_id'),
     email: text('email').notNull(),
+    /** The e-mail as discount rules compare customers (api/rules/customer.ts). */
+    customerKey: text('customer_key').notNull().default(''),
     customerName: text('customer_name').notNull(),
     /** JSON: ShippingAddress. */
     shippingAddress: text('shipping_address').notNull(),
@@ -40,6 +42,7 @@ export const orders = sqliteTable(
   (table) => [
     index('orders_status_idx').on(table.status),
     index('orders_email_idx').on(table.email),
+    index('orders_customer_key_idx').on(table.customerKey),
     index('orders_user_id_idx').on(table.userId),
     index('orders_created_at_idx').on(table.createdAt),
   ],
@@ -69,18 +72,32 @@ export const orderLines = sqliteTable(
 export const WEBHOOK_EVENT_STATUSES = ['received', 'processed', 'ignored', 'failed'] as const
 export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
 
-/** Every signed event from the payment provider, stored once by its own id, with how it was handled. */
+/**
+ * Every verified event from the payment provider, stored once by its own id, with how it was handled.
+ * 'received' means not finished: the event is kept whole so a sweep can finish it if the process handling
+ * it died, and `claimedUntil` is the lease of whoever is handling it now.
+ */
 export const webhookEvents = sqliteTable(
   'webhook_events',
   {
     id: text('id').primaryKey(),
     eventType: text('event_type').notNull(),
+    /** The checkout session the event is about, when it is about one. */
+    sessionId: text('session_id'),
     orderId: integer('order_id'),
     status: text('status', { enum: WEBHOOK_EVENT_STATUSES }).notNull(),
     processingTimeMs: integer('processing_time_ms'),
-    /** Short reason when ignored or failed; never the payload. */
+    /** Short reason when ignored or failed. */
     note: text('note'),
+    /** JSON: the verified event as the shop reads it (no customer e-mail). */
+    payload: text('payload'),
+    /** Epoch milliseconds: a handler's lease; past it, another may take the event over. */
+    claimedUntil: integer('claimed_until'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (table) => [index('webhook_events_created_at_idx').on(table.createdAt)],
+  (table) => [
+    index('webhook_events_created_at_idx').on(table.createdAt),
+    index('webhook_events_status_idx').on(table.status, table.createdAt),
+    index('webhook_events_session_idx').on(table.sessionId),
+  ],
 )

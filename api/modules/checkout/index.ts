@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
+import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
 import { createSessionBody, createSessionResponse, sessionStatusResponse } from './model'
 
 const SESSION_LIMIT = {
@@ -10,6 +11,10 @@ const SESSION_LIMIT = {
   message: 'Too many checkout attempts. Please wait a minute and try again.',
 }
 
+/** The answer says whether a code is valid, so a code sent here counts as a guess too. */
+const sessionLimits = (body: unknown) =>
+  sendsDiscountCode(body) ? [SESSION_LIMIT, DISCOUNT_ATTEMPT_LIMIT] : [SESSION_LIMIT]
+
 export function checkoutRoutes({ checkout }: Pick<Services, 'checkout'>, limits: RateLimitPlugin) {
   return (
     new Elysia()
@@ -18,7 +23,7 @@ export function checkoutRoutes({ checkout }: Pick<Services, 'checkout'>, limits:
       .post('/api/create-checkout-session', ({ body }) => checkout.createSession(body, null), {
         body: createSessionBody,
         response: { 200: createSessionResponse },
-        rateLimit: SESSION_LIMIT,
+        rateLimit: sessionLimits,
       })
       .get(
         '/api/checkout/session/:id/status',

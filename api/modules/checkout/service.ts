@@ -42,6 +42,8 @@ export interface CheckoutRecord {
   billingAddress: ShippingAddress
   lines: SessionLine[]
   discountCode: string | null
+  /** The discount use this session holds until it is paid, expires or fails. */
+  discountReservationKey: string | null
   subtotalCents: number
   discountCents: number
   shippingCents: number
@@ -55,6 +57,12 @@ export interface CheckoutRecord {
   estimatedDaysMin: number
   estimatedDaysMax: number
 }
+
+/**
+ * How long a discount stays reserved for an unpaid session: payment sessions expire after 24 hours, so by
+ * then the session can no longer be paid; the extra hour covers clock differences with the provider.
+ */
+const RESERVATION_LIFETIME_MS = 25 * 60 * 60 * 1000
 
 const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9_]{1,250}$/
 
@@ -190,13 +198,20 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         metadata,
       }
 
+      const key = idempotencyKey(request, userId)
+      // Held before the provider is asked, so parallel sessions can never pass a code's limits together.
+      if (terms) {
+        await discounts.reserve(
+          terms.code,
+          { subtotalCents: cart.subtotalCents, email, userId },
+          { key, expiresAt: new Date(clock.now().getTime() + RESERVATION_LIFETIME_MS) },
+        )
+      }
       let session: Awaited<ReturnType<typeof deps.payments.createCheckoutSession>>
       try {
-        session = await deps.payments.createCheckoutSession({
-          ...request,
-          idempotencyKey: idempotencyKey(request, userId),
-        })
+        session = await deps.payments.createCheckoutSession({ ...request, idempotencyKey: key })
       } catch (error) {
+        if (terms) await discounts.release(key)
         if (!(error instanceof PaymentProviderError)) throw error
         console.error(`[checkout] ${error.message}`)
         throw new HttpError(502, 'We could not start the secure payment. Please try again in a moment.')
@@ -215,6 +230,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
           billingAddress: JSON.stringify(billingAddress),
           lines: JSON.stringify(lines),
           discountCode: terms?.code ?? null,
+          discountReservationKey: terms ? key : null,
           subtotalCents: cart.subtotalCents,
           discountCents: discount,
           shippingCents,

@@ -1,8 +1,9 @@
-import { and, count, eq, or } from 'drizzle-orm'
+import { and, count, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { notFound, unprocessable } from '../../plugins/errors'
+import { customerKey } from '../../rules/customer'
 import type { DiscountTerms } from '../../rules/discounts'
 import { formatCents } from '../../rules/money'
 
@@ -15,6 +16,7 @@ export interface DiscountContext {
 
 interface Customer {
   email: string
+  key: string
   userId: string | null
 }
 
@@ -22,86 +24,195 @@ export interface Redemption {
   orderRef: string
   email: string
   userId: string | null
+  /** The reservation the paid session held, if any: it becomes this redemption. */
+  reservationKey?: string | null
+}
+
+export interface Reservation {
+  /** The checkout request's idempotency key: the same request reserves once. */
+  key: string
+  /** The payment session lasts until then; an unpaid reservation stops counting after it. */
+  expiresAt: Date
 }
 
 export interface DiscountServiceDeps {
   db: Database
   clock: Clock
-  /** Whether this (lower-cased) e-mail already has a paid order: the orders module's answer. */
-  hasPaidOrder: (email: string) => Promise<boolean>
+  /** Whether this customer (by customer key or account) already has a paid order: the orders module's answer. */
+  hasPaidOrder: (customer: { customerKey: string; userId: string | null }) => Promise<boolean>
 }
 
+export const USED_UP_MESSAGE = 'This discount code has been used up.'
+export const ALREADY_USED_MESSAGE = 'You have already used this discount code.'
+export const FIRST_ORDER_MESSAGE = 'This code is for your first order only.'
+
 export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServiceDeps) {
-  /** The same customer: the same e-mail, or the same account whatever e-mail it gave. */
-  function sameCustomer(customer: Customer) {
-    return customer.userId
-      ? or(eq(discountRedemptions.email, customer.email), eq(discountRedemptions.userId, customer.userId))
-      : eq(discountRedemptions.email, customer.email)
+  /** The same customer: the same customer key, or the same account whatever e-mail it gave. */
+  function sameCustomer(customer: Customer): SQL {
+    const byKey = eq(discountRedemptions.customerKey, customer.key)
+    return (customer.userId ? or(byKey, eq(discountRedemptions.userId, customer.userId)) : byKey) as SQL
   }
 
-  async function redemptions(code: string, customer?: Customer): Promise<number> {
+  /** Uses that count against limits: paid ones, and reservations whose payment session may still be paid. */
+  function counting(now: Date): SQL {
+    return or(
+      eq(discountRedemptions.status, 'redeemed'),
+      and(eq(discountRedemptions.status, 'reserved'), gt(discountRedemptions.expiresAt, now)),
+    ) as SQL
+  }
+
+  async function uses(code: string, now: Date, customer?: Customer): Promise<number> {
     const where = customer
-      ? and(eq(discountRedemptions.code, code), sameCustomer(customer))
-      : eq(discountRedemptions.code, code)
+      ? and(eq(discountRedemptions.code, code), counting(now), sameCustomer(customer))
+      : and(eq(discountRedemptions.code, code), counting(now))
     const [row] = await db.select({ n: count() }).from(discountRedemptions).where(where)
     return row?.n ?? 0
   }
 
-  /** A redemption of any code is a paid order too; asking both keeps the rule if either record lags. */
+  /** A redeemed use of any code is a paid order too; asking both keeps the rule if either record lags. */
   async function hasOrderedBefore(customer: Customer): Promise<boolean> {
     const [row] = await db
       .select({ one: discountRedemptions.id })
       .from(discountRedemptions)
-      .where(sameCustomer(customer))
+      .where(and(eq(discountRedemptions.status, 'redeemed'), sameCustomer(customer)))
       .limit(1)
-    return row !== undefined || (await hasPaidOrder(customer.email))
+    return row !== undefined || (await hasPaidOrder({ customerKey: customer.key, userId: customer.userId }))
   }
 
-  return {
+  function customerOf(context: DiscountContext): Customer | null {
+    const email = context.email?.trim().toLowerCase()
+    return email ? { email, key: customerKey(email), userId: context.userId ?? null } : null
+  }
+
+  /** A first-order code is once per customer even when its row sets no per-customer limit. */
+  function perCustomerLimit(row: typeof discountCodes.$inferSelect): number | null {
+    if (row.maxPerCustomer !== null)
+      return row.firstOrderOnly ? Math.min(row.maxPerCustomer, 1) : row.maxPerCustomer
+    return row.firstOrderOnly ? 1 : null
+  }
+
+  const service = {
     /** The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. */
     async validate(code: string, context: DiscountContext): Promise<DiscountTerms> {
       const [row] = await db.select().from(discountCodes).where(eq(discountCodes.code, code))
       if (!row) throw notFound('This discount code does not exist.')
-      const now = clock.now().getTime()
-      if (row.activeFrom && now < row.activeFrom.getTime())
+      const now = clock.now()
+      if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
         throw unprocessable('This discount code is not active yet.')
-      if (row.activeUntil && now >= row.activeUntil.getTime())
+      if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
         throw unprocessable('This discount code has expired.')
       if (context.subtotalCents < row.minSubtotalCents) {
         throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
       }
-      if (row.maxRedemptions !== null && (await redemptions(code)) >= row.maxRedemptions) {
-        throw unprocessable('This discount code has been used up.')
+      if (row.maxRedemptions !== null && (await uses(code, now)) >= row.maxRedemptions) {
+        throw unprocessable(USED_UP_MESSAGE)
       }
-      const email = context.email?.trim().toLowerCase()
-      const customer = email ? { email, userId: context.userId ?? null } : null
-      if (
-        customer &&
-        row.maxPerCustomer !== null &&
-        (await redemptions(code, customer)) >= row.maxPerCustomer
-      ) {
-        throw unprocessable('You have already used this discount code.')
+      const customer = customerOf(context)
+      const limit = perCustomerLimit(row)
+      if (customer && limit !== null && (await uses(code, now, customer)) >= limit) {
+        throw unprocessable(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
       }
       if (customer && row.firstOrderOnly && (await hasOrderedBefore(customer))) {
-        throw unprocessable('This code is for your first order only.')
+        throw unprocessable(FIRST_ORDER_MESSAGE)
       }
       return { code: row.code, type: row.type, amount: row.amount }
     },
 
-    /** Counts a paid order's use of a code; the same order twice counts once. */
+    /**
+     * Validates the code for this customer and holds one use of it for a checkout session, in one
+     * conditional INSERT: the total and per-customer limits count redeemed uses and live reservations, so
+     * sessions opened in parallel can never pass a limit together. The same request (a double click)
+     * gets its existing reservation back.
+     */
+    async reserve(code: string, context: DiscountContext, reservation: Reservation): Promise<DiscountTerms> {
+      const terms = await service.validate(code, context)
+      const customer = customerOf(context)
+      if (!customer) throw new Error('a discount is reserved for a customer: the e-mail is required')
+      const now = clock.now()
+      const live = sql`(status = 'redeemed' or (status = 'reserved' and expires_at > ${now.getTime()}))`
+      const mine = customer.userId
+        ? sql`(customer_key = ${customer.key} or user_id = ${customer.userId})`
+        : sql`customer_key = ${customer.key}`
+      const [row] = await db.all<{ id: number }>(sql`
+        insert into discount_redemptions
+          (code, status, reservation_key, email, customer_key, user_id, expires_at, created_at)
+        select ${code}, 'reserved', ${reservation.key}, ${customer.email}, ${customer.key}, ${customer.userId},
+               ${reservation.expiresAt.getTime()}, ${now.getTime()}
+        from discount_codes c
+        where c.code = ${code}
+          and (c.max_redemptions is null
+               or (select count(*) from discount_redemptions where code = ${code} and ${live}) < c.max_redemptions)
+          and (case
+                 when c.first_order_only then min(coalesce(c.max_per_customer, 1), 1)
+                 else c.max_per_customer
+               end is null
+               or (select count(*) from discount_redemptions where code = ${code} and ${live} and ${mine})
+                  < case
+                      when c.first_order_only then min(coalesce(c.max_per_customer, 1), 1)
+                      else c.max_per_customer
+                    end)
+        on conflict (reservation_key) do nothing
+        returning id`)
+      if (row) return terms
+      const [existing] = await db
+        .select({ status: discountRedemptions.status })
+        .from(discountRedemptions)
+        .where(eq(discountRedemptions.reservationKey, reservation.key))
+        .limit(1)
+      if (existing && existing.status !== 'released') return terms
+      // Another session took the last use between the check and the insert: say which limit it was.
+      await service.validate(code, context)
+      throw unprocessable(USED_UP_MESSAGE)
+    },
+
+    /** The session expired or its payment failed: its reservation stops counting. */
+    async release(reservationKey: string): Promise<void> {
+      await db
+        .update(discountRedemptions)
+        .set({ status: 'released' })
+        .where(
+          and(
+            eq(discountRedemptions.reservationKey, reservationKey),
+            eq(discountRedemptions.status, 'reserved'),
+          ),
+        )
+    },
+
+    /**
+     * Counts a paid order's use of a code: its reservation becomes the redemption (even if it had been
+     * released, since the customer did pay), or, for a session without one, a new row. The same order
+     * twice counts once.
+     */
     async recordRedemption(code: string, redemption: Redemption): Promise<void> {
+      if (redemption.reservationKey) {
+        const redeemed = await db
+          .update(discountRedemptions)
+          .set({ status: 'redeemed', orderRef: redemption.orderRef })
+          .where(
+            and(
+              eq(discountRedemptions.reservationKey, redemption.reservationKey),
+              inArray(discountRedemptions.status, ['reserved', 'released']),
+            ),
+          )
+          .returning({ id: discountRedemptions.id })
+        if (redeemed.length > 0) return
+      }
+      const email = redemption.email.trim().toLowerCase()
       await db
         .insert(discountRedemptions)
         .values({
           code,
+          status: 'redeemed',
           orderRef: redemption.orderRef,
-          email: redemption.email.trim().toLowerCase(),
+          email,
+          customerKey: customerKey(email),
           userId: redemption.userId,
           createdAt: clock.now(),
         })
-        .onConflictDoNothing({ target: discountRedemptions.orderRef })
+        .onConflictDoNothing()
     },
   }
+  return service
 }
 
 export type DiscountService = ReturnType<typeof createDiscountService>

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { orderLines, orders } from '../../../db/schema/orders'
 import type { ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
@@ -73,6 +74,7 @@ export function createOrdersService(
             sourceEventId: eventId,
             userId: session.userId,
             email: session.email,
+            customerKey: customerKey(session.email),
             customerName: session.shippingAddress.name,
             shippingAddress: JSON.stringify(session.shippingAddress),
             billingAddress: JSON.stringify(session.billingAddress),
@@ -123,12 +125,13 @@ export function createOrdersService(
       return { orderId: row.id, created: row.sourceEventId === eventId }
     },
 
-    /** Whether this (lower-cased) e-mail has ever placed a paid order; orders exist only once paid. */
-    async hasPaidOrder(email: string): Promise<boolean> {
+    /** Whether this customer (by customer key, or by account) has ever placed an order; orders exist only once paid. */
+    async hasPaidOrder(customer: { customerKey: string; userId: string | null }): Promise<boolean> {
+      const byKey = eq(orders.customerKey, customer.customerKey)
       const [row] = await db
         .select({ one: sql<number>`1` })
         .from(orders)
-        .where(eq(orders.email, email.trim().toLowerCase()))
+        .where(customer.userId ? or(byKey, eq(orders.userId, customer.userId)) : byKey)
         .limit(1)
       return row !== undefined
     },

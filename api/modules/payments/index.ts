@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import type { DemoPaymentProvider } from '../../adapters/demo-payments'
 import type { PaymentProvider } from '../../adapters/types'
-import { HttpError, notFound } from '../../plugins/errors'
+import { crashPoint } from '../../lib/crash-points'
+import { conflict, HttpError, notFound } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { Services } from '../../services'
@@ -21,8 +22,10 @@ const PAY_LIMIT = {
 }
 
 function isDemo(provider: PaymentProvider): provider is DemoPaymentProvider {
-  return provider.name === 'demo' && 'pay' in provider && 'describeSession' in provider
+  return provider.name === 'demo' && 'preparePayment' in provider && 'describeSession' in provider
 }
+
+const ALREADY_PAID = 'This order has already been paid.'
 
 export function paymentRoutes(
   provider: PaymentProvider,
@@ -58,11 +61,20 @@ export function paymentRoutes(
       '/api/demo-payments/:sessionId/pay',
       async ({ params, body }) => {
         if (!DEMO_SESSION_ID.test(params.sessionId)) throw notFound('Checkout session not found.')
-        const result = await provider.pay(params.sessionId, body)
+        const result = await provider.preparePayment(params.sessionId, body)
         if (!result.ok)
           throw new HttpError(result.status, result.message, result.status === 402 ? { declined: true } : {})
-        // The same path a Stripe webhook takes: the order is made by the webhook service, nowhere else.
+        if (!result.alreadyPaid) {
+          // The event is kept before the session is marked paid, so no crash can leave a payment without it.
+          await webhooks.store(result.event)
+          crashPoint('event-stored')
+          if (!(await provider.markPaid(params.sessionId))) throw conflict(ALREADY_PAID)
+          crashPoint('session-paid')
+        }
+        // The same path a Stripe webhook takes: the order is made by the webhook service, nowhere else. Paying
+        // a session again finishes what an interrupted payment started, and is refused once that is done.
         const outcome = await webhooks.process(result.event)
+        if (result.alreadyPaid && (outcome.duplicate || outcome.inFlight)) throw conflict(ALREADY_PAID)
         return {
           paid: true as const,
           sessionId: params.sessionId,

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
-import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
+import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
 import { ratesBody, ratesResponse } from './model'
 
 const RATES_LIMIT = {
@@ -9,6 +10,10 @@ const RATES_LIMIT = {
   windowMs: 60 * 1000,
   message: 'Too many shipping rate requests. Please wait a minute and try again.',
 }
+
+/** The free-shipping line shows whether a code is valid, so a code sent here counts as a guess too. */
+const ratesLimits = (body: unknown) =>
+  sendsDiscountCode(body) ? [RATES_LIMIT, DISCOUNT_ATTEMPT_LIMIT] : [RATES_LIMIT]
 
 export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits: RateLimitPlugin) {
   return new Elysia().use(limits).post(
@@ -19,6 +24,10 @@ export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits:
         items: body.items.map((item) => ({ productId: item.id, quantity: item.quantity })),
         discountCode: body.discount_code ?? null,
       }),
-    { body: ratesBody, response: { 200: ratesResponse }, rateLimit: RATES_LIMIT },
+    {
+      body: ratesBody,
+      response: { 200: ratesResponse },
+      rateLimit: ratesLimits,
+    },
   )
 }

@@ -26,6 +26,15 @@ export function webhookRoutes(
         throw error
       }
       const outcome = await webhooks.process(event)
+      // Another process holds this event right now: a 2xx would tell the provider to stop delivering it.
+      if (outcome.inFlight) {
+        return jsonError(
+          503,
+          'This event is being processed. Please deliver it again.',
+          {},
+          { 'retry-after': '60' },
+        )
+      }
       return { received: true, duplicate: outcome.duplicate, status: outcome.status }
     },
     { parse: 'none' },

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -8,12 +8,22 @@ import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
 import type { OrdersService } from '../orders/service'
 
-/** An event stuck in 'received' this long was being handled by a process that died; a redelivery may retry it. */
-const STUCK_AFTER_MS = 5 * 60 * 1000
+/**
+ * A handler's lease on an event. Handling takes milliseconds (no outside calls), so an event still leased
+ * after this was being handled by a process that died; a redelivery or the sweep takes it over.
+ */
+export const EVENT_LEASE_MS = 60 * 1000
+
+/** The sweep leaves events this young to the request that stored them. */
+const SWEEP_GRACE_MS = 30 * 1000
+/** Events older than this are past any payment session's life: the sweep stops looking at them. */
+const SWEEP_HORIZON_MS = 48 * 60 * 60 * 1000
 
 export interface WebhookOutcome {
   /** True when this event id was already handled: nothing was done again. */
   duplicate: boolean
+  /** True when another handler holds the event right now: the provider should deliver it again later. */
+  inFlight: boolean
   status: WebhookEventStatus
   orderId: number | null
 }
@@ -25,6 +35,13 @@ interface Handled {
 }
 
 const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
+const PAYMENT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded'])
+
+/** The event as stored for the sweep: what the shop reads of it, without the customer's e-mail. */
+function storedPayload(event: PaymentEvent): string {
+  const session = event.session ? { ...event.session, customerEmail: null, clientSecret: null } : null
+  return JSON.stringify({ ...event, session })
+}
 
 /** The order a paid checkout session makes: the figures the server stored when it opened the session. */
 function orderDraft(record: CheckoutRecord): OrderDraft {
@@ -48,7 +65,7 @@ function orderDraft(record: CheckoutRecord): OrderDraft {
   }
 }
 
-export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock'> {
+export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'payments'> {
   checkout: CheckoutService
   orders: OrdersService
   discounts: DiscountService
@@ -61,39 +78,58 @@ export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock'> {
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, clock, checkout, orders, discounts } = deps
 
-  /** Stores the event id, or re-takes a failed (or abandoned) one; false means someone already has it. */
-  async function claim(event: PaymentEvent): Promise<boolean> {
-    const now = clock.now()
-    const inserted = await db
+  /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
+  const inFlight = new Map<string, Promise<WebhookOutcome>>()
+
+  /** Keeps the verified event before anything is done about it, so a crash never loses it. */
+  async function store(event: PaymentEvent): Promise<void> {
+    await db
       .insert(webhookEvents)
-      .values({ id: event.id, eventType: event.type, status: 'received', createdAt: now })
+      .values({
+        id: event.id,
+        eventType: event.type,
+        sessionId: event.session?.id ?? null,
+        status: 'received',
+        payload: storedPayload(event),
+        createdAt: clock.now(),
+      })
       .onConflictDoNothing({ target: webhookEvents.id })
-      .returning({ id: webhookEvents.id })
-    if (inserted.length > 0) return true
-    const retaken = await db
+  }
+
+  /**
+   * Takes the lease on an unfinished (or failed) event with one conditional UPDATE: of several handlers,
+   * processes or instances, exactly one gets it.
+   */
+  async function claim(id: string): Promise<boolean> {
+    const now = clock.now().getTime()
+    const taken = await db
       .update(webhookEvents)
-      .set({ status: 'received', note: null })
+      .set({ status: 'received', note: null, claimedUntil: now + EVENT_LEASE_MS })
       .where(
         and(
-          eq(webhookEvents.id, event.id),
+          eq(webhookEvents.id, id),
           or(
             eq(webhookEvents.status, 'failed'),
             and(
               eq(webhookEvents.status, 'received'),
-              lt(webhookEvents.createdAt, new Date(now.getTime() - STUCK_AFTER_MS)),
+              or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now)),
             ),
           ),
         ),
       )
       .returning({ id: webhookEvents.id })
-    return retaken.length > 0
+    return taken.length > 0
   }
 
   async function createOrder(event: PaymentEvent, session: ProviderSession): Promise<Handled> {
     const record = await checkout.record(session.id)
     if (!record) return { status: 'ignored', note: 'unknown checkout session' }
     // The provider charged what it was asked; anything else means the session is not ours to fulfil.
-    if (session.amountTotal !== null && session.amountTotal !== record.totalCents) {
+    if (session.amountTotal === null) {
+      console.error(`[webhooks] ${event.id}: no amount in a paid session event`)
+      return { status: 'failed', note: 'amount missing' }
+    }
+    if (session.amountTotal !== record.totalCents) {
       console.error(
         `[webhooks] ${event.id}: amount ${session.amountTotal} differs from session total ${record.totalCents}`,
       )
@@ -101,12 +137,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     }
     const { orderId, created } = await orders.create(orderDraft(record), event.id)
     await checkout.markComplete(record.id, orderId)
-    if (created && record.discountCode) {
+    // Every time, not only when this event made the order: a handler that died in between left it undone.
+    if (record.discountCode) {
       try {
         await discounts.recordRedemption(record.discountCode, {
           orderRef: formatOrderNumber(orderId),
           email: record.email,
           userId: record.userId,
+          reservationKey: record.discountReservationKey,
         })
       } catch (error) {
         // The order stands; a missed redemption only lets a one-time code be used again.
@@ -117,6 +155,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       }
     }
     return { status: 'processed', orderId, note: created ? undefined : 'order already existed' }
+  }
+
+  /** A session that can no longer be paid gives its discount use back. */
+  async function releaseDiscount(sessionId: string): Promise<void> {
+    const record = await checkout.record(sessionId)
+    if (record?.discountReservationKey) await discounts.release(record.discountReservationKey)
   }
 
   async function handle(event: PaymentEvent): Promise<Handled> {
@@ -132,16 +176,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         return createOrder(event, session)
       case 'checkout.session.async_payment_failed':
         await checkout.markStatus(session.id, 'payment_failed', ['open', 'payment_pending'])
+        await releaseDiscount(session.id)
         return { status: 'processed' }
       case 'checkout.session.expired':
         await checkout.markStatus(session.id, 'expired', ['open', 'payment_pending'])
+        await releaseDiscount(session.id)
         return { status: 'processed' }
       default:
         return { status: 'ignored', note: 'event type not used' }
     }
   }
 
-  return {
+  const service = {
     /** The latest events, newest first. */
     async recent(limit = 50) {
       return db
@@ -158,42 +204,102 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         .limit(Math.min(Math.max(limit, 1), 500))
     },
 
-    async process(event: PaymentEvent): Promise<WebhookOutcome> {
-      const started = performance.now()
-      if (!(await claim(event))) {
-        const [existing] = await db
-          .select({ status: webhookEvents.status, orderId: webhookEvents.orderId })
-          .from(webhookEvents)
-          .where(eq(webhookEvents.id, event.id))
-          .limit(1)
-        return { duplicate: true, status: existing?.status ?? 'received', orderId: existing?.orderId ?? null }
+    store,
+
+    /**
+     * Stores the event once, then handles it under a lease. A duplicate of an event this process is handling
+     * waits for its answer; one that another process holds answers `inFlight`, so the provider retries
+     * instead of counting it delivered; one already finished answers `duplicate`.
+     */
+    process(event: PaymentEvent): Promise<WebhookOutcome> {
+      const running = inFlight.get(event.id)
+      if (running) return running.then((outcome) => ({ ...outcome, duplicate: true }))
+      const outcome = handleOnce(event).finally(() => inFlight.delete(event.id))
+      inFlight.set(event.id, outcome)
+      return outcome
+    },
+
+    /**
+     * Finishes events left unfinished by a process that died (their lease has run out). A payment event is
+     * acted on only if the provider confirms the session is paid now: the demo provider stores its event
+     * just before it marks the session paid. Returns how many events were finished.
+     */
+    async sweep(): Promise<number> {
+      const now = clock.now().getTime()
+      const stale = await db
+        .select({ id: webhookEvents.id, payload: webhookEvents.payload })
+        .from(webhookEvents)
+        .where(
+          and(
+            eq(webhookEvents.status, 'received'),
+            or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now)),
+            lt(webhookEvents.createdAt, new Date(now - SWEEP_GRACE_MS)),
+            gt(webhookEvents.createdAt, new Date(now - SWEEP_HORIZON_MS)),
+          ),
+        )
+        .orderBy(webhookEvents.createdAt)
+        .limit(100)
+      let finished = 0
+      for (const row of stale) {
+        if (!row.payload) continue
+        const event = JSON.parse(row.payload) as PaymentEvent
+        if (PAYMENT_EVENTS.has(event.type) && event.session) {
+          const current = await deps.payments.retrieveSession(event.session.id)
+          if (!current || !PAID.has(current.paymentStatus)) continue
+        }
+        const outcome = await service.process(event)
+        if (!outcome.inFlight && !outcome.duplicate) finished += 1
       }
-      let handled: Handled
-      try {
-        handled = await handle(event)
-      } catch (error) {
-        await db
-          .update(webhookEvents)
-          .set({
-            status: 'failed',
-            note: 'internal error',
-            processingTimeMs: Math.round(performance.now() - started),
-          })
-          .where(eq(webhookEvents.id, event.id))
-        throw error
+      return finished
+    },
+  }
+
+  async function handleOnce(event: PaymentEvent): Promise<WebhookOutcome> {
+    const started = performance.now()
+    await store(event)
+    if (!(await claim(event.id))) {
+      const [existing] = await db
+        .select({ status: webhookEvents.status, orderId: webhookEvents.orderId })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.id, event.id))
+        .limit(1)
+      const status = existing?.status ?? 'received'
+      return {
+        duplicate: status !== 'received',
+        inFlight: status === 'received',
+        status,
+        orderId: existing?.orderId ?? null,
       }
+    }
+    let handled: Handled
+    try {
+      handled = await handle(event)
+    } catch (error) {
       await db
         .update(webhookEvents)
         .set({
-          status: handled.status,
-          orderId: handled.orderId ?? null,
-          note: handled.note ?? null,
+          status: 'failed',
+          note: 'internal error',
+          claimedUntil: null,
           processingTimeMs: Math.round(performance.now() - started),
         })
         .where(eq(webhookEvents.id, event.id))
-      return { duplicate: false, status: handled.status, orderId: handled.orderId ?? null }
-    },
+      throw error
+    }
+    await db
+      .update(webhookEvents)
+      .set({
+        status: handled.status,
+        orderId: handled.orderId ?? null,
+        note: handled.note ?? null,
+        claimedUntil: null,
+        processingTimeMs: Math.round(performance.now() - started),
+      })
+      .where(eq(webhookEvents.id, event.id))
+    return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
+
+  return service
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>

@@ -250,9 +250,9 @@ describe('discount service limits', () => {
     const asked: string[] = []
     const discounts = createDiscountService({
       ...shop.deps,
-      hasPaidOrder: async (email: string) => {
-        asked.push(email)
-        return paid.has(email)
+      hasPaidOrder: async ({ customerKey }) => {
+        asked.push(customerKey)
+        return paid.has(customerKey)
       },
     })
     const firstOrder = { subtotalCents: 4000, email: 'newbie@example.com' }
@@ -305,6 +305,7 @@ describe('discount service limits', () => {
       checkoutSessionId: 'cs_test_regular',
       sourceEventId: 'evt_regular',
       email: 'regular@example.com',
+      customerKey: 'regular@example.com',
       customerName: 'Regular Customer',
       shippingAddress: address,
       billingAddress: address,

@@ -24,6 +24,8 @@ export interface TestApp {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
   /** Runs the queued jobs (confirmation e-mails, label purchases) that are due at the test clock's time. */
   runDueJobs(): Promise<{ ran: number; failed: number }>
+  /** Finishes payment events left unfinished (as the background loop does every few seconds). */
+  sweepWebhooks(): Promise<number>
   close(): void
 }
 
@@ -73,6 +75,7 @@ export async function createTestApp(
       return app.handle(new Request(`${ORIGIN}${path}`, init))
     },
     runDueJobs: () => jobs.runDueJobs(),
+    sweepWebhooks: () => jobs.sweepWebhooks(),
     close() {
       database.close()
       rmSync(dir, { recursive: true, force: true })

@@ -281,3 +281,30 @@ describe('orders from paid sessions', () => {
     })
   })
 })
+
+describe('an event another process is handling', () => {
+  test('is answered 503 with Retry-After while its lease runs, so the provider delivers it again', async () => {
+    const sessionId = await openSession([{ id: 2, quantity: 2 }])
+    const eventId = 'evt_held_by_a_dead_process'
+    // A process stored the event and took its lease, then died before making the order.
+    await shop.deps.db.insert(webhookEvents).values({
+      id: eventId,
+      eventType: 'checkout.session.completed',
+      sessionId,
+      status: 'received',
+      claimedUntil: shop.clock.now().getTime() + 60_000,
+      createdAt: shop.clock.now(),
+    })
+    const payload = stripe.event('checkout.session.completed', stripe.complete(sessionId), eventId)
+    const during = await postWebhook(shop, payload, SECRET)
+    expect(during.status).toBe(503)
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await ordersFor(sessionId)).toEqual([])
+
+    shop.clock.advance(61_000)
+    const after = await postWebhook(shop, payload, SECRET)
+    expect(after.status).toBe(200)
+    expect(await after.json()).toEqual({ received: true, duplicate: false, status: 'processed' })
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+})

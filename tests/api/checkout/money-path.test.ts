@@ -1,0 +1,269 @@
+// The money path under attack: discount limits in parallel, crashes between storing a payment event and
+// making its order, and code guessing through every call that takes a code.
+import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import type { DemoPaymentProvider } from '../../../api/adapters/demo-payments'
+import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
+import { orders, webhookEvents } from '../../../db/schema/orders'
+import { createTestApp, type TestApp } from '../support/test-app'
+import { createSession, getRates, HOME, type Items, rateFor, sessionBody } from './helpers'
+
+const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Dana Cole' }
+const ITEMS: Items = [{ id: 1, quantity: 2 }]
+
+let shop: TestApp
+let shopper = 0
+/** Each test is its own shopper, so per-address limits only bite where a test means them to. */
+const from = () => ({ 'x-forwarded-for': `198.51.100.${shopper}` })
+
+beforeEach(async () => {
+  shop?.close()
+  shop = await createTestApp({ TRUST_PROXY: 'true' })
+  shopper++
+})
+afterAll(() => shop.close())
+
+async function rate() {
+  return rateFor(await getRates(shop, ITEMS), 'USPS Ground Advantage')
+}
+
+/** Opens a checkout session for `email` with `code`; the raw answer, so refusals can be read. */
+async function open(email: string, code: string | null, rateId: string) {
+  return shop.call(
+    'POST',
+    '/api/create-checkout-session',
+    sessionBody(ITEMS, { id: rateId }, { customer_email: email, discount_code: code }),
+    from(),
+  )
+}
+
+function pay(sessionId: string) {
+  return shop.call('POST', `/api/demo-payments/${sessionId}/pay`, CARD, from())
+}
+
+const redeemed = async (code: string) =>
+  (await shop.deps.db.select().from(discountRedemptions).where(eq(discountRedemptions.code, code))).filter(
+    (row) => row.status === 'redeemed',
+  )
+
+describe('discount limits hold when sessions are opened in parallel', () => {
+  test('CREW10: five sessions opened in parallel for one e-mail: one gets the code, one order uses it', async () => {
+    // Five different sessions (different apartment lines, so not one repeated request), opened at once.
+    const requests = await Promise.all(
+      [1, 2, 3, 4, 5].map(async (n) => {
+        const address = { ...HOME, street2: `Unit ${n}` }
+        const quote = rateFor(await getRates(shop, ITEMS, address), 'USPS Ground Advantage')
+        return sessionBody(
+          ITEMS,
+          { id: quote.id },
+          { customer_email: 'crew@example.com', discount_code: 'CREW10', shipping_address: address },
+        )
+      }),
+    )
+    const answers = await Promise.all(
+      requests.map((body) => shop.call('POST', '/api/create-checkout-session', body, from())),
+    )
+    const opened = answers.filter((res) => res.status === 200)
+    expect(opened).toHaveLength(1)
+    for (const res of answers.filter((answer) => answer.status !== 200)) {
+      expect(res.status).toBe(422)
+      expect((await res.json()).error).toBe('This code is for your first order only.')
+    }
+    const { sessionId } = (await opened[0]?.json()) as { sessionId: string }
+    expect((await pay(sessionId)).status).toBe(200)
+    expect(await redeemed('CREW10')).toHaveLength(1)
+  })
+
+  test('CREW10: a plus-address is the same customer, before and after paying', async () => {
+    const quote = await rate()
+    const first = await open('Sam@Example.com', 'CREW10', quote.id)
+    expect(first.status).toBe(200)
+    const plus = await open('sam+2@example.com', 'CREW10', quote.id)
+    expect(plus.status).toBe(422)
+    expect((await plus.json()).error).toBe('This code is for your first order only.')
+    expect((await pay(((await first.json()) as { sessionId: string }).sessionId)).status).toBe(200)
+    const later = await open('SAM+shop@example.com', 'CREW10', quote.id)
+    expect(later.status).toBe(422)
+  })
+
+  test('FIRST100: with 99 uses recorded, 8 sessions in parallel: exactly one is opened and paid', async () => {
+    await shop.deps.db.insert(discountRedemptions).values(
+      Array.from({ length: 99 }, (_, i) => ({
+        code: 'FIRST100',
+        status: 'redeemed' as const,
+        orderRef: `old-${i}`,
+        email: `old${i}@example.com`,
+        customerKey: `old${i}@example.com`,
+        createdAt: shop.clock.now(),
+      })),
+    )
+    const quote = await rate()
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => open(`buyer${i}@example.com`, 'FIRST100', quote.id)),
+    )
+    const opened = answers.filter((res) => res.status === 200)
+    expect(opened).toHaveLength(1)
+    for (const res of answers.filter((answer) => answer.status !== 200)) {
+      expect(res.status).toBe(422)
+      expect((await res.json()).error).toBe('This discount code has been used up.')
+    }
+    const { sessionId } = (await opened[0]?.json()) as { sessionId: string }
+    expect((await pay(sessionId)).status).toBe(200)
+    expect(await redeemed('FIRST100')).toHaveLength(100)
+  })
+
+  test('an expired session gives its reservation back', async () => {
+    await shop.deps.db.insert(discountCodes).values({
+      code: 'LASTONE',
+      type: 'percentage',
+      amount: 5,
+      maxRedemptions: 1,
+      createdAt: shop.clock.now(),
+    })
+    const quote = await rate()
+    const first = await open('first@example.com', 'LASTONE', quote.id)
+    expect(first.status).toBe(200)
+    const second = await open('second@example.com', 'LASTONE', quote.id)
+    expect(second.status).toBe(422)
+    // A day later the first session can no longer be paid: its hold on the code lapses.
+    shop.clock.advance(26 * 60 * 60 * 1000)
+    const fresh = await rate()
+    expect((await open('second@example.com', 'LASTONE', fresh.id)).status).toBe(200)
+  })
+
+  test('a double click on Pay reserves the code once', async () => {
+    const quote = await rate()
+    const [a, b] = await Promise.all([
+      open('twice@example.com', 'CREW10', quote.id),
+      open('twice@example.com', 'CREW10', quote.id),
+    ])
+    expect([a?.status, b?.status]).toEqual([200, 200])
+    expect(((await a?.json()) as { sessionId: string }).sessionId).toBe(
+      ((await b?.json()) as { sessionId: string }).sessionId,
+    )
+  })
+})
+
+describe('no paid order is lost to a crash', () => {
+  const provider = () => shop.deps.payments as DemoPaymentProvider
+
+  test('an event stored by a process that died is not acknowledged while its lease runs, then finished', async () => {
+    const { sessionId } = await createSession(shop, ITEMS, await rate())
+    const prepared = await provider().preparePayment(sessionId, CARD)
+    if (!prepared.ok) throw new Error(prepared.message)
+    // The dead process had stored the event, taken its lease and marked the session paid, then died.
+    await shop.services.webhooks.store(prepared.event)
+    await shop.deps.db
+      .update(webhookEvents)
+      .set({ claimedUntil: shop.clock.now().getTime() + 60_000 })
+      .where(eq(webhookEvents.id, prepared.event.id))
+    expect(await provider().markPaid(sessionId)).toBe(true)
+
+    // The customer presses Pay again: not 'already paid' with no order, and not a 2xx the provider trusts.
+    const during = await pay(sessionId)
+    expect(during.status).toBe(409)
+    expect(await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))).toEqual(
+      [],
+    )
+
+    // Once the dead process's lease has run out, the sweep finishes the event: one order.
+    shop.clock.advance(61_000)
+    expect(await shop.sweepWebhooks()).toBe(1)
+    expect(
+      await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId)),
+    ).toHaveLength(1)
+    expect(await shop.sweepWebhooks()).toBe(0)
+    const [event] = await shop.deps.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.id, prepared.event.id))
+    expect(event?.status).toBe('processed')
+  })
+
+  test('a demo session left paid with no order: paying again finishes it, once', async () => {
+    const { sessionId } = await createSession(shop, ITEMS, await rate())
+    const prepared = await provider().preparePayment(sessionId, CARD)
+    if (!prepared.ok) throw new Error(prepared.message)
+    await shop.services.webhooks.store(prepared.event)
+    expect(await provider().markPaid(sessionId)).toBe(true)
+    // …and the process died here, before the order was made.
+    const again = await pay(sessionId)
+    expect(again.status).toBe(200)
+    expect((await again.json()).orderNumber).toMatch(/^\d{6}$/)
+    const third = await pay(sessionId)
+    expect(third.status).toBe(409)
+    expect(
+      await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId)),
+    ).toHaveLength(1)
+    const status = await (await shop.call('GET', `/api/checkout/session/${sessionId}/status`)).json()
+    expect(status.status).toBe('complete')
+  })
+
+  test('the sweep leaves an event whose session was never marked paid', async () => {
+    const { sessionId } = await createSession(shop, ITEMS, await rate())
+    const prepared = await provider().preparePayment(sessionId, CARD)
+    if (!prepared.ok) throw new Error(prepared.message)
+    await shop.services.webhooks.store(prepared.event)
+    // Died before marking the session paid: no money moved, so no order.
+    shop.clock.advance(5 * 60_000)
+    expect(await shop.sweepWebhooks()).toBe(0)
+    expect(await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))).toEqual(
+      [],
+    )
+    // The customer pays: the stored event is finished with the payment.
+    expect((await pay(sessionId)).status).toBe(200)
+    expect(
+      await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId)),
+    ).toHaveLength(1)
+  })
+})
+
+describe('discount codes cannot be guessed past the limit through other calls', () => {
+  test('shipping rates and checkout sessions with a code count against the same 20 tries', async () => {
+    const address = { 'x-forwarded-for': '192.0.2.77' }
+    const statuses: number[] = []
+    for (let i = 0; i < 10; i++) {
+      const res = await shop.call(
+        'POST',
+        '/api/shipping/rates',
+        { address: HOME, items: [{ id: 1, quantity: 1 }], discount_code: `GUESS${i}` },
+        address,
+      )
+      statuses.push(res.status)
+    }
+    const quote = await rate()
+    for (let i = 10; i < 20; i++) {
+      const res = await shop.call(
+        'POST',
+        '/api/create-checkout-session',
+        sessionBody(ITEMS, { id: quote.id }, { discount_code: `GUESS${i}` }),
+        address,
+      )
+      statuses.push(res.status)
+    }
+    expect(statuses.every((status) => status !== 429)).toBe(true)
+    const validate = await shop.call(
+      'POST',
+      '/api/validate-discount',
+      { code: 'GRIT15', amount: 40 },
+      address,
+    )
+    expect(validate.status).toBe(429)
+    expect(Number(validate.headers.get('retry-after'))).toBeGreaterThan(0)
+    const rates = await shop.call(
+      'POST',
+      '/api/shipping/rates',
+      { address: HOME, items: [{ id: 1, quantity: 1 }], discount_code: 'GRIT15' },
+      address,
+    )
+    expect(rates.status).toBe(429)
+    // Rates without a code are not guesses.
+    const plain = await shop.call(
+      'POST',
+      '/api/shipping/rates',
+      { address: HOME, items: [{ id: 1, quantity: 1 }] },
+      address,
+    )
+    expect(plain.status).toBe(200)
+  })
+})
