@@ -60,6 +60,13 @@ export function createCatalogService(db: Database) {
       for (const product of (await byIdMap()).values()) if (product.slug === slug) return product
       return null
     },
+    /** By name as shoppers and the spec's rates call spell it: any capitals, spaces trimmed. */
+    async byName(name: string): Promise<CatalogProduct | null> {
+      const wanted = name.trim().toLowerCase()
+      for (const product of (await byIdMap()).values())
+        if (product.name.toLowerCase() === wanted) return product
+      return null
+    },
     /** Reads the rows again (after a weight change); every instance does so at its next boot. */
     async reload(): Promise<void> {
       loaded = null

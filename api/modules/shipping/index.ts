@@ -21,7 +21,7 @@ export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits:
     ({ body }) =>
       shipping.quote({
         address: body.address,
-        items: body.items.map((item) => ({ productId: item.id, quantity: item.quantity })),
+        items: body.items,
         discountCode: body.discount_code ?? null,
       }),
     {

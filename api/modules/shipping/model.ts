@@ -23,11 +23,12 @@ export const ratesBody = t.Object({
   address: addressSchema,
   items: t.Array(
     t.Object({
-      /** The product id from the catalogue; the server weighs and prices from it. */
-      id: t.Integer({ minimum: 1, error: 'Each item needs a product id.' }),
+      /** The catalogue product id, when the caller knows it; otherwise the product is found by name. */
+      id: t.Optional(t.Integer({ minimum: 1, error: 'Each item needs a product id.' })),
+      /** Spec §7: the product's name, as the catalogue spells it (any capitals). */
+      name: t.Optional(t.String({ maxLength: 200, error: 'Each item needs a product name.' })),
       quantity: t.Integer({ minimum: 1, maximum: 99, error: QUANTITY_ERROR }),
-      /** Sent by the page for its own display; ignored (the catalogue is the source). */
-      name: t.Optional(t.String()),
+      /** Spec §7 sends it; ignored, since weights come from the catalogue, never from the request. */
       weight: t.Optional(t.Union([t.String(), t.Number()])),
     }),
     { minItems: 1, maxItems: MAX_CART_LINES, error: 'Your cart is empty or has too many lines.' },

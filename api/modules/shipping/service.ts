@@ -4,7 +4,7 @@ import { shippingQuotes } from '../../../db/schema/checkout'
 import type { CarrierRate, Parcel, ShippingAddress } from '../../adapters/types'
 import { ShippingProviderError } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
-import { conflict, HttpError, unprocessable } from '../../plugins/errors'
+import { badRequest, conflict, HttpError, unprocessable } from '../../plugins/errors'
 import { discountCents } from '../../rules/discounts'
 import { buildCart, type CartItemInput } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
@@ -14,6 +14,16 @@ import type { AddressInput, RateView } from './model'
 import { parcelFor, QUOTE_EXPIRED_MESSAGE, QUOTE_LIFETIME_MS, shippingPriceCents } from './pricing'
 
 export type Quote = typeof shippingQuotes.$inferSelect
+
+/** An item of a rates request: a catalogue id, or a product name as spec §7 sends it. */
+export interface RatesItem {
+  id?: number
+  name?: string
+  quantity: number
+}
+
+export const UNKNOWN_NAME_MESSAGE =
+  'One of the products in your cart is not in our catalogue. Please remove it and try again.'
 
 function quoteId(): string {
   return `rate_${randomBytes(18).toString('base64url')}`
@@ -39,6 +49,21 @@ export function createShippingService(deps: ShippingServiceDeps) {
     }
   }
 
+  /** Spec §7 names products; the shop's own pages also send ids. Weights always come from the catalogue. */
+  async function cartItems(items: readonly RatesItem[]): Promise<CartItemInput[]> {
+    return Promise.all(
+      items.map(async (item) => {
+        if (item.id !== undefined) return { productId: item.id, quantity: item.quantity }
+        if (item.name === undefined || item.name.trim() === '') {
+          throw badRequest('Each item needs a product id or name.')
+        }
+        const product = await catalog.byName(item.name)
+        if (!product) throw badRequest(UNKNOWN_NAME_MESSAGE)
+        return { productId: product.id, quantity: item.quantity }
+      }),
+    )
+  }
+
   async function carrierRates(parcel: Parcel, address: ShippingAddress): Promise<CarrierRate[]> {
     try {
       return await deps.shipping.quoteRates(parcel, address)
@@ -56,11 +81,11 @@ export function createShippingService(deps: ShippingServiceDeps) {
     /** Quotes every service for the cart and address and stores each as a quote the checkout can use. */
     async quote(input: {
       address: AddressInput
-      items: readonly CartItemInput[]
+      items: readonly RatesItem[]
       discountCode?: string | null
     }): Promise<{ rates: RateView[] }> {
       const address = normalizeAddress(input.address)
-      const cart = await buildCart(catalog, input.items)
+      const cart = await buildCart(catalog, await cartItems(input.items))
       const parcel = parcelFor(cart.itemCount, cart.weightTenthsOz)
       const rates = await carrierRates(parcel, address)
       if (rates.length === 0) {

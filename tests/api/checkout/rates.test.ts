@@ -178,3 +178,39 @@ test('rate requests are limited per client with a 429', async () => {
   expect(statuses.slice(0, 60).every((status) => status === 200)).toBe(true)
   expect(statuses[60]).toBe(429)
 })
+
+describe("the spec's body: items by name, weights from the catalogue", () => {
+  test('items[{name, quantity, weight}] quotes the same as ids, whatever weight is sent', async () => {
+    const byName = await post({
+      address: HOME,
+      items: [{ name: 'hammered citrus', quantity: 2, weight: '0.1' }],
+      subtotal: '42.00',
+    })
+    expect(byName.status).toBe(200)
+    const byId = await post({ address: HOME, items: [{ id: 1, quantity: 2 }] })
+    const prices = async (res: Response) =>
+      ((await res.json()) as { rates: { serviceName: string; price: number }[] }).rates.map((rate) => [
+        rate.serviceName,
+        rate.price,
+      ])
+    expect(await prices(byName)).toEqual(await prices(byId))
+    const heavy = await post({
+      address: HOME,
+      items: [{ name: 'Hammered Citrus', quantity: 2, weight: '900' }],
+    })
+    expect(await prices(heavy)).toEqual(
+      await prices(await post({ address: HOME, items: [{ id: 1, quantity: 2 }] })),
+    )
+  })
+
+  test('an unknown name is a clear 400, and an item with neither id nor name too', async () => {
+    expect(await refused({ address: HOME, items: [{ name: 'Snake Oil', quantity: 1 }] })).toEqual([
+      400,
+      'One of the products in your cart is not in our catalogue. Please remove it and try again.',
+    ])
+    expect(await refused({ address: HOME, items: [{ quantity: 1 }] })).toEqual([
+      400,
+      'Each item needs a product id or name.',
+    ])
+  })
+})
