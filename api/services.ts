@@ -12,12 +12,13 @@ import { createNewsletterService } from './modules/newsletter/service'
 import { createOrdersService } from './modules/orders/service'
 import { createShippingService } from './modules/shipping/service'
 import { createWebhookService } from './modules/webhooks/service'
-import { createRateCounter } from './plugins/rate-limit'
+import { createMemoryRateCounter } from './plugins/rate-limit'
 
 export function createServices(deps: AppDeps) {
   const { db, clock } = deps
   const jobs = createJobQueue(db, clock)
-  const rateCounter = createRateCounter(db, clock)
+  // Cheap public calls count in memory per instance (docs/decisions/007).
+  const rateCounter = createMemoryRateCounter(clock)
   const catalog = createCatalogService(db)
   const newsletter = createNewsletterService(db, clock)
   const orders = createOrdersService({ ...deps, jobs })

@@ -36,9 +36,64 @@ export function clientAddress(
   return socketAddress ?? 'local'
 }
 
+function refuse(limit: Limit, windowStart: number, now: number): never {
+  const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000))
+  throw new HttpError(
+    429,
+    limit.message,
+    { retryAfterSeconds: retryAfter },
+    { 'retry-after': String(retryAfter) },
+  )
+}
+
+/** Counters kept per instance before the oldest are dropped: a flood of new addresses cannot fill memory. */
+const MAX_MEMORY_BUCKETS = 100_000
+
 /**
- * Fixed-window counting in the database: one atomic upsert per request, shared by every server instance.
- * Throws a 429 HttpError with Retry-After once the window's allowance is used.
+ * Fixed-window counting in this process's memory, for the cheap public calls (discount checks, rates,
+ * newsletter, checkout): no database write per request. Each instance counts on its own, so N instances
+ * allow N times the limit (docs/decisions/007). Throws a 429 with Retry-After once the allowance is used.
+ */
+export function createMemoryRateCounter(clock: Clock) {
+  const windows = new Map<string, { windowStart: number; count: number; windowMs: number }>()
+  let sinceSweep = 0
+
+  function sweep(now: number): void {
+    for (const [bucket, window] of windows) {
+      if (window.windowStart + window.windowMs <= now) windows.delete(bucket)
+    }
+    // Still too many live windows (an address flood): drop the oldest; Map keeps insertion order.
+    for (const bucket of windows.keys()) {
+      if (windows.size <= MAX_MEMORY_BUCKETS) break
+      windows.delete(bucket)
+    }
+  }
+
+  return async function hit(key: string, limit: Limit): Promise<void> {
+    const now = clock.now().getTime()
+    const windowStart = now - (now % limit.windowMs)
+    const bucket = `${limit.name}:${key}`
+    sinceSweep += 1
+    if (sinceSweep >= 1000 || windows.size > MAX_MEMORY_BUCKETS) {
+      sinceSweep = 0
+      sweep(now)
+    }
+    const window = windows.get(bucket)
+    if (!window || window.windowStart !== windowStart) {
+      windows.delete(bucket)
+      windows.set(bucket, { windowStart, count: 1, windowMs: limit.windowMs })
+      if (limit.max < 1) refuse(limit, windowStart, now)
+      return
+    }
+    window.count += 1
+    if (window.count > limit.max) refuse(limit, windowStart, now)
+  }
+}
+
+/**
+ * Fixed-window counting in the database: one atomic upsert per request, shared by every server instance,
+ * for limits that must hold across instances. Throws a 429 HttpError with Retry-After once the window's
+ * allowance is used.
  */
 export function createRateCounter(db: Database, clock: Clock) {
   return async function hit(key: string, limit: Limit): Promise<void> {
@@ -57,19 +112,11 @@ export function createRateCounter(db: Database, clock: Clock) {
     if (Math.random() < 0.01) {
       await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${now - 24 * 60 * 60 * 1000}`)
     }
-    if ((row?.count ?? 0) > limit.max) {
-      const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000))
-      throw new HttpError(
-        429,
-        limit.message,
-        { retryAfterSeconds: retryAfter },
-        { 'retry-after': String(retryAfter) },
-      )
-    }
+    if ((row?.count ?? 0) > limit.max) refuse(limit, windowStart, now)
   }
 }
 
-export type RateCounter = ReturnType<typeof createRateCounter>
+export type RateCounter = (key: string, limit: Limit) => Promise<void>
 
 /**
  * Rate limits as route options: a route opts in with `{ rateLimit: LIMIT }`, or with a function of the

@@ -5,7 +5,8 @@ import { brotliCompressSync, constants as zlib } from 'node:zlib'
 import { Elysia } from 'elysia'
 import { jsonError } from './errors'
 
-interface StaticFile {
+/** An answer kept ready in memory: the bytes, their compressed forms and the validators. */
+export interface StaticFile {
   body: Uint8Array<ArrayBuffer>
   br: Uint8Array<ArrayBuffer> | null
   gzip: Uint8Array<ArrayBuffer> | null
@@ -60,22 +61,35 @@ function walk(dir: string): string[] {
   })
 }
 
-function load(distDir: string, file: string): StaticFile {
-  const body = new Uint8Array(readFileSync(file))
-  const ext = extname(file).toLowerCase()
-  const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
-  const compressible = COMPRESSIBLE.has(ext) && body.byteLength > 512
+/**
+ * Prepares bytes to be served from memory: compressed once with the strongest settings (answers are built
+ * rarely and sent often) and given an ETag so a repeat visit costs a 304.
+ */
+export function prepareFile(
+  body: Uint8Array<ArrayBuffer>,
+  options: { type: string; cacheControl: string; compressible: boolean },
+): StaticFile {
+  const compressible = options.compressible && body.byteLength > 512
   return {
     body,
-    // Compressed once at boot with the strongest settings: the site is small and answers are served from memory.
     br: compressible
       ? new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }))
       : null,
     gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
-    type: TYPES[ext] ?? 'application/octet-stream',
+    type: options.type,
     etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
-    cacheControl: cacheControlFor(urlPath),
+    cacheControl: options.cacheControl,
   }
+}
+
+function load(distDir: string, file: string): StaticFile {
+  const ext = extname(file).toLowerCase()
+  const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
+  return prepareFile(new Uint8Array(readFileSync(file)), {
+    type: TYPES[ext] ?? 'application/octet-stream',
+    cacheControl: cacheControlFor(urlPath),
+    compressible: COMPRESSIBLE.has(ext),
+  })
 }
 
 export interface StaticSite {
@@ -114,7 +128,8 @@ export function loadStaticSite(distDir: string): StaticSite {
   }
 }
 
-function respond(file: StaticFile, request: Request, status: number): Response {
+/** The ready answer in the encoding the client accepts, or 304 when it already holds these bytes. */
+export function respond(file: StaticFile, request: Request, status = 200): Response {
   const headers: Record<string, string> = {
     'content-type': file.type,
     'cache-control': status === 200 ? file.cacheControl : 'no-store',

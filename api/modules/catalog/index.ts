@@ -1,31 +1,13 @@
 import { Elysia } from 'elysia'
-import { notFoundResponse, type StaticSite } from '../../plugins/static-site'
-import { centsToDollars } from '../../rules/money'
+import { notFoundResponse, respond, type StaticSite } from '../../plugins/static-site'
 import type { Services } from '../../services'
-
-/** The tenths-of-an-ounce integer as the one-decimal text the spec shows ('2.0'). */
-const ounces = (tenths: number) => (tenths / 10).toFixed(1)
 
 export function catalogRoutes({ catalog }: Pick<Services, 'catalog'>, site: StaticSite) {
   return (
     new Elysia()
       // The shop's live prices: pages are prerendered, so this is how a page learns of a change since its build.
-      .get('/api/catalog', async ({ set }) => {
-        set.headers['cache-control'] = 'public, max-age=60'
-        const products = await catalog.list()
-        return {
-          products: products.map((product) => ({
-            id: product.id,
-            slug: product.slug,
-            name: product.name,
-            category: product.category,
-            description: product.description,
-            price: centsToDollars(product.priceCents),
-            weight: ounces(product.weightTenthsOz),
-            rating: product.rating,
-          })),
-        }
-      })
+      // The answer is built once per catalogue change and kept ready, compressed, with an ETag.
+      .get('/api/catalog', async ({ request }) => respond(await catalog.listing(), request))
       // Old links used numeric ids (/product/1); the pages live at /products/{slug}.
       .get('/product/:id', async ({ params, redirect, request }) => {
         const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : Number.NaN

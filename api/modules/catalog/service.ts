@@ -1,6 +1,8 @@
 import { asc, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { products } from '../../../db/schema'
+import { prepareFile, type StaticFile } from '../../plugins/static-site'
+import { centsToDollars } from '../../rules/money'
 import type { ContentProduct } from './content'
 
 export interface CatalogProduct {
@@ -13,6 +15,21 @@ export interface CatalogProduct {
   weightTenthsOz: number
   /** Shop-window stars from the content file. */
   rating: number
+}
+
+/** A product as GET /api/catalog lists it: dollars and ounces as text, like the pages show them. */
+function listed(product: CatalogProduct) {
+  return {
+    id: product.id,
+    slug: product.slug,
+    name: product.name,
+    category: product.category,
+    description: product.description,
+    price: centsToDollars(product.priceCents),
+    // The tenths-of-an-ounce integer as the one-decimal text the spec shows ('2.0').
+    weight: (product.weightTenthsOz / 10).toFixed(1),
+    rating: product.rating,
+  }
 }
 
 const columns = {
@@ -33,6 +50,7 @@ const columns = {
  */
 export function createCatalogService(db: Database) {
   let loaded: Promise<Map<number, CatalogProduct>> | null = null
+  let listing: Promise<StaticFile> | null = null
 
   function byIdMap(): Promise<Map<number, CatalogProduct>> {
     loaded ??= db
@@ -67,9 +85,28 @@ export function createCatalogService(db: Database) {
         if (product.name.toLowerCase() === wanted) return product
       return null
     },
+    /**
+     * GET /api/catalog's answer, built once per catalogue change: prices in dollars and weights in ounces as
+     * the site shows them, ready to send.
+     */
+    listing(): Promise<StaticFile> {
+      listing ??= byIdMap().then((products) =>
+        prepareFile(
+          new TextEncoder().encode(JSON.stringify({ products: [...products.values()].map(listed) })),
+          {
+            type: 'application/json; charset=utf-8',
+            cacheControl: 'public, max-age=60',
+            compressible: true,
+          },
+        ),
+      )
+      return listing
+    },
+
     /** Reads the rows again (after a weight change); every instance does so at its next boot. */
     async reload(): Promise<void> {
       loaded = null
+      listing = null
       await byIdMap()
     },
   }

@@ -46,7 +46,26 @@ export const USED_UP_MESSAGE = 'This discount code has been used up.'
 export const ALREADY_USED_MESSAGE = 'You have already used this discount code.'
 export const FIRST_ORDER_MESSAGE = 'This code is for your first order only.'
 
+/** A code's terms are read again after this: edits made in the database reach every instance within it. */
+const CODE_CACHE_MS = 30 * 1000
+
+type CodeRow = typeof discountCodes.$inferSelect
+
 export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServiceDeps) {
+  // Codes change rarely and are read on every check: kept in memory. Unknown codes are not remembered, so
+  // guessing cannot fill memory; the limits that must be fresh are counted in the database each time.
+  const codes = new Map<string, { row: CodeRow; readAt: number }>()
+
+  async function codeRow(code: string): Promise<CodeRow | null> {
+    const now = Date.now()
+    const cached = codes.get(code)
+    if (cached && now - cached.readAt < CODE_CACHE_MS) return cached.row
+    const [row] = await db.select().from(discountCodes).where(eq(discountCodes.code, code))
+    if (row) codes.set(code, { row, readAt: now })
+    else codes.delete(code)
+    return row ?? null
+  }
+
   /** The same customer: the same customer key, or the same account whatever e-mail it gave. */
   function sameCustomer(customer: Customer): SQL {
     const byKey = eq(discountRedemptions.customerKey, customer.key)
@@ -61,22 +80,36 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     ) as SQL
   }
 
-  async function uses(code: string, now: Date, customer?: Customer): Promise<number> {
-    const where = customer
-      ? and(eq(discountRedemptions.code, code), counting(now), sameCustomer(customer))
-      : and(eq(discountRedemptions.code, code), counting(now))
-    const [row] = await db.select({ n: count() }).from(discountRedemptions).where(where)
-    return row?.n ?? 0
-  }
-
-  /** A redeemed use of any code is a paid order too; asking both keeps the rule if either record lags. */
-  async function hasOrderedBefore(customer: Customer): Promise<boolean> {
-    const [row] = await db
-      .select({ one: discountRedemptions.id })
+  /**
+   * What the limits need to know, in one query: uses of the code that count, this customer's share of
+   * them, and whether the customer has a redeemed use of any code (a paid order).
+   */
+  async function usage(code: string, now: Date, customer: Customer | null) {
+    const total = db
+      .select({ n: count() })
+      .from(discountRedemptions)
+      .where(and(eq(discountRedemptions.code, code), counting(now)))
+    if (!customer) {
+      const [row] = await db.select({ total: sql<number>`(${total})` }).from(sql`(select 1)`)
+      return { total: row?.total ?? 0, mine: 0, redeemedBefore: false }
+    }
+    const mine = db
+      .select({ n: count() })
+      .from(discountRedemptions)
+      .where(and(eq(discountRedemptions.code, code), counting(now), sameCustomer(customer)))
+    const before = db
+      .select({ one: sql`1` })
       .from(discountRedemptions)
       .where(and(eq(discountRedemptions.status, 'redeemed'), sameCustomer(customer)))
       .limit(1)
-    return row !== undefined || (await hasPaidOrder({ customerKey: customer.key, userId: customer.userId }))
+    const [row] = await db
+      .select({
+        total: sql<number>`(${total})`,
+        mine: sql<number>`(${mine})`,
+        redeemedBefore: sql<number>`exists ${before}`,
+      })
+      .from(sql`(select 1)`)
+    return { total: row?.total ?? 0, mine: row?.mine ?? 0, redeemedBefore: Boolean(row?.redeemedBefore) }
   }
 
   function customerOf(context: DiscountContext): Customer | null {
@@ -94,7 +127,7 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
   const service = {
     /** The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. */
     async validate(code: string, context: DiscountContext): Promise<DiscountTerms> {
-      const [row] = await db.select().from(discountCodes).where(eq(discountCodes.code, code))
+      const row = await codeRow(code)
       if (!row) throw notFound('This discount code does not exist.')
       const now = clock.now()
       if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
@@ -104,16 +137,26 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
       if (context.subtotalCents < row.minSubtotalCents) {
         throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
       }
-      if (row.maxRedemptions !== null && (await uses(code, now)) >= row.maxRedemptions) {
-        throw unprocessable(USED_UP_MESSAGE)
-      }
       const customer = customerOf(context)
       const limit = perCustomerLimit(row)
-      if (customer && limit !== null && (await uses(code, now, customer)) >= limit) {
-        throw unprocessable(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
-      }
-      if (customer && row.firstOrderOnly && (await hasOrderedBefore(customer))) {
-        throw unprocessable(FIRST_ORDER_MESSAGE)
+      const limited =
+        row.maxRedemptions !== null || (customer !== null && (limit !== null || row.firstOrderOnly))
+      if (limited) {
+        const used = await usage(code, now, customer)
+        if (row.maxRedemptions !== null && used.total >= row.maxRedemptions)
+          throw unprocessable(USED_UP_MESSAGE)
+        if (customer && limit !== null && used.mine >= limit) {
+          throw unprocessable(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
+        }
+        // A redeemed use of any code is a paid order too; asking both keeps the rule if either record lags.
+        if (
+          customer &&
+          row.firstOrderOnly &&
+          (used.redeemedBefore ||
+            (await hasPaidOrder({ customerKey: customer.key, userId: customer.userId })))
+        ) {
+          throw unprocessable(FIRST_ORDER_MESSAGE)
+        }
       }
       return { code: row.code, type: row.type, amount: row.amount }
     },

@@ -167,6 +167,24 @@ describe('catalogue routes', () => {
     })
   })
 
+  test('the answer is kept ready: an ETag with 304 on a repeat, compressed when asked, rebuilt on reload', async () => {
+    const first = await shop.call('GET', '/api/catalog', undefined, { 'accept-encoding': 'br, gzip' })
+    expect(first.headers.get('content-encoding')).toBe('br')
+    const etag = first.headers.get('etag')
+    expect(etag).toMatch(/^"[\w-]{20}"$/)
+    const again = await shop.call('GET', '/api/catalog', undefined, { 'if-none-match': etag ?? '' })
+    expect(again.status).toBe(304)
+    // A weight change (staff) reaches the answer once the catalogue is reloaded, with a new ETag.
+    await shop.deps.db.update(products).set({ weightTenthsOz: 31 }).where(eq(products.id, 1))
+    await shop.services.catalog.reload()
+    const changed = await shop.call('GET', '/api/catalog', undefined, { 'if-none-match': etag ?? '' })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(etag)
+    expect((await changed.json()).products[0].weight).toBe('3.1')
+    await shop.deps.db.update(products).set({ weightTenthsOz: 30 }).where(eq(products.id, 1))
+    await shop.services.catalog.reload()
+  })
+
   test.each([
     ['1', '/products/whisker-oil'],
     ['4', '/products/repair'],
