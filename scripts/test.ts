@@ -95,6 +95,7 @@ if (only !== 'e2e') {
 if (only !== 'unit') {
   const chromium = findChromium()
   run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'])
+  run('precompress', [bun, 'scripts/precompress.ts'])
   // DESIGN §7: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
   run('JavaScript budget', [bun, 'scripts/js-budget.ts'])
   rmSync('./data/e2e', { recursive: true, force: true })

@@ -54,41 +54,80 @@ function cacheControlFor(path: string): string {
   return 'public, max-age=3600'
 }
 
-function walk(dir: string): string[] {
+/** Every built file, without the compressed copies beside them. */
+export function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = join(dir, name)
-    return statSync(full).isDirectory() ? walk(full) : [full]
+    if (statSync(full).isDirectory()) return walk(full)
+    return name.endsWith('.br') || name.endsWith('.gz') ? [] : [full]
   })
 }
 
+/** Files this small gain nothing from compression. */
+const MIN_COMPRESSED_BYTES = 512
+
+/** Whether a built file is served compressed (and so precompressed by scripts/precompress.ts). */
+export function isCompressible(path: string, byteLength: number): boolean {
+  return COMPRESSIBLE.has(extname(path).toLowerCase()) && byteLength > MIN_COMPRESSED_BYTES
+}
+
+/** Brotli and gzip with the strongest settings: answers are compressed rarely and sent often. */
+export function compress(body: Uint8Array<ArrayBuffer>): {
+  br: Uint8Array<ArrayBuffer>
+  gzip: Uint8Array<ArrayBuffer>
+} {
+  return {
+    br: new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } })),
+    gzip: Bun.gzipSync(body, { level: 9 }),
+  }
+}
+
 /**
- * Prepares bytes to be served from memory: compressed once with the strongest settings (answers are built
- * rarely and sent often) and given an ETag so a repeat visit costs a 304.
+ * Prepares bytes to be served from memory: compressed (unless `precompressed` forms are given) and given an
+ * ETag so a repeat visit costs a 304.
  */
 export function prepareFile(
   body: Uint8Array<ArrayBuffer>,
-  options: { type: string; cacheControl: string; compressible: boolean },
+  options: {
+    type: string
+    cacheControl: string
+    compressible: boolean
+    precompressed?: { br: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> } | null
+  },
 ): StaticFile {
-  const compressible = options.compressible && body.byteLength > 512
+  const forms =
+    options.compressible && body.byteLength > MIN_COMPRESSED_BYTES
+      ? (options.precompressed ?? compress(body))
+      : null
   return {
     body,
-    br: compressible
-      ? new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }))
-      : null,
-    gzip: compressible ? Bun.gzipSync(body, { level: 9 }) : null,
+    br: forms?.br ?? null,
+    gzip: forms?.gzip ?? null,
     type: options.type,
     etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
     cacheControl: options.cacheControl,
   }
 }
 
+/** The .br and .gz files `npm run build` writes beside each compressible file, if they are newer than it. */
+function precompressedForms(file: string) {
+  const br = `${file}.br`
+  const gzip = `${file}.gz`
+  if (!existsSync(br) || !existsSync(gzip)) return null
+  const built = statSync(file).mtimeMs
+  if (statSync(br).mtimeMs < built || statSync(gzip).mtimeMs < built) return null
+  return { br: new Uint8Array(readFileSync(br)), gzip: new Uint8Array(readFileSync(gzip)) }
+}
+
 function load(distDir: string, file: string): StaticFile {
   const ext = extname(file).toLowerCase()
   const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
+  // Start-up reads the forms the build compressed; compressing the whole site here would take seconds.
   return prepareFile(new Uint8Array(readFileSync(file)), {
     type: TYPES[ext] ?? 'application/octet-stream',
     cacheControl: cacheControlFor(urlPath),
     compressible: COMPRESSIBLE.has(ext),
+    precompressed: precompressedForms(file),
   })
 }
 
