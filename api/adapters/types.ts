@@ -2,6 +2,7 @@
  * What the shop needs from outside services. Each has a real adapter (used when its keys are set) and a
  * built-in stand-in, so the shop runs, and is tested, with none of them (DESIGN §3).
  */
+import { isEmail } from '../rules/address'
 
 // ── Shipping ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -145,5 +146,20 @@ export interface MailMessage {
 
 export interface Mailer {
   readonly name: 'smtp' | 'outbox'
+  /** Sends or stores the message; rejects with UndeliverableMailError when it has no valid recipient. */
   send(message: MailMessage): Promise<void>
+}
+
+/** A message that could reach nobody. The job sending it fails, so it is logged and retried, never marked done. */
+export class UndeliverableMailError extends Error {}
+
+/**
+ * Every adapter calls this before sending: nodemailer silently drops an address it cannot use (one with a
+ * NUL, say), which would leave a message with no recipient that still counts as sent. The address stays
+ * out of the error, like every log line about mail: it is personal data.
+ */
+export function assertDeliverable(message: MailMessage): void {
+  if (!isEmail(message.to)) {
+    throw new UndeliverableMailError(`Mail "${message.subject}" has no valid recipient: not sent`)
+  }
 }
