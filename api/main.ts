@@ -39,7 +39,7 @@ const app = createApp(deps)
 app.listen({
   hostname: config.host,
   port: config.port,
-  // A hard stop for bodies without Content-Length; JSON routes are capped lower in the security plugin.
+  // A last stop below the app; the security plugin caps every state-changing body at 64 KB, chunked or not.
   maxRequestBodySize: 1024 * 1024,
 })
 
