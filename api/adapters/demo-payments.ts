@@ -279,8 +279,9 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
 
     async verifyWebhook(rawBody, signatureHeader, receivedAtMs) {
       if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header')
+      let event: Stripe.Event
       try {
-        const event = await stripe.webhooks.constructEventAsync(
+        event = await stripe.webhooks.constructEventAsync(
           rawBody,
           signatureHeader,
           DEMO_WEBHOOK_SECRET,
@@ -288,10 +289,10 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           undefined,
           receivedAtMs,
         )
-        return toPaymentEvent(event)
       } catch (error) {
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature')
       }
+      return toPaymentEvent(event)
     },
   }
 }

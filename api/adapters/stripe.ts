@@ -5,6 +5,7 @@
 import Stripe from 'stripe'
 import {
   type CheckoutSessionRequest,
+  MalformedWebhookEventError,
   type PaymentEvent,
   type PaymentProvider,
   PaymentProviderError,
@@ -42,14 +43,33 @@ export function toProviderSession(session: StripeSession): ProviderSession {
   } as ProviderSession
 }
 
-/** Reduces a verified Stripe event to what the shop acts on. */
+/**
+ * What an event id may look like: Stripe's are short ASCII tokens (evt_…). It is stored as the event's
+ * key and shown on the dashboard, so nothing else is taken.
+ */
+const EVENT_ID = /^[\x21-\x7e]{1,255}$/
+
+/** Reduces a verified Stripe event to what the shop acts on; refuses one it could not store or act on. */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
-  const object = event.data.object as { object?: string }
-  const session = event.type.startsWith('checkout.session.') && object.object === 'checkout.session'
+  // Typed by the SDK, but only as trustworthy as the JSON that was signed.
+  const { id, type, created, data } = event as Partial<Record<keyof Stripe.Event, unknown>>
+  if (typeof id !== 'string' || !EVENT_ID.test(id)) {
+    throw new MalformedWebhookEventError(
+      'The webhook event has no valid id (a string of 1 to 255 characters without spaces).',
+    )
+  }
+  if (typeof type !== 'string' || type === '') {
+    throw new MalformedWebhookEventError('The webhook event has no type.')
+  }
+  const object = (data as { object?: { object?: unknown; id?: unknown } } | undefined)?.object
+  const session =
+    type.startsWith('checkout.session.') &&
+    object?.object === 'checkout.session' &&
+    typeof object.id === 'string'
   return {
-    id: event.id,
-    type: event.type,
-    created: event.created,
+    id,
+    type,
+    created: typeof created === 'number' ? created : 0,
     session: session ? toProviderSession(object as StripeSession) : null,
   }
 }

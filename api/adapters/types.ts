@@ -129,6 +129,13 @@ export interface PaymentProvider {
 
 export class WebhookSignatureError extends Error {}
 
+/**
+ * A correctly signed event the shop cannot act on, such as one without a usable id. The signature proves
+ * who sent it, not that it is well formed (the demo provider's secret is public). The message is safe to
+ * answer with.
+ */
+export class MalformedWebhookEventError extends Error {}
+
 /** The provider refused to create a session or could not be reached. */
 export class PaymentProviderError extends Error {}
 

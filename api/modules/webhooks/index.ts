@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { WebhookSignatureError } from '../../adapters/types'
+import { MalformedWebhookEventError, WebhookSignatureError } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { jsonError } from '../../plugins/errors'
 import { createWebhookService } from './service'
@@ -20,6 +20,8 @@ export function webhookRoutes(deps: AppDeps) {
         )
       } catch (error) {
         if (error instanceof WebhookSignatureError) return jsonError(400, 'Invalid webhook signature.')
+        // The sender's mistake, so a 400 that says what is wrong rather than a 500 that blames the shop.
+        if (error instanceof MalformedWebhookEventError) return jsonError(400, error.message)
         throw error
       }
       const outcome = await webhooks.process(event)

@@ -90,6 +90,50 @@ describe('signatures', () => {
   })
 })
 
+describe('event ids', () => {
+  test.each([
+    ['no id', undefined],
+    ['a number', 42],
+    ['null', null],
+    ['an empty string', ''],
+    ['256 characters', `evt_${'x'.repeat(252)}`],
+    ['spaces', 'evt with spaces'],
+  ])('a signed event with %s as its id is a 400 and records nothing', async (_name, id) => {
+    const sessionId = await openSession()
+    const event = JSON.parse(stripe.event('checkout.session.completed', stripe.complete(sessionId)))
+    const before = await shop.deps.db.select().from(webhookEvents)
+    const res = await postWebhook(shop, JSON.stringify({ ...event, id }), SECRET)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({
+      error: 'The webhook event has no valid id (a string of 1 to 255 characters without spaces).',
+    })
+    expect(await shop.deps.db.select().from(webhookEvents)).toHaveLength(before.length)
+    expect(await ordersFor(sessionId)).toEqual([])
+  })
+
+  test('a signed event without a type is a 400 too', async () => {
+    const { type: _, ...untyped } = JSON.parse(
+      stripe.event('checkout.session.completed', stripe.complete(await openSession()), 'evt_untyped'),
+    )
+    const res = await postWebhook(shop, JSON.stringify(untyped), SECRET)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'The webhook event has no type.' })
+    expect(await eventRow('evt_untyped')).toBeUndefined()
+  })
+
+  test('an id of 255 characters is accepted', async () => {
+    const sessionId = await openSession()
+    const id = `evt_${'x'.repeat(251)}`
+    const res = await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', stripe.complete(sessionId), id),
+      SECRET,
+    )
+    expect(res.status).toBe(200)
+    expect(await eventRow(id)).toMatchObject({ status: 'processed' })
+  })
+})
+
 describe('orders from paid sessions', () => {
   test('the same event delivered 100 times at once makes one order and one e-mail', async () => {
     const sessionId = await openSession([
