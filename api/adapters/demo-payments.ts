@@ -10,15 +10,8 @@ import Stripe from 'stripe'
 import type { Database } from '../../db/client'
 import { demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
-import { toPaymentEvent } from './stripe'
-import {
-  type CheckoutSessionRequest,
-  type PaymentEvent,
-  type PaymentProvider,
-  type ProviderSession,
-  WEBHOOK_TOLERANCE_SECONDS,
-  WebhookSignatureError,
-} from './types'
+import { toPaymentEvent, verifyStripeSignature } from './stripe'
+import type { CheckoutSessionRequest, PaymentEvent, PaymentProvider, ProviderSession } from './types'
 
 /**
  * Signs webhooks posted to /api/stripe/webhook while the demo provider is active (load tests, scripts).
@@ -278,20 +271,13 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
     },
 
     async verifyWebhook(rawBody, signatureHeader, receivedAtMs) {
-      if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header')
-      let event: Stripe.Event
-      try {
-        event = await stripe.webhooks.constructEventAsync(
-          rawBody,
-          signatureHeader,
-          DEMO_WEBHOOK_SECRET,
-          WEBHOOK_TOLERANCE_SECONDS,
-          undefined,
-          receivedAtMs,
-        )
-      } catch (error) {
-        throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature')
-      }
+      const event = await verifyStripeSignature(
+        stripe,
+        rawBody,
+        signatureHeader,
+        DEMO_WEBHOOK_SECRET,
+        receivedAtMs,
+      )
       return toPaymentEvent(event)
     },
   }

@@ -121,8 +121,9 @@ export interface PaymentProvider {
   createCheckoutSession(request: CheckoutSessionRequest): Promise<ProviderSession & { clientSecret: string }>
   retrieveSession(id: string): Promise<ProviderSession | null>
   /**
-   * Checks the signature over the raw body and its age (300 s) against `receivedAtMs`, then parses it.
-   * Throws WebhookSignatureError for anything that is not a fresh, correctly signed event.
+   * Checks the signature over the raw body and its time against `receivedAtMs` (at most 300 s old, at most
+   * 60 s ahead), then parses it. Throws WebhookSignatureError for anything that is not a fresh, correctly
+   * signed event, and MalformedWebhookEventError for a signed one the shop cannot use.
    */
   verifyWebhook(rawBody: string, signatureHeader: string | null, receivedAtMs: number): Promise<PaymentEvent>
 }
@@ -141,6 +142,12 @@ export class PaymentProviderError extends Error {}
 
 /** Stripe's own default; a replayed event older than this is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
+
+/**
+ * How far ahead of our clock a signature may be dated. Clocks drift by seconds; a signature dated further
+ * ahead would stay "fresh", and so replayable, for that much longer than the tolerance above.
+ */
+export const WEBHOOK_FUTURE_SKEW_SECONDS = 60
 
 // ── E-mail ──────────────────────────────────────────────────────────────────────────────────────────────
 

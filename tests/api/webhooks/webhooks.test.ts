@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
+import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { jobs } from '../../../db/schema/jobs'
@@ -87,6 +88,51 @@ describe('signatures', () => {
     const fresh = await postWebhook(shop, payload, SECRET, { timestampSeconds: now - 299 })
     expect(fresh.status).toBe(200)
     expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test('a signature dated in the future beyond a minute of clock skew is refused', async () => {
+    const sessionId = await openSession()
+    const eventId = 'evt_from_the_future'
+    const payload = stripe.event('checkout.session.completed', stripe.complete(sessionId), eventId)
+    const now = Math.floor(shop.clock.now().getTime() / 1000)
+
+    for (const ahead of [24 * 60 * 60, 301, 61]) {
+      const res = await postWebhook(shop, payload, SECRET, { timestampSeconds: now + ahead })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: 'Invalid webhook signature.' })
+    }
+    // A header with two timestamps is judged by the one the signature was checked against (the last).
+    const signed = await signature(payload, SECRET, now + 3600)
+    const twoTimes = `t=${now},${signed}`
+    expect((await postWebhook(shop, payload, SECRET, { header: twoTimes })).status).toBe(400)
+    expect(await eventRow(eventId)).toBeUndefined()
+
+    // Clocks differ a little: up to a minute ahead is accepted.
+    const skewed = await postWebhook(shop, payload, SECRET, { timestampSeconds: now + 60 })
+    expect(skewed.status).toBe(200)
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test('the demo provider refuses future signatures too', async () => {
+    const demo = await createTestApp()
+    try {
+      const payload = JSON.stringify({
+        id: 'evt_demo_future',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        created: 1,
+        data: { object: { id: 'pi_1', object: 'payment_intent' } },
+      })
+      const now = Math.floor(demo.clock.now().getTime() / 1000)
+      const late = await postWebhook(demo, payload, DEMO_WEBHOOK_SECRET, {
+        timestampSeconds: now + 24 * 60 * 60,
+      })
+      expect(late.status).toBe(400)
+      const onTime = await postWebhook(demo, payload, DEMO_WEBHOOK_SECRET, { timestampSeconds: now + 30 })
+      expect(onTime.status).toBe(200)
+    } finally {
+      demo.close()
+    }
   })
 })
 
