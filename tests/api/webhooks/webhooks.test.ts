@@ -356,6 +356,28 @@ describe('orders from paid sessions', () => {
     expect(await eventRow('evt_amount')).toMatchObject({ status: 'failed', orderId: null })
     expect(await ordersFor(sessionId)).toEqual([])
 
+    // A paid session that does not say what was charged is not checked, so it is not paid either.
+    const unstated = await openSession([{ id: 2, quantity: 3 }])
+    const missing = { ...stripe.complete(unstated), amount_total: null }
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', missing as never, 'evt_no_amount'),
+      SECRET,
+    )
+    expect(await eventRow('evt_no_amount')).toMatchObject({
+      status: 'failed',
+      orderId: null,
+      note: 'amount missing',
+    })
+    const { amount_total: _, ...absent } = stripe.complete(unstated)
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', absent as never, 'evt_absent_amount'),
+      SECRET,
+    )
+    expect(await eventRow('evt_absent_amount')).toMatchObject({ status: 'failed', note: 'amount missing' })
+    expect(await ordersFor(unstated)).toEqual([])
+
     const other = JSON.stringify({
       id: 'evt_other_type',
       object: 'event',
