@@ -4,7 +4,7 @@ import { seedDatabase } from '../db/seed'
 import { adaptersFromConfig } from './adapters'
 import { createApp } from './app'
 import type { AppDeps } from './deps'
-import { ConfigError, readConfig } from './env'
+import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
@@ -46,6 +46,9 @@ app.listen({
 // E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
 const stopJobs = createJobRunner(deps).start()
 console.log(`Payments: ${deps.payments.name}, shipping: ${deps.shipping.name}, e-mail: ${deps.mailer.name}`)
+// Said at every boot: whoever runs the server should know that orders here cost nothing.
+const demoNotice = demoPaymentsNotice(config)
+if (demoNotice) console.warn(demoNotice)
 
 console.log(
   `Grit & Whisker is open at ${config.publicUrl} (listening on ${app.server?.hostname}:${app.server?.port})`,

@@ -1,8 +1,8 @@
 /**
  * The built-in demo payment provider: sessions live in our own database, the /checkout page shows a
  * test-card form, and a successful payment produces the same `checkout.session.completed` event Stripe
- * would send, handled by the same webhook service. The server refuses to start in production without
- * Stripe keys (api/env.ts), so this can never take a real order.
+ * would send, handled by the same webhook service. It runs only where it cannot take a real order: at a
+ * loopback PUBLIC_URL or with DEMO_PAYMENTS=true, never in production or beside a Shippo key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
