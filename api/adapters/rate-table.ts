@@ -7,14 +7,15 @@ import { randomInt } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type {
-  CarrierRate,
-  DeliveryEstimate,
-  LabelRequest,
-  Parcel,
-  PurchasedLabel,
-  ShippingAddress,
-  ShippingProvider,
+import {
+  type CarrierRate,
+  type DeliveryEstimate,
+  type LabelRequest,
+  PaidServiceUnavailableError,
+  type Parcel,
+  type PurchasedLabel,
+  type ShippingAddress,
+  type ShippingProvider,
 } from './types'
 
 /** Destination zones measured from the shop's workshop in the Midwest (ZIPs starting with 4). */
@@ -177,14 +178,20 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
       return tableRates(parcel.weightOz, address)
     },
     async buyLabel(request: LabelRequest): Promise<PurchasedLabel> {
-      const service =
-        [...DOMESTIC_SERVICES, INTERNATIONAL_SERVICE].find((s) => s.token === request.serviceToken) ??
-        DOMESTIC_SERVICES[0]
-      const trackingNumber = demoTrackingNumber()
       const { address, parcel } = request
+      // Like a real carrier: only a service the table offers for this parcel and destination.
+      const service = tableRates(parcel.weightOz, address).find(
+        (rate) => rate.serviceToken === request.serviceToken,
+      )
+      if (!service) {
+        throw new PaidServiceUnavailableError(
+          `The demo carrier does not offer ${request.serviceToken} for this parcel`,
+        )
+      }
+      const trackingNumber = demoTrackingNumber()
       const pdf = labelPdf([
         'DEMO LABEL - NOT VALID FOR POSTAGE',
-        `${service?.name ?? 'USPS'}`,
+        service.serviceName,
         `Order ${request.reference}`,
         '',
         'SHIP TO:',

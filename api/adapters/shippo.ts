@@ -8,6 +8,7 @@ import { dollarsToCents } from '../rules/money'
 import {
   type CarrierRate,
   type LabelRequest,
+  PaidServiceUnavailableError,
   type Parcel,
   type PurchasedLabel,
   type ShippingAddress,
@@ -119,15 +120,19 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
 
     /**
      * Rates expire, and a label may be bought days after checkout (a retry), so the purchase quotes the
-     * parcel again and buys the same service the customer chose, or the cheapest if it is gone.
+     * parcel again and buys the service the customer chose. If it is gone nothing is bought: a cheaper
+     * service would not be what was sold, a dearer one not what was charged.
      */
     async buyLabel(request: LabelRequest): Promise<PurchasedLabel> {
       const rates = await rawRates(request.parcel, request.address)
-      const usable = rates.filter((rate) => rate.currency === 'USD')
-      const chosen =
-        usable.find((rate) => rate.servicelevel.token === request.serviceToken) ??
-        [...usable].sort((a, b) => Number(a.amount) - Number(b.amount))[0]
-      if (!chosen) throw new ShippingProviderError('Shippo returned no rates for this parcel')
+      const chosen = rates.find(
+        (rate) => rate.currency === 'USD' && rate.servicelevel.token === request.serviceToken,
+      )
+      if (!chosen) {
+        throw new PaidServiceUnavailableError(
+          `Shippo no longer offers ${request.serviceToken} for this parcel`,
+        )
+      }
       let transaction: Awaited<ReturnType<typeof shippo.transactions.create>>
       try {
         transaction = await shippo.transactions.create({

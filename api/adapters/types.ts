@@ -63,11 +63,18 @@ export interface PurchasedLabel {
 export interface ShippingProvider {
   readonly name: 'rate-table' | 'shippo'
   quoteRates(parcel: Parcel, address: ShippingAddress): Promise<CarrierRate[]>
+  /** Buys `request.serviceToken` and nothing else; PaidServiceUnavailableError when it is not offered. */
   buyLabel(request: LabelRequest): Promise<PurchasedLabel>
 }
 
 /** A carrier refused or failed; the message is safe to log, never shown raw to customers. */
 export class ShippingProviderError extends Error {}
+
+/**
+ * The service the customer paid for is not offered for this parcel (any more). Buying another one would
+ * ship something other than what was sold, so nothing is bought and the order fails with this reason.
+ */
+export class PaidServiceUnavailableError extends ShippingProviderError {}
 
 // ── Payments ────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { orderLines, orders } from '../../../db/schema/orders'
-import type { ShippingAddress } from '../../adapters/types'
+import { PaidServiceUnavailableError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { formatOrderNumber, type OrderStatus } from '../../rules/order-status'
 import type { CheckoutRecord } from '../checkout/service'
@@ -219,6 +219,13 @@ export function createOrdersService(deps: Pick<AppDeps, 'db' | 'clock' | 'config
           failureReason: null,
         })
       } catch (error) {
+        if (error instanceof PaidServiceUnavailableError) {
+          // Retrying on a timer would meet the same rates: staff decide (Retry once it is offered, or refund).
+          const reason = `${error.message}; the customer paid for ${order.shippingService}`
+          console.error(`[orders] ${formatOrderNumber(order.id)}: ${reason}`)
+          await move(order.id, 'processing', 'failed', { failureReason: reason.slice(0, 300) })
+          return
+        }
         if (context.lastAttempt) {
           const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300)
           await move(order.id, 'processing', 'failed', { failureReason: reason })
