@@ -4,7 +4,7 @@
  * the range of USPS retail rates so totals in development look like real ones.
  */
 import { randomInt } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
@@ -170,6 +170,11 @@ export function labelPdf(lines: readonly string[]): Uint8Array {
   return Buffer.from(pdf, 'latin1')
 }
 
+/** Label files are named order-000042-9400….pdf: reference first, so a retry finds the label by it. */
+function labelFilePrefix(reference: string): string {
+  return `order-${reference}-`
+}
+
 export function createRateTableShipping(options: { dataDir: string }): ShippingProvider {
   const labelsDir = resolve(options.dataDir, 'labels')
   return {
@@ -206,9 +211,27 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
         `Tracking: ${trackingNumber}`,
       ])
       await mkdir(labelsDir, { recursive: true })
-      const path = join(labelsDir, `order-${request.reference}-${trackingNumber}.pdf`)
-      await writeFile(path, pdf)
+      const path = join(labelsDir, `${labelFilePrefix(request.reference)}${trackingNumber}.pdf`)
+      // Written whole, then renamed: findLabel never takes a half-written file for a bought label.
+      await writeFile(`${path}.partial`, pdf)
+      await rename(`${path}.partial`, path)
       return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href }
+    },
+
+    /** The demo carrier's records are its label files: one named for the reference is a label bought. */
+    async findLabel(reference: string): Promise<PurchasedLabel | null> {
+      let names: string[]
+      try {
+        names = await readdir(labelsDir)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
+      const prefix = labelFilePrefix(reference)
+      const name = names.find((file) => file.startsWith(prefix) && file.endsWith('.pdf'))
+      if (!name) return null
+      const trackingNumber = name.slice(prefix.length, -'.pdf'.length)
+      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(join(labelsDir, name)).href }
     },
   }
 }

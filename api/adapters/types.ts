@@ -65,6 +65,12 @@ export interface ShippingProvider {
   quoteRates(parcel: Parcel, address: ShippingAddress): Promise<CarrierRate[]>
   /** Buys `request.serviceToken` and nothing else; PaidServiceUnavailableError when it is not offered. */
   buyLabel(request: LabelRequest): Promise<PurchasedLabel>
+  /**
+   * The label already bought under `reference`, or null. A purchase and our record of it cannot be one
+   * transaction: a retry after a crash (or a lost answer) in between asks this first, and keeps that label
+   * instead of buying a second one. Throws when the carrier cannot be asked: buying blind could buy twice.
+   */
+  findLabel(reference: string): Promise<PurchasedLabel | null>
 }
 
 /** A carrier refused or failed; the message is safe to log, never shown raw to customers. */

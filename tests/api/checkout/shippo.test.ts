@@ -159,6 +159,35 @@ describe('Shippo labels', () => {
     expect(order).toMatchObject({ status: 'label_created', failureReason: null })
   })
 
+  test('Shippo sells the label but the answer is lost: the retry finds it and buys no second one', async () => {
+    const sessionId = await paidOrder('USPS Priority Mail')
+    const boughtBefore = shippo.bought.length
+    shippo.loseLabelAnswers = 1
+    const first = await shop.runDueJobs()
+    expect(first.failed).toBeGreaterThanOrEqual(1)
+    expect(shippo.bought).toHaveLength(boughtBefore + 1)
+    const [pending] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+    const reference = String(pending?.id).padStart(6, '0')
+    expect(pending).toMatchObject({
+      status: 'processing',
+      labelReference: reference,
+      shippoTrackingNumber: null,
+    })
+
+    shop.clock.advance(60_000)
+    await shop.runDueJobs()
+    expect(shippo.bought).toHaveLength(boughtBefore + 1)
+    const sold = shippo.transactions.find((t) => t.metadata === `Order ${reference}`)
+    const [order] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+    expect(order).toMatchObject({
+      status: 'label_created',
+      shippoTrackingNumber: sold?.tracking_number,
+      labelUrl: sold?.label_url,
+    })
+    const lookups = shippo.requests.filter((r) => r.method === 'GET' && r.path === '/transactions')
+    expect(lookups.length).toBeGreaterThanOrEqual(1)
+  })
+
   test('a label Shippo refuses keeps the order in processing for a retry', async () => {
     const sessionId = await paidOrder('USPS Ground Advantage')
     shippo.failLabels = 'Address not deliverable'

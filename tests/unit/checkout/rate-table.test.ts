@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -196,6 +196,34 @@ describe('demo carrier', () => {
         serviceToken: 'usps_first_class_package_international_service',
       })
       expect(abroad.trackingNumber).toMatch(/^9400\d{18}$/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('finds the label it already sold for a reference, and only a whole one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'labels-'))
+    try {
+      const carrier = createRateTableShipping({ dataDir: dir })
+      expect(await carrier.findLabel('000044')).toBeNull()
+      const request = {
+        serviceToken: 'usps_ground_advantage',
+        parcel: parcelFor(1, 30),
+        address: {
+          name: 'Dana Cole',
+          street1: '12 Mill Rd',
+          city: 'Dayton',
+          state: 'OH',
+          zip: '45402',
+          country: 'US',
+        },
+      }
+      const sold = await carrier.buyLabel({ ...request, reference: '000044' })
+      await carrier.buyLabel({ ...request, reference: '0000440' })
+      // A label cut off mid-write by a crash is not a label.
+      writeFileSync(join(dir, 'labels', 'order-000045-9400000000000000000001.pdf.partial'), '%PDF-1.4')
+      expect(await carrier.findLabel('000044')).toEqual(sold)
+      expect(await carrier.findLabel('000045')).toBeNull()
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
