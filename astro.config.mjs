@@ -16,7 +16,10 @@ export default defineConfig({
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Each page gets a CSP <meta> listing the hashes of its own scripts and styles: no 'unsafe-inline'.
   // Inline scripts written by hand (the theme script in BaseLayout) add their hash with Astro.csp.
-  security: { csp: true },
+  // Everything else comes from our own origin only. connect-src is spelled out although default-src
+  // implies it: /checkout adds Stripe's API to it, and Astro merges that into this list; alone, the page's
+  // connect-src would take the place of default-src and stop the shop's own /api calls.
+  security: { csp: { directives: ["default-src 'self'", "connect-src 'self'"] } },
   // Shiki colours code with inline styles, which that CSP refuses; Prism uses classes.
   markdown: { syntaxHighlight: 'prism' },
   integrations: [UnoCSS({ injectReset: true }), react(), mdx()],

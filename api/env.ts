@@ -12,6 +12,11 @@ export interface Config {
   distDir: string
   dataDir: string
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string } | null
+  /**
+   * Set when the demo payment provider takes payments (no Stripe keys), with why it is allowed to, for the
+   * boot log. Null when Stripe does.
+   */
+  demoPayments: { reason: string } | null
   shippoApiKey: string | null
   smtpUrl: string | null
   mailFrom: string
@@ -70,6 +75,71 @@ function proxyHops(env: Env): number {
   )
 }
 
+/** localhost, *.localhost, 127.0.0.0/8 and ::1: names that only ever reach the machine itself. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1')
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  )
+}
+
+const STRIPE_KEY_NAMES = 'STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET'
+
+/**
+ * Whether the demo payment provider may take payments, and why. It accepts a public test card and
+ * webhooks signed with a public secret, so it runs only where nobody else can order: at a loopback
+ * PUBLIC_URL, or where DEMO_PAYMENTS=true says a public demo is meant. Never in production, and never
+ * beside a real carrier key, where a test-card order would buy a real label.
+ */
+function demoPaymentsFor(
+  env: Env,
+  options: { nodeEnv: Config['nodeEnv']; publicUrl: string; stripe: boolean },
+): Config['demoPayments'] {
+  const wanted = env.DEMO_PAYMENTS?.trim() ?? ''
+  if (!['', 'true', 'false'].includes(wanted)) {
+    throw new ConfigError(`DEMO_PAYMENTS must be true or false (got "${wanted}")`)
+  }
+  if (options.stripe) {
+    if (wanted === 'true') {
+      throw new ConfigError(
+        'DEMO_PAYMENTS=true but the Stripe keys are set too: unset one of them, so it is clear which takes payments',
+      )
+    }
+    return null
+  }
+  if (options.nodeEnv === 'production') {
+    throw new ConfigError(
+      `NODE_ENV=production needs ${STRIPE_KEY_NAMES}: the demo payment provider is for development only`,
+    )
+  }
+  if (env.SHIPPO_API_KEY?.trim()) {
+    throw new ConfigError(
+      `SHIPPO_API_KEY is set but payments would run on the demo provider, so anyone paying with the public test card would buy real shipping labels: set ${STRIPE_KEY_NAMES}, or unset SHIPPO_API_KEY`,
+    )
+  }
+  if (wanted === 'false') {
+    throw new ConfigError(
+      `DEMO_PAYMENTS=false but no Stripe keys are set: set ${STRIPE_KEY_NAMES} to take payments`,
+    )
+  }
+  if (wanted === 'true') return { reason: 'DEMO_PAYMENTS=true' }
+  if (isLoopbackHost(new URL(options.publicUrl).hostname)) {
+    return { reason: `PUBLIC_URL ${options.publicUrl} is a loopback address` }
+  }
+  throw new ConfigError(
+    `PUBLIC_URL ${options.publicUrl} is not a loopback address and no Stripe keys are set: set ${STRIPE_KEY_NAMES}, or DEMO_PAYMENTS=true to run the demo payment provider there on purpose`,
+  )
+}
+
+/** The boot line saying that demo payments are on, and why; null when Stripe takes payments. */
+export function demoPaymentsNotice(config: Pick<Config, 'demoPayments'>): string | null {
+  if (!config.demoPayments) return null
+  return `Demo payments are on (${config.demoPayments.reason}): the test card 4242 4242 4242 4242 pays and webhooks signed with the public demo secret are accepted. Set ${STRIPE_KEY_NAMES} to take real payments.`
+}
+
 /** Groups of keys that only make sense together: all set, or none. */
 function group<K extends string>(env: Env, names: readonly K[]): Record<K, string> | null {
   const set = names.filter((name) => env[name]?.trim())
@@ -104,12 +174,7 @@ export function readConfig(env: Env = process.env): Config {
   if (stripeKeys && !stripeKeys.STRIPE_WEBHOOK_SECRET.startsWith('whsec_')) {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET must start with whsec_')
   }
-  // The demo payment provider accepts any test card; it must never take real orders.
-  if (!stripeKeys && nodeEnv === 'production') {
-    throw new ConfigError(
-      'NODE_ENV=production needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET: the demo payment provider is for development only',
-    )
-  }
+  const demoPayments = demoPaymentsFor(env, { nodeEnv, publicUrl, stripe: stripeKeys !== null })
 
   const googleKeys = group(env, ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const)
 
@@ -136,6 +201,7 @@ export function readConfig(env: Env = process.env): Config {
           webhookSecret: stripeKeys.STRIPE_WEBHOOK_SECRET,
         }
       : null,
+    demoPayments,
     shippoApiKey: env.SHIPPO_API_KEY?.trim() || null,
     smtpUrl: env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : null,
     mailFrom: env.MAIL_FROM?.trim() || 'Grit & Whisker <orders@gritandwhisker.example>',

@@ -4,7 +4,7 @@ import { adaptersFromConfig } from './adapters'
 import { createApp } from './app'
 import { prepareData } from './boot'
 import type { AppDeps } from './deps'
-import { ConfigError, readConfig } from './env'
+import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
@@ -41,13 +41,16 @@ const app = createApp(deps, services)
 app.listen({
   hostname: config.host,
   port: config.port,
-  // A hard stop for bodies without Content-Length; JSON routes are capped lower in the security plugin.
+  // A last stop below the app; the security plugin caps every state-changing body at 64 KB, chunked or not.
   maxRequestBodySize: 1024 * 1024,
 })
 
 // E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
 const stopJobs = createJobRunner(services).start()
 console.log(`Payments: ${deps.payments.name}, shipping: ${deps.shipping.name}, e-mail: ${deps.mailer.name}`)
+// Said at every boot: whoever runs the server should know that orders here cost nothing.
+const demoNotice = demoPaymentsNotice(config)
+if (demoNotice) console.warn(demoNotice)
 
 console.log(
   `Grit & Whisker is open at ${config.publicUrl} (listening on ${app.server?.hostname}:${app.server?.port})`,

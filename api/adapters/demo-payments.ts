@@ -1,8 +1,8 @@
 /**
  * The built-in demo payment provider: sessions live in our own database, the /checkout page shows a
  * test-card form, and a successful payment produces the same `checkout.session.completed` event Stripe
- * would send, handled by the same webhook service. The server refuses to start in production without
- * Stripe keys (api/env.ts), so this can never take a real order.
+ * would send, handled by the same webhook service. It runs only where it cannot take a real order: at a
+ * loopback PUBLIC_URL or with DEMO_PAYMENTS=true, never in production or beside a Shippo key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
@@ -10,15 +10,8 @@ import Stripe from 'stripe'
 import type { Database } from '../../db/client'
 import { demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
-import { toPaymentEvent } from './stripe'
-import {
-  type CheckoutSessionRequest,
-  type PaymentEvent,
-  type PaymentProvider,
-  type ProviderSession,
-  WEBHOOK_TOLERANCE_SECONDS,
-  WebhookSignatureError,
-} from './types'
+import { toPaymentEvent, verifyStripeSignature } from './stripe'
+import type { CheckoutSessionRequest, PaymentEvent, PaymentProvider, ProviderSession } from './types'
 
 /**
  * Signs webhooks posted to /api/stripe/webhook while the demo provider is active (load tests, scripts).
@@ -296,20 +289,14 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
     },
 
     async verifyWebhook(rawBody, signatureHeader, receivedAtMs) {
-      if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header')
-      try {
-        const event = await stripe.webhooks.constructEventAsync(
-          rawBody,
-          signatureHeader,
-          DEMO_WEBHOOK_SECRET,
-          WEBHOOK_TOLERANCE_SECONDS,
-          undefined,
-          receivedAtMs,
-        )
-        return toPaymentEvent(event)
-      } catch (error) {
-        throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature')
-      }
+      const event = await verifyStripeSignature(
+        stripe,
+        rawBody,
+        signatureHeader,
+        DEMO_WEBHOOK_SECRET,
+        receivedAtMs,
+      )
+      return toPaymentEvent(event)
     },
   }
 }

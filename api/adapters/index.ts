@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client'
-import type { Config } from '../env'
+import { type Config, ConfigError } from '../env'
 import type { Clock } from '../lib/clock'
 import { createDemoPayments } from './demo-payments'
 import { createSmtpMailer } from './mailer'
@@ -17,6 +17,13 @@ export interface Adapters {
 
 /** The real service where its keys are configured, the built-in stand-in otherwise (DESIGN §3). */
 export function adaptersFromConfig(config: Config, db: Database, clock: Clock): Adapters {
+  // readConfig allows demo payments only where they cannot take a real order; a config made any other
+  // way gets the same answer instead of the demo provider by default.
+  if (!config.stripe && !config.demoPayments) {
+    throw new ConfigError(
+      'No payment provider: set the Stripe keys, or allow demo payments (see .env.example)',
+    )
+  }
   return {
     shipping: config.shippoApiKey
       ? createShippoShipping({ apiKey: config.shippoApiKey })

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Clock } from '../lib/clock'
-import type { Mailer, MailMessage } from './types'
+import { assertDeliverable, type Mailer, type MailMessage } from './types'
 
 export function createOutboxMailer(options: {
   dataDir: string
@@ -22,6 +22,7 @@ export function createOutboxMailer(options: {
   return {
     name: 'outbox',
     async send(message: MailMessage) {
+      assertDeliverable(message)
       const now = options.clock?.now() ?? new Date()
       const info = await composer.sendMail({ from: options.from, ...message, date: now })
       const base = `${now.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`

@@ -4,17 +4,18 @@
  * the range of USPS retail rates so totals in development look like real ones.
  */
 import { randomInt } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type {
-  CarrierRate,
-  DeliveryEstimate,
-  LabelRequest,
-  Parcel,
-  PurchasedLabel,
-  ShippingAddress,
-  ShippingProvider,
+import {
+  type CarrierRate,
+  type DeliveryEstimate,
+  type LabelRequest,
+  PaidServiceUnavailableError,
+  type Parcel,
+  type PurchasedLabel,
+  type ShippingAddress,
+  type ShippingProvider,
 } from './types'
 
 /** Destination zones measured from the shop's workshop in the Midwest (ZIPs starting with 4). */
@@ -169,6 +170,11 @@ export function labelPdf(lines: readonly string[]): Uint8Array {
   return Buffer.from(pdf, 'latin1')
 }
 
+/** Label files are named order-000042-9400….pdf: reference first, so a retry finds the label by it. */
+function labelFilePrefix(reference: string): string {
+  return `order-${reference}-`
+}
+
 export function createRateTableShipping(options: { dataDir: string }): ShippingProvider {
   const labelsDir = resolve(options.dataDir, 'labels')
   return {
@@ -177,14 +183,20 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
       return tableRates(parcel.weightOz, address)
     },
     async buyLabel(request: LabelRequest): Promise<PurchasedLabel> {
-      const service =
-        [...DOMESTIC_SERVICES, INTERNATIONAL_SERVICE].find((s) => s.token === request.serviceToken) ??
-        DOMESTIC_SERVICES[0]
-      const trackingNumber = demoTrackingNumber()
       const { address, parcel } = request
+      // Like a real carrier: only a service the table offers for this parcel and destination.
+      const service = tableRates(parcel.weightOz, address).find(
+        (rate) => rate.serviceToken === request.serviceToken,
+      )
+      if (!service) {
+        throw new PaidServiceUnavailableError(
+          `The demo carrier does not offer ${request.serviceToken} for this parcel`,
+        )
+      }
+      const trackingNumber = demoTrackingNumber()
       const pdf = labelPdf([
         'DEMO LABEL - NOT VALID FOR POSTAGE',
-        `${service?.name ?? 'USPS'}`,
+        service.serviceName,
         `Order ${request.reference}`,
         '',
         'SHIP TO:',
@@ -199,9 +211,27 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
         `Tracking: ${trackingNumber}`,
       ])
       await mkdir(labelsDir, { recursive: true })
-      const path = join(labelsDir, `order-${request.reference}-${trackingNumber}.pdf`)
-      await writeFile(path, pdf)
+      const path = join(labelsDir, `${labelFilePrefix(request.reference)}${trackingNumber}.pdf`)
+      // Written whole, then renamed: findLabel never takes a half-written file for a bought label.
+      await writeFile(`${path}.partial`, pdf)
+      await rename(`${path}.partial`, path)
       return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href }
+    },
+
+    /** The demo carrier's records are its label files: one named for the reference is a label bought. */
+    async findLabel(reference: string): Promise<PurchasedLabel | null> {
+      let names: string[]
+      try {
+        names = await readdir(labelsDir)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
+      const prefix = labelFilePrefix(reference)
+      const name = names.find((file) => file.startsWith(prefix) && file.endsWith('.pdf'))
+      if (!name) return null
+      const trackingNumber = name.slice(prefix.length, -'.pdf'.length)
+      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(join(labelsDir, name)).href }
     },
   }
 }

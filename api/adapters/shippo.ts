@@ -8,6 +8,7 @@ import { dollarsToCents } from '../rules/money'
 import {
   type CarrierRate,
   type LabelRequest,
+  PaidServiceUnavailableError,
   type Parcel,
   type PurchasedLabel,
   type ShippingAddress,
@@ -27,6 +28,15 @@ export const DEFAULT_SHIP_FROM: ShippingAddress = {
 
 /** The standard domestic service; the one free shipping applies to. */
 const STANDARD_TOKEN = 'usps_ground_advantage'
+
+/** A label lookup reads at most this many of the newest labels (pages × page size; Shippo's page cap is 100). */
+const LOOKUP_PAGES = 10
+const LOOKUP_PAGE_SIZE = 100
+
+/** What a label carries in Shippo's records to say which order it is for; findLabel matches on it. */
+function labelMetadata(reference: string): string {
+  return `Order ${reference}`
+}
 
 /** Fallback when a carrier gives no estimate: the shop's own promise (spec §9: most orders in 2–5 days). */
 const UNKNOWN_ESTIMATE = { minDays: 2, maxDays: 5 }
@@ -119,21 +129,25 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
 
     /**
      * Rates expire, and a label may be bought days after checkout (a retry), so the purchase quotes the
-     * parcel again and buys the same service the customer chose, or the cheapest if it is gone.
+     * parcel again and buys the service the customer chose. If it is gone nothing is bought: a cheaper
+     * service would not be what was sold, a dearer one not what was charged.
      */
     async buyLabel(request: LabelRequest): Promise<PurchasedLabel> {
       const rates = await rawRates(request.parcel, request.address)
-      const usable = rates.filter((rate) => rate.currency === 'USD')
-      const chosen =
-        usable.find((rate) => rate.servicelevel.token === request.serviceToken) ??
-        [...usable].sort((a, b) => Number(a.amount) - Number(b.amount))[0]
-      if (!chosen) throw new ShippingProviderError('Shippo returned no rates for this parcel')
+      const chosen = rates.find(
+        (rate) => rate.currency === 'USD' && rate.servicelevel.token === request.serviceToken,
+      )
+      if (!chosen) {
+        throw new PaidServiceUnavailableError(
+          `Shippo no longer offers ${request.serviceToken} for this parcel`,
+        )
+      }
       let transaction: Awaited<ReturnType<typeof shippo.transactions.create>>
       try {
         transaction = await shippo.transactions.create({
           rate: chosen.objectId,
           labelFileType: 'PDF_4x6',
-          metadata: `Order ${request.reference}`,
+          metadata: labelMetadata(request.reference),
           async: false,
         })
       } catch (error) {
@@ -150,6 +164,39 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
         trackingNumber: transaction.trackingNumber,
         labelUrl: transaction.labelUrl,
       }
+    },
+
+    /**
+     * Shippo cannot search labels by metadata, so the newest successful ones are read page by page
+     * (newest first) for the one bought under this reference. A retry follows its purchase by minutes or
+     * days, so a bounded number of pages is enough and keeps a lookup cheap in a busy account.
+     */
+    async findLabel(reference: string): Promise<PurchasedLabel | null> {
+      const metadata = labelMetadata(reference)
+      for (let page = 1; page <= LOOKUP_PAGES; page++) {
+        let list: Awaited<ReturnType<typeof shippo.transactions.list>>
+        try {
+          list = await shippo.transactions.list({ objectStatus: 'SUCCESS', page, results: LOOKUP_PAGE_SIZE })
+        } catch (error) {
+          throw new ShippingProviderError(`Shippo could not list labels: ${errorSummary(error)}`)
+        }
+        const found = (list.results ?? []).find(
+          (transaction) => transaction.metadata === metadata && transaction.status === 'SUCCESS',
+        )
+        if (found?.trackingNumber && found.labelUrl) {
+          const carrier = typeof found.rate === 'object' ? found.rate.provider : undefined
+          return {
+            carrier: carrier ?? 'Shippo',
+            trackingNumber: found.trackingNumber,
+            labelUrl: found.labelUrl,
+          }
+        }
+        if (!list.next) return null
+      }
+      console.warn(
+        `[shipping] no Shippo label for ${metadata} among the newest ${LOOKUP_PAGES * LOOKUP_PAGE_SIZE}; buying one`,
+      )
+      return null
     },
   }
 }

@@ -5,10 +5,12 @@
 import Stripe from 'stripe'
 import {
   type CheckoutSessionRequest,
+  MalformedWebhookEventError,
   type PaymentEvent,
   type PaymentProvider,
   PaymentProviderError,
   type ProviderSession,
+  WEBHOOK_FUTURE_SKEW_SECONDS,
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookSignatureError,
 } from './types'
@@ -42,16 +44,80 @@ export function toProviderSession(session: StripeSession): ProviderSession {
   } as ProviderSession
 }
 
-/** Reduces a verified Stripe event to what the shop acts on. */
+/**
+ * What an event id may look like: Stripe's are short ASCII tokens (evt_…). It is stored as the event's
+ * key and shown on the dashboard, so nothing else is taken.
+ */
+const EVENT_ID = /^[\x21-\x7e]{1,255}$/
+
+/** Reduces a verified Stripe event to what the shop acts on; refuses one it could not store or act on. */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
-  const object = event.data.object as { object?: string }
-  const session = event.type.startsWith('checkout.session.') && object.object === 'checkout.session'
+  // Typed by the SDK, but only as trustworthy as the JSON that was signed.
+  const { id, type, created, data } = event as Partial<Record<keyof Stripe.Event, unknown>>
+  if (typeof id !== 'string' || !EVENT_ID.test(id)) {
+    throw new MalformedWebhookEventError(
+      'The webhook event has no valid id (a string of 1 to 255 characters without spaces).',
+    )
+  }
+  if (typeof type !== 'string' || type === '') {
+    throw new MalformedWebhookEventError('The webhook event has no type.')
+  }
+  const object = (data as { object?: { object?: unknown; id?: unknown } } | undefined)?.object
+  const session =
+    type.startsWith('checkout.session.') &&
+    object?.object === 'checkout.session' &&
+    typeof object.id === 'string'
   return {
-    id: event.id,
-    type: event.type,
-    created: event.created,
+    id,
+    type,
+    created: typeof created === 'number' ? created : 0,
     session: session ? toProviderSession(object as StripeSession) : null,
   }
+}
+
+/** The `t=` of a Stripe-Signature header, read as Stripe's SDK reads it (the last one counts). */
+function signatureTimestamp(header: string): number | null {
+  let timestamp: number | null = null
+  for (const item of header.split(',')) {
+    const [key, value = ''] = item.split('=')
+    if (key === 't') timestamp = Number.parseInt(value, 10)
+  }
+  return timestamp !== null && Number.isFinite(timestamp) ? timestamp : null
+}
+
+/**
+ * Verifies a Stripe-Signature header over the raw body with Stripe's SDK (HMAC, at most 300 s old) and
+ * returns the event it signs. The SDK only checks age, so a timestamp more than a minute ahead of our clock
+ * is refused here. Used by the Stripe adapter and by the demo provider, which signs the same way.
+ */
+export async function verifyStripeSignature(
+  stripe: Stripe,
+  rawBody: string,
+  signatureHeader: string | null,
+  secret: string,
+  receivedAtMs: number,
+): Promise<Stripe.Event> {
+  if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header')
+  let event: Stripe.Event
+  try {
+    // Under Bun the SDK uses Web Crypto, which has no synchronous HMAC: hence the async variant of
+    // constructEvent (same checks: signature over the raw body, then age within the tolerance).
+    event = await stripe.webhooks.constructEventAsync(
+      rawBody,
+      signatureHeader,
+      secret,
+      WEBHOOK_TOLERANCE_SECONDS,
+      undefined,
+      receivedAtMs,
+    )
+  } catch (error) {
+    throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature')
+  }
+  const signedAt = signatureTimestamp(signatureHeader)
+  if (signedAt === null || signedAt - Math.floor(receivedAtMs / 1000) > WEBHOOK_FUTURE_SKEW_SECONDS) {
+    throw new WebhookSignatureError('Timestamp too far in the future')
+  }
+  return event
 }
 
 function errorSummary(error: unknown): string {
@@ -129,22 +195,13 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
     },
 
     async verifyWebhook(rawBody: string, signatureHeader: string | null, receivedAtMs: number) {
-      if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header')
-      let event: Stripe.Event
-      try {
-        // Under Bun the SDK uses Web Crypto, which has no synchronous HMAC: hence the async variant of
-        // constructEvent (same checks: signature over the raw body, then age within the tolerance).
-        event = await stripe.webhooks.constructEventAsync(
-          rawBody,
-          signatureHeader,
-          options.webhookSecret,
-          WEBHOOK_TOLERANCE_SECONDS,
-          undefined,
-          receivedAtMs,
-        )
-      } catch (error) {
-        throw new WebhookSignatureError(error instanceof Error ? error.message : 'Invalid signature')
-      }
+      const event = await verifyStripeSignature(
+        stripe,
+        rawBody,
+        signatureHeader,
+        options.webhookSecret,
+        receivedAtMs,
+      )
       return toPaymentEvent(event)
     },
   }

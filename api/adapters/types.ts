@@ -2,6 +2,7 @@
  * What the shop needs from outside services. Each has a real adapter (used when its keys are set) and a
  * built-in stand-in, so the shop runs, and is tested, with none of them (DESIGN §3).
  */
+import { isEmail } from '../rules/address'
 
 // ── Shipping ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -62,11 +63,24 @@ export interface PurchasedLabel {
 export interface ShippingProvider {
   readonly name: 'rate-table' | 'shippo'
   quoteRates(parcel: Parcel, address: ShippingAddress): Promise<CarrierRate[]>
+  /** Buys `request.serviceToken` and nothing else; PaidServiceUnavailableError when it is not offered. */
   buyLabel(request: LabelRequest): Promise<PurchasedLabel>
+  /**
+   * The label already bought under `reference`, or null. A purchase and our record of it cannot be one
+   * transaction: a retry after a crash (or a lost answer) in between asks this first, and keeps that label
+   * instead of buying a second one. Throws when the carrier cannot be asked: buying blind could buy twice.
+   */
+  findLabel(reference: string): Promise<PurchasedLabel | null>
 }
 
 /** A carrier refused or failed; the message is safe to log, never shown raw to customers. */
 export class ShippingProviderError extends Error {}
+
+/**
+ * The service the customer paid for is not offered for this parcel (any more). Buying another one would
+ * ship something other than what was sold, so nothing is bought and the order fails with this reason.
+ */
+export class PaidServiceUnavailableError extends ShippingProviderError {}
 
 // ── Payments ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -120,19 +134,33 @@ export interface PaymentProvider {
   createCheckoutSession(request: CheckoutSessionRequest): Promise<ProviderSession & { clientSecret: string }>
   retrieveSession(id: string): Promise<ProviderSession | null>
   /**
-   * Checks the signature over the raw body and its age (300 s) against `receivedAtMs`, then parses it.
-   * Throws WebhookSignatureError for anything that is not a fresh, correctly signed event.
+   * Checks the signature over the raw body and its time against `receivedAtMs` (at most 300 s old, at most
+   * 60 s ahead), then parses it. Throws WebhookSignatureError for anything that is not a fresh, correctly
+   * signed event, and MalformedWebhookEventError for a signed one the shop cannot use.
    */
   verifyWebhook(rawBody: string, signatureHeader: string | null, receivedAtMs: number): Promise<PaymentEvent>
 }
 
 export class WebhookSignatureError extends Error {}
 
+/**
+ * A correctly signed event the shop cannot act on, such as one without a usable id. The signature proves
+ * who sent it, not that it is well formed (the demo provider's secret is public). The message is safe to
+ * answer with.
+ */
+export class MalformedWebhookEventError extends Error {}
+
 /** The provider refused to create a session or could not be reached. */
 export class PaymentProviderError extends Error {}
 
 /** Stripe's own default; a replayed event older than this is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
+
+/**
+ * How far ahead of our clock a signature may be dated. Clocks drift by seconds; a signature dated further
+ * ahead would stay "fresh", and so replayable, for that much longer than the tolerance above.
+ */
+export const WEBHOOK_FUTURE_SKEW_SECONDS = 60
 
 // ── E-mail ──────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -145,5 +173,20 @@ export interface MailMessage {
 
 export interface Mailer {
   readonly name: 'smtp' | 'outbox'
+  /** Sends or stores the message; rejects with UndeliverableMailError when it has no valid recipient. */
   send(message: MailMessage): Promise<void>
+}
+
+/** A message that could reach nobody. The job sending it fails, so it is logged and retried, never marked done. */
+export class UndeliverableMailError extends Error {}
+
+/**
+ * Every adapter calls this before sending: nodemailer silently drops an address it cannot use (one with a
+ * NUL, say), which would leave a message with no recipient that still counts as sent. The address stays
+ * out of the error, like every log line about mail: it is personal data.
+ */
+export function assertDeliverable(message: MailMessage): void {
+  if (!isEmail(message.to)) {
+    throw new UndeliverableMailError(`Mail "${message.subject}" has no valid recipient: not sent`)
+  }
 }

@@ -8,13 +8,35 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Paths that outside services call directly (signed by them), so they carry no browser origin. */
 const SERVER_TO_SERVER = ['/api/stripe/webhook']
 
+const BODY_TOO_LARGE = 'The request body is too large.'
+
+/**
+ * Whether a streamed body stays within `maxBytes`. A copy is read, so the route still gets the whole body
+ * from the original; reading stops at the first chunk over the cap, so at most that much is ever held.
+ */
+async function streamedBodyFits(request: Request, maxBytes: number): Promise<boolean> {
+  const reader = request.clone().body?.getReader()
+  if (!reader) return true
+  let received = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return true
+    received += value.byteLength
+    if (received > maxBytes) {
+      // Not awaited: a tee'd copy's cancel settles only once the original is cancelled too.
+      reader.cancel().catch(() => {})
+      return false
+    }
+  }
+}
+
 /**
  * Security headers on every answer, a body size cap, and a same-origin check for state-changing calls.
  * The cookie is SameSite=Lax already; the origin check also stops cross-site form posts and old browsers.
  */
 export function security(options: { publicUrl: string; production: boolean }) {
   const publicOrigin = new URL(options.publicUrl).origin
-  return new Elysia({ name: 'security' }).onRequest(({ request, set }) => {
+  return new Elysia({ name: 'security' }).onRequest(async ({ request, set }) => {
     set.headers['x-content-type-options'] = 'nosniff'
     set.headers['referrer-policy'] = 'strict-origin-when-cross-origin'
     set.headers['x-frame-options'] = 'DENY'
@@ -29,15 +51,23 @@ export function security(options: { publicUrl: string; production: boolean }) {
     const url = new URL(request.url)
     if (!STATE_CHANGING.has(request.method)) return
 
-    const length = Number(request.headers.get('content-length') ?? 0)
-    if (length > MAX_JSON_BODY_BYTES) return jsonError(413, 'The request body is too large.')
+    const declared = request.headers.get('content-length')
+    if (Number(declared ?? 0) > MAX_JSON_BODY_BYTES) return jsonError(413, BODY_TOO_LARGE)
 
-    if (SERVER_TO_SERVER.includes(url.pathname)) return
-    const origin = request.headers.get('origin')
-    const fetchSite = request.headers.get('sec-fetch-site')
-    const sameOrigin = origin === null || origin === publicOrigin || origin === url.origin
-    if (!sameOrigin || fetchSite === 'cross-site') {
-      return jsonError(403, 'This request must come from the shop itself.')
+    if (!SERVER_TO_SERVER.includes(url.pathname)) {
+      const origin = request.headers.get('origin')
+      const fetchSite = request.headers.get('sec-fetch-site')
+      const sameOrigin = origin === null || origin === publicOrigin || origin === url.origin
+      if (!sameOrigin || fetchSite === 'cross-site') {
+        return jsonError(403, 'This request must come from the shop itself.')
+      }
+    }
+
+    // A chunked body declares no length (or one that Transfer-Encoding overrides), so it is measured as it
+    // arrives, before any route reads it; the webhook, which reads its raw body itself, is covered too.
+    const streamed = declared === null || request.headers.has('transfer-encoding')
+    if (streamed && request.body && !(await streamedBodyFits(request, MAX_JSON_BODY_BYTES))) {
+      return jsonError(413, BODY_TOO_LARGE)
     }
   })
 }

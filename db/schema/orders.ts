@@ -32,6 +32,11 @@ export const orders = sqliteTable(
     shippingService: text('shipping_service').notNull(),
     shippingServiceToken: text('shipping_service_token').notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    /**
+     * The carrier reference (the padded order number) of a label purchase under way, set before anything
+     * is bought; a later attempt asks the carrier for a label under it before buying another.
+     */
+    labelReference: text('label_reference'),
     shippoTrackingNumber: text('shippo_tracking_number'),
     labelUrl: text('label_url'),
     /** Why the last label purchase failed, for staff. */

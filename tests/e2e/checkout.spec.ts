@@ -388,13 +388,34 @@ test.describe('/checkout', () => {
     await expect(page).toHaveURL(/\/shipping$/)
   })
 
-  test('only this page allows Stripe.js', async ({ page }) => {
-    await page.goto('/checkout')
-    const policy = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
-    expect(policy).toContain('https://js.stripe.com')
-    await page.goto('/shipping')
-    const elsewhere = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
-    expect(elsewhere).not.toContain('stripe.com')
+  test("only this page allows Stripe's hosts; every page allows only its own origin otherwise", async ({
+    page,
+  }) => {
+    /** The page's policy as directive name → sources. */
+    const policyOf = async (path: string) => {
+      await page.goto(path)
+      const content = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
+      return Object.fromEntries(
+        (content ?? '')
+          .split(';')
+          .map((directive) => directive.trim().split(/\s+/))
+          .filter(([name]) => name)
+          .map(([name, ...sources]) => [name, sources]),
+      )
+    }
+    const checkout = await policyOf('/checkout')
+    expect(checkout['default-src']).toEqual(["'self'"])
+    expect(checkout['connect-src']).toEqual(["'self'", 'https://api.stripe.com'])
+    expect(checkout['script-src']).toEqual(expect.arrayContaining(["'self'", 'https://js.stripe.com']))
+    expect(checkout['frame-src']).toEqual(expect.arrayContaining(['https://js.stripe.com']))
+
+    for (const path of ['/', '/shipping']) {
+      const elsewhere = await policyOf(path)
+      expect(elsewhere['default-src']).toEqual(["'self'"])
+      expect(elsewhere['connect-src']).toEqual(["'self'"])
+      expect(elsewhere['frame-src']).toBeUndefined()
+      expect(JSON.stringify(elsewhere)).not.toContain('stripe.com')
+    }
   })
 })
 

@@ -916,6 +916,9 @@ test.describe('security and stability', () => {
       const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content')
       expect(csp).toContain("script-src 'self'")
       expect(csp).not.toContain('unsafe-inline')
+      // Anything a page loads or calls comes from the shop's own origin.
+      expect(csp).toMatch(/(^|;)\s*default-src 'self'\s*;/)
+      expect(csp).toMatch(/(^|;)\s*connect-src 'self'\s*;/)
       // Scripts ran: the header hydrated and the ticker started; styles applied: the header is fixed.
       await waitForIsland(page, 'SiteHeader')
       await expect(page.locator('[data-ticker]')).toHaveAttribute('data-ready', '')

@@ -1,6 +1,7 @@
 /**
  * A small local stand-in for Shippo's API, answering in Shippo's real JSON shapes (snake_case, ISO dates)
- * so the real `shippo` SDK validates and maps them: POST /shipments (with rates) and POST /transactions.
+ * so the real `shippo` SDK validates and maps them: POST /shipments (with rates), POST /transactions
+ * (buys a label) and GET /transactions (lists them, newest first, paged).
  */
 import { randomBytes } from 'node:crypto'
 
@@ -58,6 +59,13 @@ export interface FakeShippo {
   failLabels: string | null
   /** The rates labels were bought for, in order. */
   bought: FakeShippoRate[]
+  /**
+   * How many of the next label purchases succeed at Shippo but answer 500, as when the connection drops
+   * after Shippo has bought the label: the shop does not learn of a label it paid for.
+   */
+  loseLabelAnswers: number
+  /** Every transaction made, newest first, in Shippo's JSON: what GET /transactions lists. */
+  transactions: Record<string, unknown>[]
   stop(): void
 }
 
@@ -72,6 +80,8 @@ export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
     rates: [...DEFAULT_FAKE_RATES],
     failLabels: null,
     bought: [],
+    loseLabelAnswers: 0,
+    transactions: [],
     stop: () => server.stop(true),
   }
 
@@ -145,36 +155,57 @@ export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
       }
       if (request.method === 'POST' && url.pathname === '/transactions') {
         const rateId = String(body.rate ?? '')
-        if (!rateIndex.has(rateId)) {
+        const rate = rateIndex.get(rateId)
+        if (!rate) {
           return Response.json({ rate: ['Rate object not found.'] }, { status: 400 })
         }
         const failed = state.failLabels
-        const rate = rateIndex.get(rateId)
-        if (!failed && rate) state.bought.push(rate)
-        return Response.json(
-          {
-            object_id: objectId(),
-            object_owner: 'shop@example.com',
-            object_created: now,
-            object_updated: now,
-            object_state: 'VALID',
-            status: failed ? 'ERROR' : 'SUCCESS',
-            rate: rateId,
-            metadata: typeof body.metadata === 'string' ? body.metadata : '',
-            label_file_type: 'PDF_4x6',
-            test: true,
-            messages: failed ? [{ source: 'USPS', code: 'ERR', text: failed }] : [],
-            ...(failed
-              ? {}
-              : {
-                  tracking_number: `9400${String(Date.now()).padStart(18, '0').slice(-18)}`,
-                  tracking_status: 'UNKNOWN',
-                  tracking_url_provider: 'https://tools.usps.com/go/TrackConfirmAction',
-                  label_url: `https://shippo-delivery.example/labels/${objectId()}.pdf`,
-                }),
+        if (!failed) state.bought.push(rate)
+        const transaction = {
+          object_id: objectId(),
+          object_owner: 'shop@example.com',
+          object_created: now,
+          object_updated: now,
+          object_state: 'VALID',
+          status: failed ? 'ERROR' : 'SUCCESS',
+          metadata: typeof body.metadata === 'string' ? body.metadata : '',
+          label_file_type: 'PDF_4x6',
+          test: true,
+          messages: failed ? [{ source: 'USPS', code: 'ERR', text: failed }] : [],
+          ...(failed
+            ? {}
+            : {
+                tracking_number: `9400${String(state.transactions.length + 1).padStart(18, '0')}`,
+                tracking_status: 'UNKNOWN',
+                tracking_url_provider: 'https://tools.usps.com/go/TrackConfirmAction',
+                label_url: `https://shippo-delivery.example/labels/${objectId()}.pdf`,
+              }),
+        }
+        // Listed with the rate expanded, as Shippo lists them; created answers carry the rate id.
+        state.transactions.unshift({
+          ...transaction,
+          rate: {
+            object_id: rateId,
+            provider: rate.provider,
+            amount: rate.amount,
+            currency: rate.currency ?? 'USD',
           },
-          { status: 201 },
-        )
+        })
+        if (!failed && state.loseLabelAnswers > 0) {
+          state.loseLabelAnswers -= 1
+          return Response.json({ detail: 'Upstream connection reset.' }, { status: 500 })
+        }
+        return Response.json({ ...transaction, rate: rateId }, { status: 201 })
+      }
+      if (request.method === 'GET' && url.pathname === '/transactions') {
+        const status = url.searchParams.get('object_status')
+        const page = Number(url.searchParams.get('page') ?? 1)
+        const size = Number(url.searchParams.get('results') ?? 25)
+        const matching = state.transactions.filter((t) => !status || t.status === status)
+        const results = matching.slice((page - 1) * size, page * size)
+        const next =
+          page * size < matching.length ? `${state.url}/transactions?page=${page + 1}&results=${size}` : null
+        return Response.json({ next, previous: null, results })
       }
       return Response.json({ detail: 'Not found.' }, { status: 404 })
     },

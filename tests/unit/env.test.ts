@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { ConfigError, readConfig } from '../../api/env'
+import { ConfigError, demoPaymentsNotice, readConfig } from '../../api/env'
 
 describe('configuration', () => {
   test('starts with nothing set', () => {
@@ -9,6 +9,7 @@ describe('configuration', () => {
     expect(config.stripe).toBeNull()
     expect(config.shippoApiKey).toBeNull()
     expect(config.google).toBeNull()
+    expect(config.demoPayments).toEqual({ reason: 'PUBLIC_URL http://localhost:4321 is a loopback address' })
   })
 
   test.each([
@@ -34,6 +35,9 @@ describe('configuration', () => {
     expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(
       /demo payment provider is for development only/,
     )
+    expect(() => readConfig({ NODE_ENV: 'production', DEMO_PAYMENTS: 'true' })).toThrow(
+      /demo payment provider is for development only/,
+    )
   })
 
   test('production with Stripe keys is accepted', () => {
@@ -44,6 +48,86 @@ describe('configuration', () => {
       STRIPE_WEBHOOK_SECRET: 'whsec_abc',
     })
     expect(config.stripe?.publishableKey).toBe('pk_live_abc')
+  })
+
+  describe('demo payments run only where they cannot take a real order', () => {
+    const STRIPE = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+    }
+
+    test.each([
+      'http://localhost:4321',
+      'http://LOCALHOST:8080',
+      'http://127.0.0.1:4611',
+      'http://127.0.0.2',
+      'http://[::1]:4321',
+      'http://shop.localhost:4321',
+    ])('on by themselves at a loopback PUBLIC_URL: %s', (publicUrl) => {
+      expect(readConfig({ PUBLIC_URL: publicUrl }).demoPayments?.reason).toMatch(/is a loopback address$/)
+    })
+
+    test.each([
+      'https://gritandwhisker.example',
+      'http://localhost.gritandwhisker.example',
+      'http://10.0.0.5:4321',
+      'http://192.168.1.20:4321',
+      'http://0.0.0.0:4321',
+    ])('refused at a public PUBLIC_URL without Stripe keys: %s', (publicUrl) => {
+      expect(() => readConfig({ PUBLIC_URL: publicUrl })).toThrow(
+        new ConfigError(
+          `PUBLIC_URL ${publicUrl} is not a loopback address and no Stripe keys are set: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or DEMO_PAYMENTS=true to run the demo payment provider there on purpose`,
+        ),
+      )
+    })
+
+    test('DEMO_PAYMENTS=true runs them anywhere outside production, and says so', () => {
+      const config = readConfig({ PUBLIC_URL: 'https://demo.gritandwhisker.example', DEMO_PAYMENTS: 'true' })
+      expect(config.demoPayments).toEqual({ reason: 'DEMO_PAYMENTS=true' })
+      expect(config.stripe).toBeNull()
+    })
+
+    test('never beside a real carrier key: the public test card would buy real labels', () => {
+      const message =
+        'SHIPPO_API_KEY is set but payments would run on the demo provider, so anyone paying with the public test card would buy real shipping labels: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or unset SHIPPO_API_KEY'
+      expect(() => readConfig({ SHIPPO_API_KEY: 'shippo_live_abc' })).toThrow(new ConfigError(message))
+      expect(() => readConfig({ SHIPPO_API_KEY: 'shippo_test_abc', DEMO_PAYMENTS: 'true' })).toThrow(
+        new ConfigError(message),
+      )
+      const real = readConfig({ ...STRIPE, SHIPPO_API_KEY: 'shippo_live_abc' })
+      expect(real.demoPayments).toBeNull()
+      expect(real.shippoApiKey).toBe('shippo_live_abc')
+    })
+
+    test('the server says at boot that they are on, and why', () => {
+      expect(demoPaymentsNotice(readConfig({}))).toBe(
+        'Demo payments are on (PUBLIC_URL http://localhost:4321 is a loopback address): the test card 4242 4242 4242 4242 pays and webhooks signed with the public demo secret are accepted. Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET to take real payments.',
+      )
+      expect(
+        demoPaymentsNotice(readConfig({ PUBLIC_URL: 'https://demo.example', DEMO_PAYMENTS: 'true' })),
+      ).toMatch(/^Demo payments are on \(DEMO_PAYMENTS=true\): /)
+      expect(demoPaymentsNotice(readConfig(STRIPE))).toBeNull()
+    })
+
+    test('with Stripe keys they are off', () => {
+      expect(readConfig(STRIPE).demoPayments).toBeNull()
+      expect(readConfig({ ...STRIPE, PUBLIC_URL: 'https://gritandwhisker.example' }).demoPayments).toBeNull()
+    })
+
+    test.each([
+      [{ DEMO_PAYMENTS: 'yes' }, 'DEMO_PAYMENTS must be true or false (got "yes")'],
+      [
+        { DEMO_PAYMENTS: 'false' },
+        'DEMO_PAYMENTS=false but no Stripe keys are set: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET to take payments',
+      ],
+      [
+        { ...STRIPE, DEMO_PAYMENTS: 'true' },
+        'DEMO_PAYMENTS=true but the Stripe keys are set too: unset one of them, so it is clear which takes payments',
+      ],
+    ])('refuses %p with one clear line', (env, message) => {
+      expect(() => readConfig(env)).toThrow(new ConfigError(message))
+    })
   })
 })
 

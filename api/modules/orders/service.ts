@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { orderLines, orders } from '../../../db/schema/orders'
-import type { ShippingAddress } from '../../adapters/types'
+import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
@@ -35,14 +35,14 @@ export function createOrdersService(
   const { db, clock, jobs } = deps
 
   /**
-   * One conditional UPDATE: the order moves to `to` only from a status the rules allow
-   * (`statusesThatCanMoveTo`), narrowed to `from` when the caller expects one, so a move cannot happen
-   * twice. False when the order was not in such a status.
+   * One conditional UPDATE: the order moves to `to` only from `from` (or, given null, from any status the
+   * rules allow: `statusesThatCanMoveTo`), so a move cannot happen twice. False when the order was not in
+   * such a status. A move the rules do not allow is a programming error.
    */
   async function move(
     id: number,
+    from: OrderStatus | null,
     to: OrderStatus,
-    from: OrderStatus | null = null,
     extra: Partial<OrderRow> = {},
   ): Promise<boolean> {
     const allowed = statusesThatCanMoveTo(to)
@@ -54,6 +54,16 @@ export function createOrdersService(
       .where(and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from])))
       .returning({ id: orders.id })
     return moved.length > 0
+  }
+
+  /** processing → failed with the reason staff read; a lost move (the order moved on meanwhile) is logged. */
+  async function failLabel(id: number, reason: string): Promise<void> {
+    const failed = await move(id, 'processing', 'failed', { failureReason: reason.slice(0, 300) })
+    if (!failed) {
+      console.error(
+        `[orders] ${formatOrderNumber(id)} left processing before it could be marked failed: ${reason}`,
+      )
+    }
   }
 
   const service = {
@@ -209,44 +219,70 @@ export function createOrdersService(
     },
 
     /**
-     * pending → processing → label_created, or → failed after the last attempt. Each move is conditional,
-     * so a second worker, a retried job or a double Retry click finds nothing to do instead of buying a
-     * second label.
+     * pending → processing → label_created, or → failed. A label costs money and its purchase cannot be
+     * rolled back with our database, so each order gets one label however often this runs:
+     * - the move to processing records the carrier reference (the padded order number) before anything
+     *   is bought. It is one conditional UPDATE: the attempt that made it knows nothing was bought before;
+     * - any other attempt (the job run again after a crash, an expired lease or a lost carrier answer, or
+     *   a staff Retry) first asks the carrier for a label bought under that reference, and keeps it;
+     * - the result of every move is checked: a label bought for an order that has moved on is logged with
+     *   its tracking number, never dropped without a word.
+     * Attempts follow each other rather than overlap: the job queue hands a job to one worker at a time,
+     * and a carrier call times out long before a job's lease runs out.
      */
     async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
-      await move(orderId, 'processing', 'pending')
+      const number = formatOrderNumber(orderId)
+      const startedHere = await move(orderId, 'pending', 'processing', { labelReference: number })
       const order = await service.get(orderId)
+      // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
+      const reference = order.labelReference ?? number
+
+      let label: PurchasedLabel
       try {
-        const label = await deps.shipping.buyLabel({
-          reference: formatOrderNumber(order.id),
-          serviceToken: order.shippingServiceToken,
-          parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
-          address: order.shippingAddress,
-        })
-        const recorded = await move(order.id, 'label_created', 'processing', {
-          shippoTrackingNumber: label.trackingNumber,
-          labelUrl: label.labelUrl,
-          failureReason: null,
-        })
-        if (!recorded) {
-          // Someone else moved the order while the label was bought; keep the tracking number in the log.
-          console.error(
-            `[orders] ${formatOrderNumber(order.id)}: label ${label.trackingNumber} bought but the order had left processing`,
-          )
-        }
+        const earlier = startedHere ? null : await deps.shipping.findLabel(reference)
+        label =
+          earlier ??
+          (await deps.shipping.buyLabel({
+            reference,
+            serviceToken: order.shippingServiceToken,
+            parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
+            address: order.shippingAddress,
+          }))
       } catch (error) {
+        if (error instanceof PaidServiceUnavailableError) {
+          // Retrying on a timer would meet the same rates: staff decide (Retry once it is offered, or refund).
+          const reason = `${error.message}; the customer paid for ${order.shippingService}`
+          console.error(`[orders] ${number}: ${reason}`)
+          await failLabel(order.id, reason)
+          return
+        }
         if (context.lastAttempt) {
-          const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300)
-          await move(order.id, 'failed', 'processing', { failureReason: reason })
+          await failLabel(order.id, error instanceof Error ? error.message : String(error))
         }
         throw error
       }
+
+      const recorded = await move(order.id, 'processing', 'label_created', {
+        shippoTrackingNumber: label.trackingNumber,
+        labelUrl: label.labelUrl,
+        failureReason: null,
+      })
+      if (recorded) return
+      const now = await service.get(order.id)
+      // Another attempt found and recorded this same label first: nothing lost.
+      if (now?.shippoTrackingNumber === label.trackingNumber) return
+      const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`
+      console.error(`[orders] ${lost}`)
+      throw new Error(lost)
     },
 
     /** Staff Retry on a failed order: back to processing and a fresh label job; false if it was not failed. */
     async retry(orderId: number): Promise<boolean> {
-      if (!(await move(orderId, 'processing', 'failed'))) return false
+      const moved = await move(orderId, 'failed', 'processing', {
+        labelReference: formatOrderNumber(orderId),
+      })
+      if (!moved) return false
       await jobs.enqueue(ORDER_JOBS.purchaseLabel, { orderId })
       return true
     },

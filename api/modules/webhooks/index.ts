@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { type PaymentProvider, WebhookSignatureError } from '../../adapters/types'
+import { MalformedWebhookEventError, type PaymentProvider, WebhookSignatureError } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { jsonError } from '../../plugins/errors'
 import type { Services } from '../../services'
@@ -23,6 +23,8 @@ export function webhookRoutes(
         )
       } catch (error) {
         if (error instanceof WebhookSignatureError) return jsonError(400, 'Invalid webhook signature.')
+        // The sender's mistake, so a 400 that says what is wrong rather than a 500 that blames the shop.
+        if (error instanceof MalformedWebhookEventError) return jsonError(400, error.message)
         throw error
       }
       const outcome = await webhooks.process(event)

@@ -124,9 +124,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   async function createOrder(event: PaymentEvent, session: ProviderSession): Promise<Handled> {
     const record = await checkout.record(session.id)
     if (!record) return { status: 'ignored', note: 'unknown checkout session' }
-    // The provider charged what it was asked; anything else means the session is not ours to fulfil.
+    // The provider charged what it was asked; anything else means the session is not ours to fulfil. An
+    // event that does not say what was charged cannot be checked, so it makes no order either.
     if (session.amountTotal === null) {
-      console.error(`[webhooks] ${event.id}: no amount in a paid session event`)
+      console.error(`[webhooks] ${event.id}: no amount for session ${session.id}`)
       return { status: 'failed', note: 'amount missing' }
     }
     if (session.amountTotal !== record.totalCents) {

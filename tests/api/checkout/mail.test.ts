@@ -1,12 +1,18 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
 import { adaptersFromConfig } from '../../../api/adapters'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
 import { createOutboxMailer } from '../../../api/adapters/outbox'
+import { UndeliverableMailError } from '../../../api/adapters/types'
 import { readConfig } from '../../../api/env'
+import { jobs } from '../../../db/schema/jobs'
+import { orders } from '../../../db/schema/orders'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
+import { createTestApp } from '../support/test-app'
+import { createSession, getRates, rateFor } from './helpers'
 
 const MESSAGE = {
   to: 'dana@example.com',
@@ -84,4 +90,72 @@ test('configuration picks the real services only when their keys are set', async
   const real = adaptersFromConfig(all, stub, clock)
   expect([real.payments.name, real.shipping.name, real.mailer.name]).toEqual(['stripe', 'shippo', 'smtp'])
   expect(real.payments.publishableKey).toBe('pk_test_abc')
+})
+
+describe('a message with no valid recipient', () => {
+  // What a confirmation to 'nul\u0000@example.com' would be: nodemailer drops the address and the
+  // message goes nowhere, so both adapters must refuse it rather than report success.
+  const nowhere = { ...MESSAGE, to: 'nul\u0000@example.com' }
+
+  test('the outbox refuses it and writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-'))
+    const lines: string[] = []
+    try {
+      const mailer = createOutboxMailer({
+        dataDir: dir,
+        from: 'Shop <shop@example.com>',
+        log: (l) => lines.push(l),
+      })
+      await expect(mailer.send(nowhere)).rejects.toThrow(
+        'Mail "Your Grit & Whisker order 000007" has no valid recipient: not sent',
+      )
+      await expect(mailer.send({ ...MESSAGE, to: '' })).rejects.toBeInstanceOf(UndeliverableMailError)
+      expect(existsSync(join(dir, 'outbox'))).toBe(false)
+      expect(lines).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('the SMTP adapter refuses it before talking to the server', async () => {
+    const mailer = createSmtpMailer({ smtpUrl: smtp.url, from: 'Shop <shop@example.com>' })
+    const before = smtp.messages.length
+    await expect(mailer.send(nowhere)).rejects.toBeInstanceOf(UndeliverableMailError)
+    expect(smtp.messages).toHaveLength(before)
+  })
+
+  test('the confirmation job of such an order fails loudly instead of being marked done', async () => {
+    const shop = await createTestApp()
+    try {
+      const items = [{ id: 1, quantity: 1 }]
+      const { sessionId } = await createSession(
+        shop,
+        items,
+        rateFor(await getRates(shop, items), 'USPS Ground Advantage'),
+      )
+      const paid = await shop.call('POST', `/api/demo-payments/${sessionId}/pay`, {
+        cardNumber: '4242 4242 4242 4242',
+        expiry: '12/30',
+        cvc: '123',
+        name: 'Dana Cole',
+      })
+      expect(paid.status).toBe(200)
+      // An address stored before the strict rule existed.
+      await shop.deps.db
+        .update(orders)
+        .set({ email: 'nul\u0000@example.com' })
+        .where(eq(orders.checkoutSessionId, sessionId))
+
+      await shop.runDueJobs()
+      const [job] = await shop.deps.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `order-confirmation:${sessionId}`))
+      expect(job).toMatchObject({ status: 'queued', attempts: 1 })
+      expect(job?.lastError).toMatch(/has no valid recipient: not sent$/)
+      expect(existsSync(join(shop.deps.config.dataDir, 'outbox'))).toBe(false)
+    } finally {
+      shop.close()
+    }
+  })
 })

@@ -250,6 +250,18 @@ describe('bad requests', () => {
     ])
   })
 
+  test.each([
+    ['a NUL character', 'nul\u0000@example.com'],
+    ['a right-to-left override', '\u202eevil@example.com'],
+    ['markup', '<script>alert(1)</script>@example.org'],
+  ])('an e-mail with %s', async (_name, email) => {
+    const rate = rateFor(await getRates(shop, [{ id: 1, quantity: 1 }]), 'USPS Ground Advantage')
+    expect(await refused(sessionBody([{ id: 1, quantity: 1 }], rate, { customer_email: email }))).toEqual([
+      400,
+      'Please enter a valid e-mail address, like name@example.com.',
+    ])
+  })
+
   test('no shipping rate chosen', async () => {
     const { shipping_rate: _, ...noRate } = sessionBody([{ id: 1, quantity: 1 }], { id: 'x' })
     expect(await refused(noRate)).toEqual([422, 'Please choose a shipping method.'])

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createShippoShipping, DEFAULT_SHIP_FROM } from '../../../api/adapters/shippo'
+import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
 import { type FakeShippo, startFakeShippo } from '../../fakes/shippo'
 import { createTestApp, type TestApp } from '../support/test-app'
@@ -121,6 +122,69 @@ describe('Shippo labels', () => {
     expect(order?.shippoTrackingNumber).toMatch(/^9400\d{18}$/)
     expect(order?.labelUrl).toMatch(/^https:\/\/shippo-delivery\.example\/labels\/\w+\.pdf$/)
     expect(purchase?.body.metadata).toBe(`Order ${String(order?.id).padStart(6, '0')}`)
+  })
+
+  test('a paid service gone from fresh rates fails the order with the reason, and buys nothing else', async () => {
+    const sessionId = await paidOrder('USPS Priority Mail')
+    const boughtBefore = shippo.bought.length
+    const offered = shippo.rates
+    shippo.rates = offered.filter((rate) => rate.token !== 'usps_priority')
+    try {
+      await shop.runDueJobs()
+      const [order] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+      expect(order).toMatchObject({
+        status: 'failed',
+        failureReason:
+          'Shippo no longer offers usps_priority for this parcel; the customer paid for USPS Priority Mail',
+        shippoTrackingNumber: null,
+      })
+      expect(shippo.bought).toHaveLength(boughtBefore)
+      const [job] = await shop.deps.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `purchase-label:${sessionId}`))
+      // Nothing to retry by itself: staff decide (Retry once the service is back, or refund).
+      expect(job?.status).toBe('done')
+    } finally {
+      shippo.rates = offered
+    }
+    const retried = await shop.services.orders.retry(
+      (await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId)))[0]?.id ?? 0,
+    )
+    expect(retried).toBe(true)
+    await shop.runDueJobs()
+    expect(shippo.bought.at(-1)?.token).toBe('usps_priority')
+    const [order] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+    expect(order).toMatchObject({ status: 'label_created', failureReason: null })
+  })
+
+  test('Shippo sells the label but the answer is lost: the retry finds it and buys no second one', async () => {
+    const sessionId = await paidOrder('USPS Priority Mail')
+    const boughtBefore = shippo.bought.length
+    shippo.loseLabelAnswers = 1
+    const first = await shop.runDueJobs()
+    expect(first.failed).toBeGreaterThanOrEqual(1)
+    expect(shippo.bought).toHaveLength(boughtBefore + 1)
+    const [pending] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+    const reference = String(pending?.id).padStart(6, '0')
+    expect(pending).toMatchObject({
+      status: 'processing',
+      labelReference: reference,
+      shippoTrackingNumber: null,
+    })
+
+    shop.clock.advance(60_000)
+    await shop.runDueJobs()
+    expect(shippo.bought).toHaveLength(boughtBefore + 1)
+    const sold = shippo.transactions.find((t) => t.metadata === `Order ${reference}`)
+    const [order] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+    expect(order).toMatchObject({
+      status: 'label_created',
+      shippoTrackingNumber: sold?.tracking_number,
+      labelUrl: sold?.label_url,
+    })
+    const lookups = shippo.requests.filter((r) => r.method === 'GET' && r.path === '/transactions')
+    expect(lookups.length).toBeGreaterThanOrEqual(1)
   })
 
   test('a label Shippo refuses keeps the order in processing for a retry', async () => {

@@ -22,7 +22,10 @@ test('a new e-mail is stored once, and a repeat sign-up is not an error', async 
 })
 
 test('a bad e-mail gets a 400 with a clear message', async () => {
-  for (const email of ['', 'not-an-email', 'a@b', 'two@@example.com', 'sp ace@example.com']) {
+  const bad = ['', 'not-an-email', 'a@b', 'two@@example.com', 'sp ace@example.com']
+  // Control, bidi and markup characters: each would end up in a mail header or on a staff page.
+  bad.push('a\u0000b@example.com', '\u202eevil@example.com', '<script>alert(1)</script>@example.org')
+  for (const email of bad) {
     const res = await shop.call('POST', '/api/newsletter', { email })
     expect(res.status).toBe(400)
     expect((await res.json()).error).toBe('Please enter a valid e-mail address, like name@example.com.')

@@ -1,5 +1,30 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
+import { newsletterSubscribers } from '../../../db/schema'
+import { signature } from '../checkout/helpers'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
+
+/** A body that arrives in pieces with no Content-Length, as a `Transfer-Encoding: chunked` upload does. */
+function chunked(text: string, chunkBytes = 16 * 1024): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text)
+  let offset = 0
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close()
+      controller.enqueue(bytes.slice(offset, offset + chunkBytes))
+      offset += chunkBytes
+    },
+  })
+}
+
+function post(path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    method: 'POST',
+    headers: { origin: ORIGIN, 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit)
+}
 
 let shop: TestApp
 beforeAll(async () => {
@@ -96,6 +121,74 @@ describe('security', () => {
     const big = JSON.stringify({ email: `${'a'.repeat(70 * 1024)}@example.com` })
     const res = await shop.call('POST', '/api/newsletter', big, { 'content-length': String(big.length) })
     expect(res.status).toBe(413)
+  })
+
+  describe('a chunked body (no Content-Length) is held to the same cap while it is read', () => {
+    const big = JSON.stringify({ email: 'big@example.com', source: 'home', pad: 'x'.repeat(900 * 1024) })
+
+    test('900 KB to a JSON route is a 413 and nothing is stored', async () => {
+      const res = await shop.app.handle(post('/api/newsletter', chunked(big)))
+      expect(res.status).toBe(413)
+      expect(await res.json()).toEqual({ error: 'The request body is too large.' })
+      const rows = await shop.deps.db.select().from(newsletterSubscribers)
+      expect(rows.map((row) => row.email)).not.toContain('big@example.com')
+    })
+
+    test('a small chunked body is read as usual', async () => {
+      const body = JSON.stringify({ email: 'chunked@example.com', source: 'home' })
+      const res = await shop.app.handle(post('/api/newsletter', chunked(body, 8)))
+      expect(res.status).toBe(201)
+    })
+
+    test('the webhook, which reads its raw body itself, is capped too', async () => {
+      const request = post('/api/stripe/webhook', chunked(big), { 'stripe-signature': 't=1,v1=00' })
+      request.headers.delete('origin')
+      const res = await shop.app.handle(request)
+      expect(res.status).toBe(413)
+      expect(await res.json()).toEqual({ error: 'The request body is too large.' })
+    })
+
+    test('a signed event sent in chunks still verifies: the route reads the body unchanged', async () => {
+      const event = JSON.stringify({
+        id: 'evt_chunked',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        created: 1,
+        data: { object: { id: 'pi_1', object: 'payment_intent' } },
+      })
+      const header = await signature(
+        event,
+        DEMO_WEBHOOK_SECRET,
+        Math.floor(shop.clock.now().getTime() / 1000),
+      )
+      const request = post('/api/stripe/webhook', chunked(event, 7), { 'stripe-signature': header })
+      request.headers.delete('origin')
+      const res = await shop.app.handle(request)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ received: true, status: 'ignored' })
+    })
+
+    test('through a listening server too', async () => {
+      const served = await createTestApp()
+      served.app.listen({ port: 0, hostname: '127.0.0.1' })
+      try {
+        const url = `http://127.0.0.1:${served.app.server?.port}`
+        const send = (body: string) =>
+          fetch(`${url}/api/newsletter`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: chunked(body),
+          })
+        const res = await send(big)
+        expect(res.status).toBe(413)
+        expect(await res.json()).toEqual({ error: 'The request body is too large.' })
+        const small = await send(JSON.stringify({ email: 'served@example.com' }))
+        expect(small.status).toBe(201)
+      } finally {
+        await served.app.stop()
+        served.close()
+      }
+    })
   })
 
   test('a body that is not JSON gets a 400 that does not echo it', async () => {

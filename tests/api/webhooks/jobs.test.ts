@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import type { LabelRequest, Mailer, MailMessage, ShippingProvider } from '../../../api/adapters/types'
@@ -15,6 +17,7 @@ function flakyCarrier(real: ShippingProvider) {
   const provider: ShippingProvider = {
     name: real.name,
     quoteRates: (parcel, address) => real.quoteRates(parcel, address),
+    findLabel: (reference) => real.findLabel(reference),
     async buyLabel(request) {
       if (state.failing) throw new ShippingProviderError('carrier is down')
       state.bought.push(request)
@@ -122,6 +125,127 @@ describe('label purchase', () => {
     expect((await orderRow(id))?.status).toBe('label_created')
     const mails = sent.filter((mail) => mail.subject.endsWith(String(id).padStart(6, '0')))
     expect(mails).toHaveLength(1)
+  })
+})
+
+describe('label purchase survives a crash at any point', () => {
+  /** The built-in carrier, counting what it sells; `afterPurchase` runs once a label is bought. */
+  function countingCarrier(real: ShippingProvider) {
+    const state = {
+      purchases: [] as string[],
+      afterPurchase: null as null | ((reference: string) => Promise<void>),
+    }
+    const provider: ShippingProvider = {
+      name: real.name,
+      quoteRates: (parcel, address) => real.quoteRates(parcel, address),
+      findLabel: (reference) => real.findLabel(reference),
+      async buyLabel(request) {
+        const label = await real.buyLabel(request)
+        state.purchases.push(request.reference)
+        const after = state.afterPurchase
+        state.afterPurchase = null
+        await after?.(request.reference)
+        return label
+      },
+    }
+    return { provider, state }
+  }
+
+  let crashy: TestApp
+  let counting: ReturnType<typeof countingCarrier>
+  beforeAll(async () => {
+    crashy = await createTestApp({}, (base) => {
+      counting = countingCarrier(base.shipping)
+      return { shipping: counting.provider, mailer: memoryMailer }
+    })
+  })
+  afterAll(() => crashy.close())
+
+  async function paid(): Promise<{ id: number; sessionId: string }> {
+    const items = [{ id: 3, quantity: 2 }]
+    const { sessionId } = await createSession(
+      crashy,
+      items,
+      rateFor(await getRates(crashy, items), 'USPS Ground Advantage'),
+    )
+    const res = await crashy.call('POST', `/api/demo-payments/${sessionId}/pay`, {
+      cardNumber: '4242 4242 4242 4242',
+      expiry: '12/30',
+      cvc: '123',
+      name: 'Dana Cole',
+    })
+    expect(res.status).toBe(200)
+    const [order] = await crashy.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
+    if (!order) throw new Error('no order')
+    return { id: order.id, sessionId }
+  }
+
+  test('the process dies right after the carrier sold the label: the next worker keeps that label', async () => {
+    const { id, sessionId } = await paid()
+    const reference = String(id).padStart(6, '0')
+    const queue = createJobQueue(crashy.deps.db, crashy.clock)
+    // Run the confirmation e-mail first, so the label job is the one a worker claims.
+    crashy.clock.advance(1)
+    const service = crashy.services.orders
+    let job = await queue.claimNext()
+    while (job && job.type !== 'purchase-label') {
+      await service
+        .jobHandlers()
+        [job.type]?.(JSON.parse(job.payload), { job, attempt: 1, lastAttempt: false })
+      await queue.complete(job)
+      job = await queue.claimNext()
+    }
+    if (!job) throw new Error('no label job')
+
+    // The worker buys the label, then its process dies before writing anything down: the job stays
+    // claimed, the order stays in processing with the purchase reference recorded.
+    counting.state.afterPurchase = async () => {
+      throw new Error('killed')
+    }
+    await expect(service.purchaseLabel(id, { lastAttempt: false })).rejects.toThrow('killed')
+    expect(counting.state.purchases.filter((r) => r === reference)).toHaveLength(1)
+    expect(await crashy.deps.db.select().from(orders).where(eq(orders.id, id))).toMatchObject([
+      { status: 'processing', labelReference: reference, shippoTrackingNumber: null },
+    ])
+
+    // Another worker takes the job once the dead one's lease has passed.
+    crashy.clock.advance(5 * 60 * 1000 + 1)
+    await crashy.runDueJobs()
+    expect(counting.state.purchases.filter((r) => r === reference)).toHaveLength(1)
+    const [order] = await crashy.deps.db.select().from(orders).where(eq(orders.id, id))
+    expect(order?.status).toBe('label_created')
+    const file = readdirSync(join(crashy.deps.config.dataDir, 'labels')).filter((name) =>
+      name.startsWith(`order-${reference}-`),
+    )
+    expect(file).toEqual([`order-${reference}-${order?.shippoTrackingNumber}.pdf`])
+    const [done] = await crashy.deps.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `purchase-label:${sessionId}`))
+    expect(done).toMatchObject({ status: 'done', attempts: 2 })
+  })
+
+  test('a label bought for an order that moved on meanwhile is reported, not dropped', async () => {
+    const { id } = await paid()
+    counting.state.afterPurchase = async () => {
+      // Meanwhile the order left processing (another worker's last attempt marked it failed).
+      await crashy.deps.db.update(orders).set({ status: 'failed' }).where(eq(orders.id, id))
+    }
+    const errors: string[] = []
+    const logged = spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      errors.push(args.join(' '))
+    })
+    try {
+      await crashy.runDueJobs()
+    } finally {
+      logged.mockRestore()
+    }
+    const [order] = await crashy.deps.db.select().from(orders).where(eq(orders.id, id))
+    expect(order).toMatchObject({ status: 'failed', shippoTrackingNumber: null })
+    const reference = String(id).padStart(6, '0')
+    expect(errors.join('\n')).toMatch(
+      new RegExp(`label 9400\\d{18} \\(file:.*\\) was bought for order ${reference} but the order is failed`),
+    )
   })
 })
 

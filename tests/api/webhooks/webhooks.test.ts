@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
+import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { jobs } from '../../../db/schema/jobs'
@@ -87,6 +88,95 @@ describe('signatures', () => {
     const fresh = await postWebhook(shop, payload, SECRET, { timestampSeconds: now - 299 })
     expect(fresh.status).toBe(200)
     expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test('a signature dated in the future beyond a minute of clock skew is refused', async () => {
+    const sessionId = await openSession()
+    const eventId = 'evt_from_the_future'
+    const payload = stripe.event('checkout.session.completed', stripe.complete(sessionId), eventId)
+    const now = Math.floor(shop.clock.now().getTime() / 1000)
+
+    for (const ahead of [24 * 60 * 60, 301, 61]) {
+      const res = await postWebhook(shop, payload, SECRET, { timestampSeconds: now + ahead })
+      expect(res.status).toBe(400)
+      expect(await res.json()).toEqual({ error: 'Invalid webhook signature.' })
+    }
+    // A header with two timestamps is judged by the one the signature was checked against (the last).
+    const signed = await signature(payload, SECRET, now + 3600)
+    const twoTimes = `t=${now},${signed}`
+    expect((await postWebhook(shop, payload, SECRET, { header: twoTimes })).status).toBe(400)
+    expect(await eventRow(eventId)).toBeUndefined()
+
+    // Clocks differ a little: up to a minute ahead is accepted.
+    const skewed = await postWebhook(shop, payload, SECRET, { timestampSeconds: now + 60 })
+    expect(skewed.status).toBe(200)
+    expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test('the demo provider refuses future signatures too', async () => {
+    const demo = await createTestApp()
+    try {
+      const payload = JSON.stringify({
+        id: 'evt_demo_future',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        created: 1,
+        data: { object: { id: 'pi_1', object: 'payment_intent' } },
+      })
+      const now = Math.floor(demo.clock.now().getTime() / 1000)
+      const late = await postWebhook(demo, payload, DEMO_WEBHOOK_SECRET, {
+        timestampSeconds: now + 24 * 60 * 60,
+      })
+      expect(late.status).toBe(400)
+      const onTime = await postWebhook(demo, payload, DEMO_WEBHOOK_SECRET, { timestampSeconds: now + 30 })
+      expect(onTime.status).toBe(200)
+    } finally {
+      demo.close()
+    }
+  })
+})
+
+describe('event ids', () => {
+  test.each([
+    ['no id', undefined],
+    ['a number', 42],
+    ['null', null],
+    ['an empty string', ''],
+    ['256 characters', `evt_${'x'.repeat(252)}`],
+    ['spaces', 'evt with spaces'],
+  ])('a signed event with %s as its id is a 400 and records nothing', async (_name, id) => {
+    const sessionId = await openSession()
+    const event = JSON.parse(stripe.event('checkout.session.completed', stripe.complete(sessionId)))
+    const before = await shop.deps.db.select().from(webhookEvents)
+    const res = await postWebhook(shop, JSON.stringify({ ...event, id }), SECRET)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({
+      error: 'The webhook event has no valid id (a string of 1 to 255 characters without spaces).',
+    })
+    expect(await shop.deps.db.select().from(webhookEvents)).toHaveLength(before.length)
+    expect(await ordersFor(sessionId)).toEqual([])
+  })
+
+  test('a signed event without a type is a 400 too', async () => {
+    const { type: _, ...untyped } = JSON.parse(
+      stripe.event('checkout.session.completed', stripe.complete(await openSession()), 'evt_untyped'),
+    )
+    const res = await postWebhook(shop, JSON.stringify(untyped), SECRET)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'The webhook event has no type.' })
+    expect(await eventRow('evt_untyped')).toBeUndefined()
+  })
+
+  test('an id of 255 characters is accepted', async () => {
+    const sessionId = await openSession()
+    const id = `evt_${'x'.repeat(251)}`
+    const res = await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', stripe.complete(sessionId), id),
+      SECRET,
+    )
+    expect(res.status).toBe(200)
+    expect(await eventRow(id)).toMatchObject({ status: 'processed' })
   })
 })
 
@@ -265,6 +355,28 @@ describe('orders from paid sessions', () => {
     await postWebhook(shop, stripe.event('checkout.session.completed', tampered, 'evt_amount'), SECRET)
     expect(await eventRow('evt_amount')).toMatchObject({ status: 'failed', orderId: null })
     expect(await ordersFor(sessionId)).toEqual([])
+
+    // A paid session that does not say what was charged is not checked, so it is not paid either.
+    const unstated = await openSession([{ id: 2, quantity: 3 }])
+    const missing = { ...stripe.complete(unstated), amount_total: null }
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', missing as never, 'evt_no_amount'),
+      SECRET,
+    )
+    expect(await eventRow('evt_no_amount')).toMatchObject({
+      status: 'failed',
+      orderId: null,
+      note: 'amount missing',
+    })
+    const { amount_total: _, ...absent } = stripe.complete(unstated)
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', absent as never, 'evt_absent_amount'),
+      SECRET,
+    )
+    expect(await eventRow('evt_absent_amount')).toMatchObject({ status: 'failed', note: 'amount missing' })
+    expect(await ordersFor(unstated)).toEqual([])
 
     const other = JSON.stringify({
       id: 'evt_other_type',

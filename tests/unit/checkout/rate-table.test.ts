@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,7 @@ import {
   type Zone,
   zoneFor,
 } from '../../../api/adapters/rate-table'
+import { PaidServiceUnavailableError } from '../../../api/adapters/types'
 import { PACKAGING_WEIGHT_OZ, parcelFor, shippingPriceCents } from '../../../api/modules/shipping/pricing'
 
 const CALIFORNIA = { country: 'US', state: 'CA', zip: '94107' }
@@ -160,6 +161,69 @@ describe('demo carrier', () => {
       expect(pdf).toContain('(Dana Cole) Tj')
       expect(pdf).toContain('USPS Priority Mail')
       expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('buys only the service that was paid for: one it does not offer for the parcel is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'labels-'))
+    try {
+      const carrier = createRateTableShipping({ dataDir: dir })
+      const request = {
+        reference: '000043',
+        parcel: parcelFor(1, 30),
+        address: {
+          name: 'Ana Ruiz',
+          street1: 'Calle 1',
+          city: 'Madrid',
+          state: '',
+          zip: '28001',
+          country: 'ES',
+        },
+      }
+      // Domestic services do not go abroad, and an unknown token is not quietly swapped for the cheapest.
+      for (const serviceToken of ['usps_priority', 'no_such_service']) {
+        const refused = carrier.buyLabel({ ...request, serviceToken })
+        await expect(refused).rejects.toBeInstanceOf(PaidServiceUnavailableError)
+        await expect(refused).rejects.toThrow(
+          `The demo carrier does not offer ${serviceToken} for this parcel`,
+        )
+      }
+      expect(existsSync(join(dir, 'labels'))).toBe(false)
+      const abroad = await carrier.buyLabel({
+        ...request,
+        serviceToken: 'usps_first_class_package_international_service',
+      })
+      expect(abroad.trackingNumber).toMatch(/^9400\d{18}$/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('finds the label it already sold for a reference, and only a whole one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'labels-'))
+    try {
+      const carrier = createRateTableShipping({ dataDir: dir })
+      expect(await carrier.findLabel('000044')).toBeNull()
+      const request = {
+        serviceToken: 'usps_ground_advantage',
+        parcel: parcelFor(1, 30),
+        address: {
+          name: 'Dana Cole',
+          street1: '12 Mill Rd',
+          city: 'Dayton',
+          state: 'OH',
+          zip: '45402',
+          country: 'US',
+        },
+      }
+      const sold = await carrier.buyLabel({ ...request, reference: '000044' })
+      await carrier.buyLabel({ ...request, reference: '0000440' })
+      // A label cut off mid-write by a crash is not a label.
+      writeFileSync(join(dir, 'labels', 'order-000045-9400000000000000000001.pdf.partial'), '%PDF-1.4')
+      expect(await carrier.findLabel('000044')).toEqual(sold)
+      expect(await carrier.findLabel('000045')).toBeNull()
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -36,7 +36,13 @@ describe('isUsZip', () => {
 })
 
 describe('isEmail', () => {
-  test.each([['joe@example.com'], ['a.b+shop@mail.co.uk'], ['x@y.z']])('%p is accepted', (email) => {
+  test.each([
+    ['joe@example.com'],
+    ['a.b+shop@mail.co.uk'],
+    ['JOE.O-NEIL_2@Sub-Domain.Example.ORG'],
+    ['x@y.io'],
+    ['first.last@example.museum'],
+  ])('%p is accepted', (email) => {
     expect(isEmail(email)).toBe(true)
   })
 
@@ -51,15 +57,48 @@ describe('isEmail', () => {
     ['joe@example..com'],
     ['joe smith@example.com'],
     ['joe@example.com '],
+    ['.joe@example.com'],
+    ['joe.@example.com'],
+    ['jo..e@example.com'],
+    ['x@y.z'], // the top-level domain has at least two letters
+    ['joe@example.c0m'],
+    ['joe@-example.com'],
+    ['joe@example-.com'],
+    ['joe@exa_mple.com'],
+    ['joe@[127.0.0.1]'],
+    [`${'a'.repeat(65)}@example.com`], // local part over 64
+    [`joe@${'a'.repeat(64)}.com`], // a domain label over 63
     [''],
     [null],
-    [`${'a'.repeat(243)}@example.com`], // 255 characters
+    [`${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(58)}.com`], // 255 characters
   ])('%p is refused', (email) => {
     expect(isEmail(email)).toBe(false)
   })
 
+  // Each would pass a loose check; each breaks a mail header, a log line or a page that shows it.
+  test.each([
+    ['NUL', 'a\u0000b@example.com'],
+    ['tab', 'a\tb@example.com'],
+    ['line feed', 'joe@example.com\nBcc: all@example.com'],
+    ['DEL', 'a\u007fb@example.com'],
+    ['right-to-left override', '\u202eevil@example.com'],
+    ['zero-width space', 'jo\u200be@example.com'],
+    ['left-to-right isolate', 'joe\u2066@example.com'],
+    ['byte order mark', '\ufeffjoe@example.com'],
+    ['script tag', '<script>alert(1)</script>@example.org'],
+    ['angle brackets', 'joe<x>@example.com'],
+    ['double quote', '"joe"@example.com'],
+    ['single quote', "o'brien@example.com"],
+    ['backtick', 'jo`e@example.com'],
+    ['non-breaking space', 'jo\u00a0e@example.com'],
+  ])('%s is refused', (_name, email) => {
+    expect(isEmail(email)).toBe(false)
+  })
+
   test('254 characters is the longest accepted', () => {
-    expect(isEmail(`${'a'.repeat(242)}@example.com`)).toBe(true)
+    const longest = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`
+    expect(longest).toHaveLength(254)
+    expect(isEmail(longest)).toBe(true)
   })
 })
 

@@ -1,0 +1,1 @@
+ALTER TABLE `orders` ADD `label_reference` text;
