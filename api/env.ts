@@ -26,6 +26,8 @@ export interface Config {
    * entries from the right. 0 (the default) trusts no header and uses the socket's address.
    */
   trustedProxyHops: number
+  /** How long a claimed job may run before another worker presumes its process dead and takes it over. */
+  jobLeaseSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +62,18 @@ function url(env: Env, name: string, fallback: string, protocols: string[]): str
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must start with ${protocols.join(' or ')} (got "${value}")`)
+  }
+  return value
+}
+
+function seconds(env: Env, name: string, fallback: number, range: { min: number; max: number }): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new ConfigError(
+      `${name} must be a whole number of seconds from ${range.min} to ${range.max} (got "${raw}")`,
+    )
   }
   return value
 }
@@ -213,5 +227,6 @@ export function readConfig(env: Env = process.env): Config {
         }
       : null,
     trustedProxyHops: proxyHops(env),
+    jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
   }
 }

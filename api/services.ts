@@ -16,7 +16,7 @@ import { createMemoryRateCounter } from './plugins/rate-limit'
 
 export function createServices(deps: AppDeps) {
   const { db, clock } = deps
-  const jobs = createJobQueue(db, clock)
+  const jobs = createJobQueue(db, clock, { leaseMs: deps.config.jobLeaseSeconds * 1000 })
   // Cheap public calls count in memory per instance (docs/decisions/007).
   const rateCounter = createMemoryRateCounter(clock)
   const catalog = createCatalogService(db)

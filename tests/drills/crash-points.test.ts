@@ -29,6 +29,9 @@ afterAll(() => {
 
 let nextPort = 4700 + Math.floor(Math.random() * 200)
 
+// A job whose process died is taken over once its lease has run out: short here so the drill is quick.
+const JOB_LEASE_SECONDS = 5
+
 function startServer(dir: string, port: number, crashAt?: CrashPoint): Subprocess {
   const server = spawn([process.execPath, 'api/main.ts'], {
     cwd: ROOT,
@@ -42,6 +45,7 @@ function startServer(dir: string, port: number, crashAt?: CrashPoint): Subproces
       DATA_DIR: dir,
       DIST_DIR: join(dir, 'no-site'),
       FAULT_CRASH_AT: crashAt ?? '',
+      JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
     },
     stdout: 'ignore',
     stderr: 'ignore',
@@ -112,7 +116,6 @@ const files = (dir: string, folder: string, ending: string) => {
 }
 
 describe('a kill at each crash point of a payment loses and doubles nothing', () => {
-  // The label point is drilled where labels are bought (tests/drills/label-crash.test.ts).
   for (const point of CRASH_POINTS.filter((p) => p !== 'label-bought')) {
     test(`killed at ${point}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), `drill-${point}-`))
@@ -146,4 +149,31 @@ describe('a kill at each crash point of a payment loses and doubles nothing', ()
       await server.exited
     }, 30_000)
   }
+
+  test('killed at label-bought: the carrier sold a label, the process died before writing it down', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'drill-label-bought-'))
+    dirs.push(dir)
+    const port = nextPort++
+    const base = `http://localhost:${port}`
+
+    const doomed = startServer(dir, port, 'label-bought')
+    await waitForHealth(base)
+    const sessionId = await openSession(base)
+    expect((await call(base, `/api/demo-payments/${sessionId}/pay`, CARD)).status).toBe(200)
+    // The background worker buys the label and the process dies.
+    await doomed.exited
+    expect(doomed.signalCode).toBe('SIGKILL')
+    expect(files(dir, 'labels', '.pdf')).toHaveLength(1)
+    expect(await counts(dir)).toMatchObject({ orders: 1, labelled: 0 })
+
+    const server = startServer(dir, port)
+    await waitForHealth(base)
+    // Once the dead worker's lease runs out, the job is taken over and finds the label already bought.
+    for (let i = 0; i < 100 && (await counts(dir)).labelled === 0; i++) await Bun.sleep(200)
+    expect(await counts(dir)).toEqual({ orders: 1, labelled: 1, unfinishedJobs: 0 })
+    expect(files(dir, 'labels', '.pdf')).toHaveLength(1)
+    expect(files(dir, 'outbox', '.eml')).toHaveLength(1)
+    server.kill('SIGTERM')
+    await server.exited
+  }, 40_000)
 })

@@ -23,7 +23,10 @@ export interface JobContext {
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>
 
 export const DEFAULT_MAX_ATTEMPTS = 8
-/** A claimed job is presumed dead (its worker crashed) once this lease has passed without an answer. */
+/**
+ * A claimed job is presumed dead (its worker crashed) once this lease has passed without an answer. Long
+ * enough for a slow carrier call (20 s timeouts, retried); configurable as JOB_LEASE_SECONDS.
+ */
 export const JOB_LEASE_MS = 5 * 60 * 1000
 
 /** 30 s, 1 min, 2 min … capped at an hour: carriers and mail servers get time to recover. */
@@ -36,7 +39,8 @@ function errorText(error: unknown): string {
   return text.slice(0, 500)
 }
 
-export function createJobQueue(db: Database, clock: Clock) {
+export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: number } = {}) {
+  const leaseMs = options.leaseMs ?? JOB_LEASE_MS
   const queue = {
     /**
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
@@ -80,7 +84,7 @@ export function createJobQueue(db: Database, clock: Clock) {
         .set({
           status: 'running',
           attempts: sql`${jobs.attempts} + 1`,
-          lockedUntil: now + JOB_LEASE_MS,
+          lockedUntil: now + leaseMs,
           updatedAt: now,
         })
         .where(

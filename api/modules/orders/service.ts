@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
 import { orderLines, orders } from '../../../db/schema/orders'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { crashPoint } from '../../lib/crash-points'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
@@ -54,6 +55,15 @@ export function createOrdersService(
       .where(and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from])))
       .returning({ id: orders.id })
     return moved.length > 0
+  }
+
+  /** Buys a label; the crash drill may kill the process right after the carrier sold it. */
+  async function buyLabelAtCarrier(
+    request: Parameters<typeof deps.shipping.buyLabel>[0],
+  ): Promise<PurchasedLabel> {
+    const label = await deps.shipping.buyLabel(request)
+    crashPoint('label-bought')
+    return label
   }
 
   /** processing → failed with the reason staff read; a lost move (the order moved on meanwhile) is logged. */
@@ -243,7 +253,7 @@ export function createOrdersService(
         const earlier = startedHere ? null : await deps.shipping.findLabel(reference)
         label =
           earlier ??
-          (await deps.shipping.buyLabel({
+          (await buyLabelAtCarrier({
             reference,
             serviceToken: order.shippingServiceToken,
             parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
