@@ -708,6 +708,8 @@ test.describe('toasts', () => {
   })
 
   test('a toast waits while the pointer rests on it, and passes axe', async ({ page, axe }) => {
+    // Waits out a toast's full 5 s on purpose, plus axe: more than the default budget on a busy machine.
+    test.setTimeout(60_000)
     await page.route('**/api/newsletter', (route) =>
       route.fulfill({
         status: 422,
