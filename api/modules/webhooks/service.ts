@@ -81,9 +81,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
   const inFlight = new Map<string, Promise<WebhookOutcome>>()
 
-  /** Keeps the verified event before anything is done about it, so a crash never loses it. */
-  async function store(event: PaymentEvent): Promise<void> {
-    await db
+  /**
+   * Keeps the verified event before anything is done about it, so a crash never loses it. With `claim`,
+   * a new event is stored already leased to the caller (one write instead of two); true means it was new.
+   */
+  async function store(event: PaymentEvent, options: { claim?: boolean } = {}): Promise<boolean> {
+    const now = clock.now()
+    const stored = await db
       .insert(webhookEvents)
       .values({
         id: event.id,
@@ -91,9 +95,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         sessionId: event.session?.id ?? null,
         status: 'received',
         payload: storedPayload(event),
-        createdAt: clock.now(),
+        claimedUntil: options.claim ? now.getTime() + EVENT_LEASE_MS : null,
+        createdAt: now,
       })
       .onConflictDoNothing({ target: webhookEvents.id })
+      .returning({ id: webhookEvents.id })
+    return stored.length > 0
   }
 
   /**
@@ -205,7 +212,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         .limit(Math.min(Math.max(limit, 1), 500))
     },
 
-    store,
+    store: (event: PaymentEvent) => store(event).then(() => undefined),
 
     /**
      * Stores the event once, then handles it under a lease. A duplicate of an event this process is handling
@@ -257,8 +264,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   async function handleOnce(event: PaymentEvent): Promise<WebhookOutcome> {
     const started = performance.now()
-    await store(event)
-    if (!(await claim(event.id))) {
+    const claimed = (await store(event, { claim: true })) || (await claim(event.id))
+    if (!claimed) {
       const [existing] = await db
         .select({ status: webhookEvents.status, orderId: webhookEvents.orderId })
         .from(webhookEvents)
