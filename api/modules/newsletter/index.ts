@@ -1,13 +1,20 @@
 import { Elysia } from 'elysia'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import { newsletterOutcome, newsletterOutcomePath } from '../../rules/newsletter'
 import type { Services } from '../../services'
-import { subscribeBody } from './model'
+import { type SubscribeBody, subscribeBody } from './model'
 
 const SIGNUP_LIMIT = {
   name: 'newsletter',
   max: 10,
   windowMs: 60 * 60 * 1000,
   message: 'Too many sign-ups from here. Please try again later.',
+}
+
+/** A plain HTML form post: what a browser sends when no script has taken the form over. */
+function isFormPost(request: Request): boolean {
+  const type = request.headers.get('content-type') ?? ''
+  return type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')
 }
 
 export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, limits: RateLimitPlugin) {
@@ -21,6 +28,27 @@ export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, l
         message: result.created ? 'Welcome to the Crew!' : 'You are already on the list.',
       }
     },
-    { body: subscribeBody, rateLimit: SIGNUP_LIMIT },
+    {
+      body: subscribeBody,
+      rateLimit: SIGNUP_LIMIT,
+      // The islands send JSON and read JSON. A form sent before its island hydrated, or with JavaScript off,
+      // is a page navigation instead: it gets a 303 to a page saying what happened, never JSON and never the
+      // address in a URL (DESIGN decision 10). This maps the finished answer, so refusals from validation,
+      // the rate limit and the error funnel get their page too.
+      mapResponse({ request, body, responseValue, set }) {
+        if (!isFormPost(request)) return
+        const status =
+          responseValue instanceof Response
+            ? responseValue.status
+            : typeof set.status === 'number'
+              ? set.status
+              : 200
+        const source = (body as Partial<SubscribeBody> | undefined)?.source
+        return new Response(null, {
+          status: 303,
+          headers: { location: newsletterOutcomePath(newsletterOutcome(status, source)) },
+        })
+      },
+    },
   )
 }

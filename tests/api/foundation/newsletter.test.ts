@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { newsletterSubscribers } from '../../../db/schema'
-import { createTestApp, type TestApp } from '../support/test-app'
+import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
 let shop: TestApp
 beforeAll(async () => {
@@ -52,4 +52,100 @@ test('sign-ups are rate limited per address with a 429', async () => {
   shop.clock.advance(60 * 60 * 1000)
   const later = await shop.call('POST', '/api/newsletter', { email: 'crew-later@example.com' })
   expect(later.status).toBe(201)
+})
+
+describe('a plain HTML form post (before hydration, or with JavaScript off)', () => {
+  let forms: TestApp
+  beforeEach(async () => {
+    forms = await createTestApp()
+  })
+  afterEach(() => forms.close())
+
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+  const post = (fields: Record<string, string>, headers: Record<string, string> = FORM) =>
+    forms.call('POST', '/api/newsletter', new URLSearchParams(fields).toString(), headers)
+
+  test('signs up and answers 303 to a page saying so, without the address in it', async () => {
+    const res = await post({ email: 'Form.Crew@Example.com', source: 'home' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/newsletter/subscribed')
+    expect(await res.text()).toBe('')
+    const rows = await forms.deps.db.select().from(newsletterSubscribers)
+    expect(rows.map((row) => [row.email, row.source])).toEqual([['form.crew@example.com', 'home']])
+  })
+
+  test('a repeat lands on the same page, so it never tells whether an address was on the list', async () => {
+    await post({ email: 'again@example.com', source: 'footer' })
+    const res = await post({ email: 'again@example.com', source: 'shop' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/newsletter/subscribed')
+    expect(await forms.deps.db.select().from(newsletterSubscribers)).toHaveLength(1)
+  })
+
+  test('the supply-drop waitlist lands on the waitlist page; no source means the footer', async () => {
+    const waitlist = await post({ email: 'drop@example.com', source: 'supply-drop' })
+    expect(waitlist.headers.get('location')).toBe('/newsletter/waitlisted')
+    const bare = await post({ email: 'bare@example.com' })
+    expect(bare.headers.get('location')).toBe('/newsletter/subscribed')
+    const rows = await forms.deps.db.select().from(newsletterSubscribers)
+    expect(rows.map((row) => row.source).sort()).toEqual(['footer', 'supply-drop'])
+  })
+
+  test('multipart form data is a form post too', async () => {
+    const data = new FormData()
+    data.set('email', 'multi@example.com')
+    data.set('source', 'home')
+    const res = await forms.app.handle(
+      new Request(`${ORIGIN}/api/newsletter`, { method: 'POST', headers: { origin: ORIGIN }, body: data }),
+    )
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/newsletter/subscribed')
+  })
+
+  test('a bad, missing or overlong e-mail answers 303 to the error page, never JSON', async () => {
+    const refused: Record<string, string>[] = [
+      { email: 'crew@localhost', source: 'home' },
+      { email: '' },
+      { source: 'footer' },
+      { email: `${'a'.repeat(250)}@example.com` },
+    ]
+    for (const fields of refused) {
+      const res = await post(fields)
+      expect(res.status).toBe(303)
+      expect(res.headers.get('location')).toBe('/newsletter/invalid-email')
+      expect(res.headers.get('content-type') ?? '').not.toContain('json')
+    }
+    expect(await forms.deps.db.select().from(newsletterSubscribers)).toHaveLength(0)
+  })
+
+  test('the rate limit answers 303 to a page asking to try later', async () => {
+    for (let i = 0; i < 10; i++) await post({ email: `burst${i}@example.com` })
+    const res = await post({ email: 'burst-last@example.com' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/newsletter/try-later')
+  })
+
+  test('a form posted from another site is refused with 403 and stores nothing', async () => {
+    const res = await post(
+      { email: 'cross@example.com' },
+      { ...FORM, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    )
+    expect(res.status).toBe(403)
+    expect(await forms.deps.db.select().from(newsletterSubscribers)).toHaveLength(0)
+  })
+
+  test('the redirect carries the security headers of every answer', async () => {
+    const res = await post({ email: 'headers@example.com' })
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self'")
+  })
+
+  test('JSON callers still get JSON', async () => {
+    const res = await forms.call('POST', '/api/newsletter', { email: 'json@example.com', source: 'home' })
+    expect(res.status).toBe(201)
+    expect(await res.json()).toEqual({ subscribed: true, message: 'Welcome to the Crew!' })
+    const bad = await forms.call('POST', '/api/newsletter', { email: 'nope' })
+    expect(bad.status).toBe(400)
+    expect(bad.headers.get('location')).toBeNull()
+  })
 })

@@ -1,0 +1,35 @@
+/**
+ * Where a browser lands after sending a newsletter form as a plain HTML form, i.e. before the form's island
+ * has hydrated or with JavaScript off (DESIGN decision 10). Each outcome is a static page built from
+ * site/pages/newsletter/[outcome].astro; none of them carries the address.
+ */
+export const NEWSLETTER_OUTCOMES = [
+  'subscribed',
+  'waitlisted',
+  'invalid-email',
+  'try-later',
+  'failed',
+] as const
+
+export type NewsletterOutcome = (typeof NEWSLETTER_OUTCOMES)[number]
+
+/** Sign-up forms that are the waitlist of a line not out yet, rather than the newsletter itself. */
+const WAITLIST_SOURCES: readonly string[] = ['supply-drop']
+
+/**
+ * The page for the API's answer. 'Already on the list' is a success like any other: the page must not tell
+ * a stranger whether an address was signed up before.
+ */
+export function newsletterOutcome(status: number, source?: unknown): NewsletterOutcome {
+  if (status < 400) {
+    return typeof source === 'string' && WAITLIST_SOURCES.includes(source) ? 'waitlisted' : 'subscribed'
+  }
+  // 400 is the shop's e-mail check; 422 a missing or overlong field, which from a browser is the e-mail too.
+  if (status === 400 || status === 422) return 'invalid-email'
+  if (status === 429) return 'try-later'
+  return 'failed'
+}
+
+export function newsletterOutcomePath(outcome: NewsletterOutcome): string {
+  return `/newsletter/${outcome}`
+}

@@ -1,0 +1,24 @@
+import { expect, test } from 'bun:test'
+import { NEWSLETTER_OUTCOMES, newsletterOutcome, newsletterOutcomePath } from '../../../api/rules'
+
+test('a success lands on the subscribed page, or the waitlist page for a waitlist form', () => {
+  for (const status of [200, 201]) {
+    expect(newsletterOutcome(status, 'footer')).toBe('subscribed')
+    expect(newsletterOutcome(status, 'home')).toBe('subscribed')
+    expect(newsletterOutcome(status, undefined)).toBe('subscribed')
+    expect(newsletterOutcome(status, 'supply-drop')).toBe('waitlisted')
+  }
+})
+
+test('a refusal lands on the page that says why', () => {
+  expect(newsletterOutcome(400, 'home')).toBe('invalid-email')
+  expect(newsletterOutcome(422, 'supply-drop')).toBe('invalid-email')
+  expect(newsletterOutcome(429, 'footer')).toBe('try-later')
+  for (const status of [403, 404, 413, 500, 503]) expect(newsletterOutcome(status, 'footer')).toBe('failed')
+})
+
+test('every outcome has its own path under /newsletter/', () => {
+  const paths = NEWSLETTER_OUTCOMES.map(newsletterOutcomePath)
+  expect(new Set(paths).size).toBe(NEWSLETTER_OUTCOMES.length)
+  for (const path of paths) expect(path).toMatch(/^\/newsletter\/[a-z-]+$/)
+})
