@@ -80,10 +80,11 @@ async function pauseClock(page: Page) {
   await page.clock.pauseAt(now + 1_000)
 }
 
+/** The footer form signs up in place once its script has run (until then the browser would post it). */
 async function hydrateFooterForm(page: Page) {
   const email = page.getByRole('textbox', { name: 'Join the newsletter' })
   await email.scrollIntoViewIfNeeded()
-  await waitForIsland(page, 'FooterNewsletter')
+  await expect(page.locator('form[data-footer-newsletter]')).toHaveAttribute('data-ready', '')
   return email
 }
 

@@ -16,6 +16,9 @@ export interface NewsletterSignupProps {
 /**
  * An e-mail sign-up that stores the address and then opens the 'Welcome to the Crew' dialog with the
  * first-order code. A value without '@' stays on the form with a message next to the field.
+ *
+ * Until this island has hydrated (or with JavaScript off) the browser posts the form itself and the server
+ * answers with a page saying what happened (DESIGN decision 10), so the markup is a complete POST form.
  */
 export default function NewsletterSignup({
   source,
@@ -26,7 +29,6 @@ export default function NewsletterSignup({
   className = '',
 }: NewsletterSignupProps) {
   const id = useId()
-  const [email, setEmail] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
   const inputRef = useRef<HTMLInputElement>(null)
@@ -35,7 +37,9 @@ export default function NewsletterSignup({
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    const value = email.trim()
+    const form = event.currentTarget
+    // Read the field, not React state: the visitor may have typed before the island hydrated.
+    const value = (inputRef.current?.value ?? '').trim()
     if (!looksLikeEmail(value)) {
       setError('Please enter a valid email address, including an @.')
       inputRef.current?.focus()
@@ -55,7 +59,7 @@ export default function NewsletterSignup({
       inputRef.current?.focus()
       return
     }
-    setEmail('')
+    form.reset()
     dialogRef.current?.showModal()
   }
 
@@ -65,7 +69,8 @@ export default function NewsletterSignup({
 
   return (
     <div className={className}>
-      <form className="newsletter-form" noValidate onSubmit={onSubmit}>
+      <form className="newsletter-form" method="post" action="/api/newsletter" noValidate onSubmit={onSubmit}>
+        <input type="hidden" name="source" value={source} />
         <label htmlFor={`${id}-email`} className={hideLabel ? 'sr-only' : 'newsletter-label'}>
           {label}
         </label>
@@ -78,10 +83,8 @@ export default function NewsletterSignup({
             name="email"
             autoComplete="email"
             placeholder={placeholder}
-            value={email}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${id}-error` : undefined}
-            onChange={(event) => setEmail(event.target.value)}
           />
           <button type="submit" className="btn-primary" disabled={busy}>
             {busy ? 'Joining...' : buttonLabel}

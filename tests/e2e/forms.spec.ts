@@ -1,0 +1,212 @@
+// Forms before hydration (DESIGN decision 10): a form sent before its island has hydrated, or with
+// JavaScript off, never puts personal data in a URL and never leaves the visitor on raw JSON. The newsletter
+// forms work without JavaScript (POST, then a 303 to a page that says what happened); the checkout forms
+// cannot be sent until their island is ready. Each form is sent the moment its page has loaded, with the
+// site's scripts held back (a slow phone whose JavaScript has not arrived yet) and with JavaScript off.
+import type { Locator, Page } from '@playwright/test'
+import { expect, test, waitForIsland } from './support/fixtures'
+
+/** Stops every script of the built site from loading, so no island ever hydrates: only the static HTML works. */
+async function holdBackScripts(page: Page) {
+  await page.route(/\/_astro\/[^?]+\.js(\?.*)?$/, (route) => route.abort())
+}
+
+interface Document {
+  url: string
+  status: number
+  type: string
+}
+
+/** Every page the tab asks for (redirects included), to check afterwards what reached the address bar. */
+function recordDocuments(page: Page): Document[] {
+  const documents: Document[] = []
+  page.on('response', (response) => {
+    const request = response.request()
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return
+    documents.push({
+      url: response.url(),
+      status: response.status(),
+      type: response.headers()['content-type'] ?? '',
+    })
+  })
+  return documents
+}
+
+/** A fresh address per test, with a token that is easy to look for in URLs however it was encoded. */
+function freshEmail(label: string): { email: string; token: string } {
+  const token = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`
+  return { email: `${token}@example.com`, token }
+}
+
+function expectNoPersonalDataInUrls(documents: Document[], token: string) {
+  expect(documents.length).toBeGreaterThan(0)
+  for (const document of documents) expect(document.url).not.toContain(token)
+}
+
+function expectNoJsonPage(documents: Document[]) {
+  // A redirect is never shown; every page that is shown must be HTML.
+  for (const document of documents.filter((d) => d.status < 300 || d.status >= 400)) {
+    expect(document.type, `${document.url} answered ${document.type}`).toContain('text/html')
+  }
+}
+
+/** The sign-up reached the list: asking again answers 'already on the list'. */
+async function expectOnTheList(page: Page, email: string) {
+  const again = await page.request.post('/api/newsletter', { data: { email } })
+  expect(again.status()).toBe(200)
+  expect((await again.json()).message).toBe('You are already on the list.')
+}
+
+interface SignupForm {
+  name: string
+  path: string
+  form: (page: Page) => Locator
+  field: string
+  button: string
+  /** Where the visitor lands, and the heading that says what happened. */
+  lands: string
+  heading: string
+}
+
+const SIGNUPS: SignupForm[] = [
+  {
+    name: 'the footer newsletter',
+    path: '/about',
+    form: (page) => page.getByRole('contentinfo'),
+    field: 'Join the newsletter',
+    button: 'Subscribe',
+    lands: '/newsletter/subscribed',
+    heading: 'Welcome to the Crew',
+  },
+  {
+    name: "home 'Join The Crew'",
+    path: '/',
+    form: (page) => page.getByRole('region', { name: 'Join The Crew' }),
+    field: 'Email address',
+    button: 'Subscribe',
+    lands: '/newsletter/subscribed',
+    heading: 'Welcome to the Crew',
+  },
+  {
+    name: 'the /shop e-mail capture',
+    path: '/shop',
+    form: (page) => page.getByRole('region', { name: 'Join the Crew' }),
+    field: 'Email address',
+    button: 'Subscribe',
+    lands: '/newsletter/subscribed',
+    heading: 'Welcome to the Crew',
+  },
+  {
+    name: 'the /supply-drop waitlist',
+    path: '/supply-drop',
+    form: (page) => page.getByRole('form', { name: 'Get on the list' }),
+    field: 'Email address',
+    button: 'Join Waitlist',
+    lands: '/newsletter/waitlisted',
+    heading: 'You’re on the Waitlist',
+  },
+]
+
+async function signUpAtOnce(page: Page, signup: SignupForm, email: string, submitWith: 'Enter' | 'click') {
+  await page.goto(signup.path)
+  const form = signup.form(page)
+  const field = form.getByRole('textbox', { name: signup.field })
+  await field.fill(email)
+  if (submitWith === 'Enter') await field.press('Enter')
+  else await form.getByRole('button', { name: signup.button }).click()
+  await expect(page).toHaveURL(signup.lands)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(signup.heading)
+}
+
+for (const [mode, setUp] of [
+  ['before hydration', holdBackScripts],
+  ['with JavaScript off', null],
+] as const) {
+  test.describe(`newsletter forms ${mode}`, () => {
+    if (!setUp) test.use({ javaScriptEnabled: false })
+
+    for (const signup of SIGNUPS) {
+      test(`${signup.name} signs up and says so, with no e-mail in the URL`, async ({ page }) => {
+        if (setUp) await setUp(page)
+        const documents = recordDocuments(page)
+        const { email, token } = freshEmail('early')
+        await signUpAtOnce(page, signup, email, signup.button === 'Join Waitlist' ? 'click' : 'Enter')
+        expectNoPersonalDataInUrls(documents, token)
+        expectNoJsonPage(documents)
+        await expectOnTheList(page, email)
+      })
+    }
+
+    test('an address the shop refuses lands on a page that says why, with a way back', async ({ page }) => {
+      if (setUp) await setUp(page)
+      const documents = recordDocuments(page)
+      await page.goto('/')
+      const form = page.getByRole('region', { name: 'Join The Crew' })
+      // The browser accepts this address; the shop's own check refuses it (no dot in the domain).
+      await form.getByRole('textbox', { name: 'Email address' }).fill('crewmate@localhost')
+      await form.getByRole('textbox', { name: 'Email address' }).press('Enter')
+      await expect(page).toHaveURL('/newsletter/invalid-email')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check Your Email Address')
+      await expect(page.locator('main').getByRole('link', { name: 'Try Again' })).toBeVisible()
+      await expect(page.locator('main').getByRole('link', { name: 'Back to Home' })).toHaveAttribute(
+        'href',
+        '/',
+      )
+      expectNoPersonalDataInUrls(documents, 'crewmate')
+      expectNoJsonPage(documents)
+    })
+  })
+}
+
+test.describe('typed before the script ran, sent after', () => {
+  /** Delays one script until `deliver()` is called, as on a slow connection. */
+  async function delayScript(page: Page, file: RegExp) {
+    let deliver = () => {}
+    const delivered = new Promise<void>((resolve) => {
+      deliver = resolve
+    })
+    await page.route(file, async (route) => {
+      await delivered
+      await route.continue()
+    })
+    return deliver
+  }
+
+  test('the footer form sends the address that was typed', async ({ page }) => {
+    const deliver = await delayScript(page, /\/_astro\/FooterNewsletter\.astro_astro_type_script[^/]*\.js$/)
+    const { email } = freshEmail('typed')
+    // Not waiting for 'load': a module script holds that back, and this one has not arrived yet.
+    await page.goto('/about', { waitUntil: 'commit' })
+    await page.getByRole('textbox', { name: 'Join the newsletter' }).fill(email)
+    deliver()
+    await expect(page.locator('form[data-footer-newsletter]')).toHaveAttribute('data-ready', '')
+
+    const alerts: string[] = []
+    page.on('dialog', async (dialog) => {
+      alerts.push(dialog.message())
+      await dialog.accept()
+    })
+    const request = page.waitForRequest('**/api/newsletter')
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
+    expect((await request).postDataJSON()).toEqual({ email, source: 'footer' })
+    await expect.poll(() => alerts).toEqual([`Subscribed with email: ${email}`])
+    await expect(page).toHaveURL('/about')
+  })
+
+  test("home 'Join The Crew' sends the address that was typed", async ({ page }) => {
+    const deliver = await delayScript(page, /\/_astro\/NewsletterSignup\.[^/]+\.js$/)
+    const { email } = freshEmail('typed')
+    await page.goto('/')
+    const form = page.getByRole('region', { name: 'Join The Crew' })
+    await form.getByRole('textbox', { name: 'Email address' }).fill(email)
+    deliver()
+    await waitForIsland(page, 'NewsletterSignup')
+
+    const request = page.waitForRequest('**/api/newsletter')
+    await form.getByRole('button', { name: 'Subscribe' }).click()
+    expect((await request).postDataJSON()).toEqual({ email, source: 'home' })
+    await expect(page.getByRole('dialog', { name: 'Welcome to the Crew' })).toBeVisible()
+    await expect(form.getByRole('textbox', { name: 'Email address' })).toHaveValue('')
+    await expect(page).toHaveURL('/')
+  })
+})
