@@ -158,6 +158,43 @@ for (const [mode, setUp] of [
   })
 }
 
+test.describe('checkout forms cannot be sent before they are ready', () => {
+  for (const [mode, setUp] of [
+    ['before hydration', holdBackScripts],
+    ['with JavaScript off', null],
+  ] as const) {
+    test.describe(mode, () => {
+      if (!setUp) test.use({ javaScriptEnabled: false })
+
+      test('the shipping form keeps the address out of the URL', async ({ page }) => {
+        if (setUp) await setUp(page)
+        const documents = recordDocuments(page)
+        const { email, token } = freshEmail('ship')
+        await page.goto('/shipping')
+        await expect(page.getByRole('button', { name: 'Get Shipping Rates' })).toBeDisabled()
+        await page.getByRole('textbox', { name: 'Full name', exact: true }).fill(`Pat ${token}`)
+        await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email)
+        const navigated = page.waitForEvent('framenavigated', { timeout: 1_500 }).then(
+          () => true,
+          () => false,
+        )
+        await page.getByRole('textbox', { name: 'E-mail', exact: true }).press('Enter')
+        expect(await navigated).toBe(false)
+        await expect(page).toHaveURL('/shipping')
+        expectNoPersonalDataInUrls(documents, token)
+      })
+
+      test('the cart shows no discount form until it has read the cart', async ({ page }) => {
+        if (setUp) await setUp(page)
+        await page.goto('/cart')
+        await expect(page.getByRole('heading', { level: 1, name: 'Shopping Cart' })).toBeVisible()
+        await expect(page.getByRole('textbox', { name: 'Discount code' })).toHaveCount(0)
+        await expect(page.getByRole('button', { name: 'Apply' })).toHaveCount(0)
+      })
+    })
+  }
+})
+
 test.describe('typed before the script ran, sent after', () => {
   /** Delays one script until `deliver()` is called, as on a slow connection. */
   async function delayScript(page: Page, file: RegExp) {

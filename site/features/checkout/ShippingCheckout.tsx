@@ -257,10 +257,13 @@ export default function ShippingCheckout() {
             </div>
           </section>
 
+          {/* Disabled in the static HTML and until the saved draft is restored: a form sent before then
+              would be a GET with the address in the URL (DESIGN decision 10). A disabled default button
+              also stops Enter in a field from sending the form. */}
           <button
             type="submit"
             className="btn-primary w-full sm:w-auto sm:justify-self-start"
-            disabled={busy !== null}
+            disabled={!loaded || busy !== null}
           >
             {busy === 'rates' ? 'Calculating Rates...' : 'Get Shipping Rates'}
           </button>
