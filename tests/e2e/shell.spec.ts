@@ -432,11 +432,36 @@ test.describe('cart badge and account link', () => {
     )
   })
 
-  test('the account link goes to /login when signed out and /profile when signed in', async ({ page }) => {
+  test('a visitor who never signed in is not asked about: no sign-in check, no console error', async ({
+    page,
+  }) => {
+    const checks: string[] = []
+    const errors: string[] = []
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/user') checks.push(request.url())
+    })
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    await openShell(page)
+    await page.waitForLoadState('networkidle')
+    await revealNav(page)
+    await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
+    expect(checks).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  test('the account link goes to /login when signed out and /profile when signed in', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await openShell(page)
     await revealNav(page)
     await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
 
+    // What the server sets at sign-in beside the HttpOnly session cookie.
+    await context.addCookies([{ name: 'signed_in', value: '1', url: baseURL ?? '' }])
     await page.route('**/api/auth/user', (route) =>
       route.fulfill({
         status: 200,
@@ -444,10 +469,28 @@ test.describe('cart badge and account link', () => {
         body: JSON.stringify({ id: 1, email: 'a@b.co' }),
       }),
     )
+    const check = page.waitForRequest('**/api/auth/user')
     await page.reload()
+    await check
     await waitForIsland(page, 'SiteHeader')
     await revealNav(page)
     await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/profile')
+  })
+
+  test('a sign-in mark whose session has ended reads as signed out, and is dropped', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await context.addCookies([{ name: 'signed_in', value: '1', url: baseURL ?? '' }])
+    const answered = page.waitForResponse('**/api/auth/user')
+    await openShell(page)
+    expect((await answered).status()).toBe(401)
+    await revealNav(page)
+    await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
+    await expect
+      .poll(async () => (await context.cookies()).some((cookie) => cookie.name === 'signed_in'))
+      .toBe(false)
   })
 })
 

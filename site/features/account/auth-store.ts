@@ -23,21 +23,42 @@ function asUser(body: unknown): AuthUser | null {
 }
 
 /**
- * Asks the server once per page who is signed in. Any non-OK answer, unreadable body or network failure
- * means signed out (spec §7); the failure is logged, never thrown at the page.
+ * The non-secret cookie the server sets beside the HttpOnly `session` cookie at sign-in and clears at
+ * logout. Scripts cannot see the session itself; this tells them whether asking is worth a request.
+ */
+export const SIGNED_IN_COOKIE = 'signed_in'
+
+function hasSignedInCookie(): boolean {
+  return document.cookie.split('; ').includes(`${SIGNED_IN_COOKIE}=1`)
+}
+
+/**
+ * Any non-OK answer, unreadable body or network failure means signed out (spec §7); the failure is logged,
+ * never thrown at the page.
+ */
+async function askServer(): Promise<AuthUser | null> {
+  try {
+    const body = await apiRequest<unknown>('GET', '/api/auth/user', undefined, { nullOn401: true })
+    // A 401: the session has ended, so the cookie saying otherwise goes too and later pages do not ask.
+    // biome-ignore lint/suspicious/noDocumentCookie: a constant with nothing to escape; the Cookie Store API is missing from the older Safari and Firefox still in use
+    if (body === null) document.cookie = `${SIGNED_IN_COOKIE}=; Max-Age=0; Path=/`
+    return asUser(body)
+  } catch (error) {
+    console.warn('Could not check who is signed in', error)
+    return null
+  }
+}
+
+/**
+ * Finds out once per page who is signed in. Without the signed-in cookie the visitor is signed out and the
+ * server is not asked: its 401 would be logged as an error by the browser, on every page of every visitor.
  */
 export function loadUser(options: { force?: boolean } = {}): Promise<AuthUser | null> {
   if (pending && !options.force) return pending
-  pending = apiRequest<unknown>('GET', '/api/auth/user', undefined, { nullOn401: true })
-    .then(asUser)
-    .catch((error: unknown) => {
-      console.warn('Could not check who is signed in', error)
-      return null
-    })
-    .then((user) => {
-      $user.set(user)
-      return user
-    })
+  pending = (hasSignedInCookie() ? askServer() : Promise.resolve(null)).then((user) => {
+    $user.set(user)
+    return user
+  })
   return pending
 }
 
