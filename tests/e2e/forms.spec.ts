@@ -158,6 +158,38 @@ for (const [mode, setUp] of [
   })
 }
 
+test.describe('newsletter outcome pages', () => {
+  const OUTCOMES: [string, string][] = [
+    ['/newsletter/subscribed', 'Welcome to the Crew'],
+    ['/newsletter/waitlisted', 'You’re on the Waitlist'],
+    ['/newsletter/invalid-email', 'Check Your Email Address'],
+    ['/newsletter/try-later', 'Too Many Sign-Ups'],
+    ['/newsletter/failed', 'Sign-Up Failed'],
+  ]
+  for (const [path, heading] of OUTCOMES) {
+    test(`${path} says what happened, is kept out of search engines and passes axe`, async ({
+      page,
+      axe,
+    }) => {
+      const response = await page.goto(path)
+      expect(response?.status()).toBe(200)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+      await expect(page.locator('main').getByRole('link', { name: 'Back to Home' })).toHaveAttribute(
+        'href',
+        '/',
+      )
+      await axe()
+    })
+  }
+
+  test('the subscribed page hands out the first-order code, as the dialog does', async ({ page }) => {
+    await page.goto('/newsletter/subscribed')
+    await expect(page.locator('main')).toContainText('10% off your first order')
+    await expect(page.locator('main')).toContainText('CREW10')
+  })
+})
+
 test.describe('checkout forms cannot be sent before they are ready', () => {
   for (const [mode, setUp] of [
     ['before hydration', holdBackScripts],
