@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppDeps } from './deps'
+import { accountRoutes } from './modules/account'
 import { authRoutes } from './modules/auth'
 import { catalogRoutes } from './modules/catalog'
 import { checkoutRoutes } from './modules/checkout'
@@ -29,12 +30,13 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       .use(errorFunnel)
       .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
       .use(healthRoutes(deps.db))
-      .use(authRoutes())
+      .use(authRoutes(services, limits, deps))
+      .use(accountRoutes(services, deps.clock))
       .use(newsletterRoutes(services, limits))
       .use(catalogRoutes(services, deps.site))
       .use(discountRoutes(services, limits))
       .use(shippingRoutes(services, limits))
-      .use(checkoutRoutes(services, limits))
+      .use(checkoutRoutes(services, limits, deps.clock))
       .use(paymentRoutes(deps.payments, services, limits))
       .use(webhookRoutes(deps.payments, deps.clock, services))
       // Last: every GET no API route took is a page or an asset of the built site.

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client'
-import type { Mailer, PaymentProvider, ShippingProvider } from './adapters/types'
+import type { IdentityProvider, Mailer, PaymentProvider, ShippingProvider } from './adapters/types'
 import type { Config } from './env'
 import type { Clock } from './lib/clock'
 import type { StaticSite } from './plugins/static-site'
@@ -16,4 +16,6 @@ export interface AppDeps {
   payments: PaymentProvider
   /** E-mail: SMTP, or the outbox folder. */
   mailer: Mailer
+  /** Google sign-in (OpenID Connect), or null when it is not configured. */
+  google: IdentityProvider | null
 }

@@ -191,6 +191,11 @@ export function readConfig(env: Env = process.env): Config {
   const demoPayments = demoPaymentsFor(env, { nodeEnv, publicUrl, stripe: stripeKeys !== null })
 
   const googleKeys = group(env, ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const)
+  const googleIssuer = url(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', ['https:', 'http:'])
+  // Plain http is for a local stand-in provider only: in production the ID token must come over TLS.
+  if (googleKeys && nodeEnv === 'production' && googleIssuer.startsWith('http:')) {
+    throw new ConfigError('GOOGLE_ISSUER must be an https:// URL when NODE_ENV=production')
+  }
 
   return {
     nodeEnv,
@@ -223,7 +228,7 @@ export function readConfig(env: Env = process.env): Config {
       ? {
           clientId: googleKeys.GOOGLE_CLIENT_ID,
           clientSecret: googleKeys.GOOGLE_CLIENT_SECRET,
-          issuer: url(env, 'GOOGLE_ISSUER', 'https://accounts.google.com', ['https:', 'http:']),
+          issuer: googleIssuer,
         }
       : null,
     trustedProxyHops: proxyHops(env),

@@ -4,6 +4,8 @@
  * file top to bottom shows which domain calls which.
  */
 import type { AppDeps } from './deps'
+import { createAccountService } from './modules/account/service'
+import { createAuthService } from './modules/auth/service'
 import { createCatalogService } from './modules/catalog/service'
 import { createCheckoutService } from './modules/checkout/service'
 import { createDiscountService } from './modules/discounts/service'
@@ -26,7 +28,21 @@ export function createServices(deps: AppDeps) {
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping })
   const webhooks = createWebhookService({ ...deps, checkout, orders, discounts })
-  return { jobs, rateCounter, catalog, newsletter, orders, discounts, shipping, checkout, webhooks }
+  const accounts = createAccountService({ db, clock, orders })
+  const auth = createAuthService({ ...deps, accounts, jobs })
+  return {
+    jobs,
+    rateCounter,
+    catalog,
+    newsletter,
+    orders,
+    discounts,
+    shipping,
+    checkout,
+    webhooks,
+    accounts,
+    auth,
+  }
 }
 
 export type Services = ReturnType<typeof createServices>

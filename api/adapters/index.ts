@@ -2,17 +2,20 @@ import type { Database } from '../../db/client'
 import { type Config, ConfigError } from '../env'
 import type { Clock } from '../lib/clock'
 import { createDemoPayments } from './demo-payments'
+import { createGoogleSignIn } from './google'
 import { createSmtpMailer } from './mailer'
 import { createOutboxMailer } from './outbox'
 import { createRateTableShipping } from './rate-table'
 import { createShippoShipping } from './shippo'
 import { createStripePayments } from './stripe'
-import type { Mailer, PaymentProvider, ShippingProvider } from './types'
+import type { IdentityProvider, Mailer, PaymentProvider, ShippingProvider } from './types'
 
 export interface Adapters {
   shipping: ShippingProvider
   payments: PaymentProvider
   mailer: Mailer
+  /** Google sign-in, or null when it is not configured (the sign-in page then says so). */
+  google: IdentityProvider | null
 }
 
 /** The real service where its keys are configured, the built-in stand-in otherwise (DESIGN §3). */
@@ -34,5 +37,6 @@ export function adaptersFromConfig(config: Config, db: Database, clock: Clock): 
     mailer: config.smtpUrl
       ? createSmtpMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom })
       : createOutboxMailer({ dataDir: config.dataDir, from: config.mailFrom, clock }),
+    google: config.google ? createGoogleSignIn(config.google) : null,
   }
 }

@@ -190,3 +190,36 @@ export function assertDeliverable(message: MailMessage): void {
     throw new UndeliverableMailError(`Mail "${message.subject}" has no valid recipient: not sent`)
   }
 }
+
+// ── Sign-in with Google ─────────────────────────────────────────────────────────────────────────────────
+
+/** What the browser must bring back to the callback: kept server-side in a short-lived HttpOnly cookie. */
+export interface SignInChecks {
+  state: string
+  nonce: string
+  codeVerifier: string
+}
+
+/** The identity an ID token proved: its signature, issuer, audience, expiry and nonce were checked. */
+export interface VerifiedIdentity {
+  /** The provider's stable id for the person. */
+  subject: string
+  /** Lower-cased. */
+  email: string
+  /** Only a verified e-mail may create an account or sign into one (DESIGN decision 3). */
+  emailVerified: boolean
+  givenName: string | null
+  familyName: string | null
+  picture: string | null
+}
+
+export interface IdentityProvider {
+  readonly name: 'google'
+  /** Where to send the browser, and the checks to keep until it comes back. */
+  start(redirectUri: string): Promise<{ url: string; checks: SignInChecks }>
+  /** Completes the sign-in from the callback URL (with `code` and `state`); throws IdentityProviderError. */
+  finish(callbackUrl: URL, checks: SignInChecks): Promise<VerifiedIdentity>
+}
+
+/** Sign-in failed or the provider could not be reached; the message is safe to log, never shown raw. */
+export class IdentityProviderError extends Error {}

@@ -38,6 +38,21 @@ interface ValidationIssue {
   message?: string
   summary?: string
   schema?: { error?: unknown }
+  /** For a union (e.g. an object or null): what each alternative found wrong. */
+  errors?: Iterable<ValidationIssue>[]
+}
+
+/** The first message a schema wrote for people, looking inside unions ('an address or null'). */
+function customMessage(issue: ValidationIssue, depth = 0): string | null {
+  if (typeof issue.schema?.error === 'string') return issue.schema.error
+  if (depth > 3) return null
+  for (const alternative of issue.errors ?? []) {
+    for (const nested of alternative) {
+      const message = customMessage(nested, depth + 1)
+      if (message) return message
+    }
+  }
+  return null
 }
 
 /**
@@ -48,8 +63,8 @@ function describeValidation(error: unknown): string {
   const all = (error as { all?: ValidationIssue[] }).all ?? []
   const first = all[0]
   if (!first) return 'The request is not valid.'
-  const custom = first.schema?.error
-  if (typeof custom === 'string') return custom
+  const custom = customMessage(first)
+  if (custom) return custom
   const field = first.path?.replace(/^\//, '').replaceAll('/', '.')
   const reason = (first.summary ?? first.message ?? 'is not valid').replace(/^Expected/, 'expected')
   return field ? `Invalid ${field}: ${reason}.` : `Invalid request: ${reason}.`

@@ -1,4 +1,5 @@
 /** Pure business rules shared by the site and the API: no server or browser imports below this folder. */
+export * from './account'
 export * from './address'
 export * from './catalog'
 export * from './discounts'

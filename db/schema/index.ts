@@ -1,4 +1,5 @@
 // One file per domain; each table belongs to the module of the same name.
+export * from './auth'
 export * from './catalog'
 export * from './checkout'
 export * from './discounts'
@@ -6,3 +7,4 @@ export * from './jobs'
 export * from './newsletter'
 export * from './orders'
 export * from './rate-limits'
+export * from './users'

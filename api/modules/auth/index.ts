@@ -1,10 +1,200 @@
 import { Elysia } from 'elysia'
-import { jsonError } from '../../plugins/errors'
+import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
+import type { AppDeps } from '../../deps'
+import { sessionAuth } from '../../plugins/auth'
+import { badRequest } from '../../plugins/errors'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import type { Services } from '../../services'
+import { publicUserSchema } from '../account/model'
+import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
+import { googleUnavailablePage } from './google-page'
+import {
+  authenticatedResponse,
+  forgotPasswordBody,
+  loginBody,
+  messageResponse,
+  registerBody,
+  resetPasswordBody,
+  resetTokenBody,
+} from './model'
+import { type AuthService, MESSAGES, type SignedIn } from './service'
 
-/**
- * The header's sign-in check. Customer accounts (sessions, sign-in, Google) are not built yet, so nobody is
- * signed in: the answer is 401, which the site reads as 'signed out' and links the account icon to /login.
- */
-export function authRoutes() {
-  return new Elysia().get('/api/auth/user', () => jsonError(401, 'Not signed in.'))
+const HOUR_MS = 60 * 60 * 1000
+const LIMITS = {
+  register: {
+    name: 'register',
+    max: 10,
+    windowMs: HOUR_MS,
+    message: 'Too many sign-ups from here. Please try again later.',
+  },
+  resetPerAddress: {
+    name: 'reset-request',
+    max: 5,
+    windowMs: 15 * 60 * 1000,
+    message: 'Too many reset requests from here. Please wait 15 minutes and try again.',
+  },
+  resetPerEmail: {
+    name: 'reset-request-email',
+    max: 3,
+    windowMs: HOUR_MS,
+    message: 'Too many reset requests for this e-mail. Please check your inbox, or try again in an hour.',
+  },
+  resetUse: {
+    name: 'reset-use',
+    max: 20,
+    windowMs: 15 * 60 * 1000,
+    message: 'Too many attempts with reset links. Please wait 15 minutes and try again.',
+  },
+} as const
+
+/** Google's round trip: the state, nonce and PKCE verifier wait here, HttpOnly, for 10 minutes. */
+const GOOGLE_COOKIE = 'google_sign_in'
+const GOOGLE_COOKIE_PATH = '/auth/google'
+const GOOGLE_COOKIE_MAX_AGE = 10 * 60
+
+function readChecks(jar: CookieJar): SignInChecks | null {
+  const value = jar[GOOGLE_COOKIE]?.value
+  if (typeof value !== 'string') return null
+  const [state, nonce, codeVerifier, ...rest] = value.split('.')
+  if (!state || !nonce || !codeVerifier || rest.length > 0) return null
+  return { state, nonce, codeVerifier }
+}
+
+export function authRoutes(
+  { auth, accounts, rateCounter }: Pick<Services, 'auth' | 'accounts' | 'rateCounter'>,
+  limits: RateLimitPlugin,
+  { config, clock }: Pick<AppDeps, 'config' | 'clock'>,
+) {
+  const policy = auth.cookiePolicy
+
+  function signedInAnswer(jar: CookieJar, signedIn: SignedIn, message: string) {
+    setSessionCookies(jar, signedIn.token, signedIn.session.expiresAt, clock.now(), policy)
+    return { authenticated: true as const, message, user: accounts.toPublic(signedIn.user) }
+  }
+
+  function clearGoogleCookie(jar: CookieJar) {
+    jar[GOOGLE_COOKIE]?.set({
+      value: '',
+      path: GOOGLE_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: policy.secure,
+      maxAge: 0,
+      expires: new Date(0),
+    })
+  }
+
+  return (
+    new Elysia()
+      .use(limits)
+      .use(sessionAuth(auth, clock))
+      // Answers about who is signed in are personal: never stored by a browser or proxy cache.
+      .onAfterHandle(({ set }) => {
+        set.headers['cache-control'] = 'no-store'
+      })
+      .get('/api/auth/user', ({ user }) => accounts.toPublic(user), {
+        signedIn: true,
+        response: { 200: publicUserSchema },
+      })
+      .post(
+        '/api/auth/logout',
+        async ({ cookie }) => {
+          await auth.signOut(sessionToken(cookie))
+          clearSessionCookies(cookie, policy)
+          return { message: 'You have been signed out.' }
+        },
+        { response: { 200: messageResponse } },
+      )
+      .post(
+        '/auth/register',
+        async ({ body, cookie }) => signedInAnswer(cookie, await auth.register(body), MESSAGES.registered),
+        { body: registerBody, response: { 200: authenticatedResponse }, rateLimit: LIMITS.register },
+      )
+      .post(
+        '/api/auth/login',
+        async ({ body, cookie, clientAddress }) =>
+          signedInAnswer(cookie, await auth.signIn(body, clientAddress), MESSAGES.signedIn),
+        { body: loginBody, response: { 200: authenticatedResponse } },
+      )
+      .post(
+        '/api/auth/forgot-password',
+        async ({ body }) => {
+          const email = body.email.trim().toLowerCase()
+          // Counted by e-mail too, so one inbox is not flooded from many addresses.
+          await rateCounter(email, LIMITS.resetPerEmail)
+          await auth.requestPasswordReset(email)
+          return { message: MESSAGES.resetRequested }
+        },
+        { body: forgotPasswordBody, response: { 200: messageResponse }, rateLimit: LIMITS.resetPerAddress },
+      )
+      .post(
+        '/api/auth/validate-reset-token',
+        async ({ body }) => {
+          if (!(await auth.isResetTokenValid(body.token))) throw badRequest(MESSAGES.badResetLink)
+          return { message: 'This reset link is valid.' }
+        },
+        { body: resetTokenBody, response: { 200: messageResponse }, rateLimit: LIMITS.resetUse },
+      )
+      .post(
+        '/api/auth/reset-password',
+        async ({ body, cookie }) => {
+          await auth.resetPassword(body)
+          // Every session of the account is gone; this browser's cookies go too.
+          clearSessionCookies(cookie, policy)
+          return { message: MESSAGES.passwordUpdated }
+        },
+        { body: resetPasswordBody, response: { 200: messageResponse }, rateLimit: LIMITS.resetUse },
+      )
+      .get('/auth/google', async ({ cookie, set }) => {
+        if (!auth.googleConfigured) return googleUnavailablePage('not-configured')
+        let start: Awaited<ReturnType<AuthService['startGoogleSignIn']>>
+        try {
+          start = await auth.startGoogleSignIn()
+        } catch (error) {
+          if (!(error instanceof IdentityProviderError)) throw error
+          console.error(`[auth] Google sign-in could not start: ${error.message}`)
+          return googleUnavailablePage('unreachable')
+        }
+        const { state, nonce, codeVerifier } = start.checks
+        cookie[GOOGLE_COOKIE]?.set({
+          value: `${state}.${nonce}.${codeVerifier}`,
+          path: GOOGLE_COOKIE_PATH,
+          httpOnly: true,
+          // Lax: the cookie comes back on Google's top-level redirect to the callback.
+          sameSite: 'lax',
+          secure: policy.secure,
+          maxAge: GOOGLE_COOKIE_MAX_AGE,
+        })
+        set.status = 302
+        set.headers.location = start.url
+        return ''
+      })
+      .get('/auth/google/callback', async ({ cookie, request, set }) => {
+        const checks = readChecks(cookie)
+        clearGoogleCookie(cookie)
+        set.status = 302
+        if (!auth.googleConfigured) {
+          set.headers.location = '/auth/google'
+          return ''
+        }
+        if (!checks) {
+          set.headers.location = '/login?google=failed'
+          return ''
+        }
+        // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
+        const callbackUrl = new URL(`${config.publicUrl}/auth/google/callback${new URL(request.url).search}`)
+        try {
+          const signedIn = await auth.finishGoogleSignIn(callbackUrl, checks)
+          setSessionCookies(cookie, signedIn.token, signedIn.session.expiresAt, clock.now(), policy)
+          // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
+          set.headers.location = '/account'
+        } catch (error) {
+          if (!(error instanceof IdentityProviderError)) throw error
+          console.warn(`[auth] Google sign-in refused: ${error.message}`)
+          set.headers.location =
+            error.message === MESSAGES.googleUnverified ? '/login?google=unverified' : '/login?google=failed'
+        }
+        return ''
+      })
+  )
 }

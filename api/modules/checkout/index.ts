@@ -1,4 +1,6 @@
 import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { sessionAuth } from '../../plugins/auth'
 import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
 import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
@@ -15,16 +17,26 @@ const SESSION_LIMIT = {
 const sessionLimits = (body: unknown) =>
   sendsDiscountCode(body) ? [SESSION_LIMIT, DISCOUNT_ATTEMPT_LIMIT] : [SESSION_LIMIT]
 
-export function checkoutRoutes({ checkout }: Pick<Services, 'checkout'>, limits: RateLimitPlugin) {
+export function checkoutRoutes(
+  { checkout, auth }: Pick<Services, 'checkout' | 'auth'>,
+  limits: RateLimitPlugin,
+  clock: Clock,
+) {
   return (
     new Elysia()
       .use(limits)
-      // Guests check out with no account; signed-in customers' sessions carry their user id.
-      .post('/api/create-checkout-session', ({ body }) => checkout.createSession(body, null), {
-        body: createSessionBody,
-        response: { 200: createSessionResponse },
-        rateLimit: sessionLimits,
-      })
+      .use(sessionAuth(auth, clock))
+      // A signed-in customer's order joins their account (its order history); a guest's joins none.
+      .post(
+        '/api/create-checkout-session',
+        ({ body, user }) => checkout.createSession(body, user?.id ?? null),
+        {
+          maybeSignedIn: true,
+          body: createSessionBody,
+          response: { 200: createSessionResponse },
+          rateLimit: sessionLimits,
+        },
+      )
       .get(
         '/api/checkout/session/:id/status',
         async ({ params, set }) => {

@@ -10,9 +10,12 @@ import type { JobHandler } from './service'
 /** How often the background loop looks for payment events left unfinished by a dead process. */
 const SWEEP_EVERY_MS = 15 * 1000
 
-export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'webhooks'>) {
+export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth'>) {
   const queue = services.jobs
-  const handlers: Record<string, JobHandler> = { ...services.orders.jobHandlers() }
+  const handlers: Record<string, JobHandler> = {
+    ...services.orders.jobHandlers(),
+    ...services.auth.jobHandlers(),
+  }
   let lastSweep = 0
 
   const runner = {

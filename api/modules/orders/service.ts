@@ -180,13 +180,18 @@ export function createOrdersService(
       return { byStatus, placedSince: placed?.n ?? 0 }
     },
 
-    /** A customer's orders with their lines, newest first (account order history). */
-    async forCustomer(customer: { email: string; userId?: string | null }): Promise<Order[]> {
-      const email = customer.email.trim().toLowerCase()
-      const mine = customer.userId
-        ? or(eq(orders.email, email), eq(orders.userId, customer.userId))
-        : eq(orders.email, email)
-      const rows = await db.select().from(orders).where(mine).orderBy(desc(orders.id)).limit(100)
+    /**
+     * An account's orders with their lines, newest first (account order history). Only orders placed while
+     * signed in to that account: a guest order with the same e-mail is not shown, because sign-up does not
+     * prove the e-mail belongs to whoever registered it (docs/decisions/005-order-history-by-account.md).
+     */
+    async forUser(userId: string, limit = 100): Promise<Order[]> {
+      const rows = await db
+        .select()
+        .from(orders)
+        .where(eq(orders.userId, userId))
+        .orderBy(desc(orders.id))
+        .limit(Math.min(Math.max(limit, 1), 500))
       if (rows.length === 0) return []
       const lines = await db
         .select()
@@ -204,6 +209,12 @@ export function createOrdersService(
         billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
         lines: lines.filter((line) => line.orderId === row.id),
       }))
+    },
+
+    /** One order, only if it belongs to this account; null for anyone else's, as for one that does not exist. */
+    async getForUser(userId: string, id: number): Promise<Order | null> {
+      const order = await service.get(id)
+      return order && order.userId === userId ? order : null
     },
 
     async get(id: number): Promise<Order | null> {

@@ -214,8 +214,10 @@ test('the shop origin constant is what the app trusts', () => {
   expect(shop.deps.config.publicUrl).toBe(ORIGIN)
 })
 
-test('nobody is signed in until accounts exist: the sign-in check answers 401', async () => {
+test('an anonymous caller is not signed in: the sign-in check answers 401', async () => {
   const res = await shop.call('GET', '/api/auth/user')
   expect(res.status).toBe(401)
-  expect(await res.json()).toEqual({ error: 'Not signed in.' })
+  expect(await res.json()).toEqual({ error: 'Please sign in to continue.' })
+  // Nothing to clear for a browser that sent no session cookies.
+  expect(res.headers.getSetCookie()).toEqual([])
 })

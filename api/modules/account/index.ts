@@ -1,0 +1,52 @@
+import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { sessionAuth } from '../../plugins/auth'
+import { notFound } from '../../plugins/errors'
+import type { Services } from '../../services'
+import {
+  notificationsBody,
+  orderNumberParams,
+  profileResponse,
+  updateProfileBody,
+  userOrderDetailSchema,
+  userOrderSchema,
+} from './model'
+
+/** The signed-in customer's own profile, preferences and orders; every route here needs a session. */
+export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accounts'>, clock: Clock) {
+  return new Elysia()
+    .use(sessionAuth(auth, clock))
+    .onAfterHandle(({ set }) => {
+      set.headers['cache-control'] = 'no-store'
+    })
+    .put(
+      '/api/auth/update-profile',
+      async ({ user, body }) => ({
+        user: await accounts.updateProfile(user.id, body),
+        message: 'Changes saved successfully!',
+      }),
+      { signedIn: true, body: updateProfileBody, response: { 200: profileResponse } },
+    )
+    .put(
+      '/api/user/notifications',
+      async ({ user, body }) => ({
+        user: await accounts.updateNotifications(user.id, body),
+        message: 'Preferences saved.',
+      }),
+      { signedIn: true, body: notificationsBody, response: { 200: profileResponse } },
+    )
+    .get('/api/user/orders', ({ user }) => accounts.orderHistory(user.id), {
+      signedIn: true,
+      response: { 200: t.Array(userOrderSchema) },
+    })
+    .get(
+      '/api/user/orders/:number',
+      async ({ user, params }) => {
+        const order = await accounts.order(user.id, Number(params.number))
+        // Another customer's order is answered exactly like one that does not exist.
+        if (!order) throw notFound('Order not found.')
+        return order
+      },
+      { signedIn: true, params: orderNumberParams, response: { 200: userOrderDetailSchema } },
+    )
+}

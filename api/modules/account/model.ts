@@ -1,0 +1,139 @@
+import { t } from 'elysia'
+import {
+  CITY_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PHONE_MAX_LENGTH,
+  STATE_MAX_LENGTH,
+  STREET_MAX_LENGTH,
+  USER_ROLES,
+  ZIP_MAX_LENGTH,
+} from '../../rules/account'
+import { ORDER_STATUSES } from '../../rules/order-status'
+
+/** The saved shipping address (spec §3 User profile). Content rules are in api/rules/account.ts. */
+export const profileAddressSchema = t.Object({
+  street: t.String({
+    maxLength: STREET_MAX_LENGTH,
+    error: `Street must be at most ${STREET_MAX_LENGTH} characters.`,
+  }),
+  city: t.String({
+    maxLength: CITY_MAX_LENGTH,
+    error: `City must be at most ${CITY_MAX_LENGTH} characters.`,
+  }),
+  state: t.String({
+    maxLength: STATE_MAX_LENGTH,
+    error: `State must be at most ${STATE_MAX_LENGTH} characters.`,
+  }),
+  zipCode: t.String({
+    maxLength: ZIP_MAX_LENGTH,
+    error: `ZIP must be at most ${ZIP_MAX_LENGTH} characters.`,
+  }),
+  country: t.String({ maxLength: 2, error: 'Choose the country.' }),
+})
+
+/** What GET /api/auth/user answers for a signed-in customer; never a password hash or a Google id. */
+export const publicUserSchema = t.Object({
+  id: t.String(),
+  email: t.String(),
+  firstName: t.String(),
+  lastName: t.String(),
+  phone: t.String(),
+  photoURL: t.Nullable(t.String()),
+  address: t.Nullable(profileAddressSchema),
+  notifications: t.Object({ email: t.Boolean(), sms: t.Boolean() }),
+  role: t.UnionEnum(USER_ROLES),
+  /** False for an account made with Google: it has no password to change. */
+  hasPassword: t.Boolean(),
+})
+
+export type PublicUser = typeof publicUserSchema.static
+
+/**
+ * PUT /api/auth/update-profile: personal information ({firstName, lastName, phone}) or the address
+ * ({address}, null to remove it). Anything else, e-mail and role included, is ignored.
+ */
+export const updateProfileBody = t.Object({
+  firstName: t.Optional(
+    t.String({
+      maxLength: NAME_MAX_LENGTH,
+      error: `First name must be at most ${NAME_MAX_LENGTH} characters.`,
+    }),
+  ),
+  lastName: t.Optional(
+    t.String({
+      maxLength: NAME_MAX_LENGTH,
+      error: `Last name must be at most ${NAME_MAX_LENGTH} characters.`,
+    }),
+  ),
+  phone: t.Optional(
+    t.String({ maxLength: PHONE_MAX_LENGTH, error: `Phone must be at most ${PHONE_MAX_LENGTH} characters.` }),
+  ),
+  address: t.Optional(t.Nullable(profileAddressSchema)),
+})
+
+export type UpdateProfileBody = typeof updateProfileBody.static
+
+/** PUT /api/user/notifications: the profile's 'Email Notifications' and 'SMS Updates' switches. */
+export const notificationsBody = t.Object({
+  email: t.Optional(t.Boolean({ error: 'Email notifications must be on or off.' })),
+  sms: t.Optional(t.Boolean({ error: 'SMS updates must be on or off.' })),
+})
+
+export type NotificationsBody = typeof notificationsBody.static
+
+export const profileResponse = t.Object({ user: publicUserSchema, message: t.String() })
+
+/** One order in the history list (spec §3 User order). Amounts in dollars, as the spec's totalAmount. */
+export const userOrderSchema = t.Object({
+  _id: t.String(),
+  /** Padded to 6 digits: what the customer reads and what the order page's URL carries. */
+  number: t.String(),
+  createdAt: t.String(),
+  status: t.UnionEnum(ORDER_STATUSES),
+  totalAmount: t.Number(),
+  trackingNumber: t.Nullable(t.String()),
+  items: t.Array(t.Object({ productName: t.String(), quantity: t.Integer() })),
+})
+
+export type UserOrder = typeof userOrderSchema.static
+
+/** One order with everything its page shows. */
+export const userOrderDetailSchema = t.Object({
+  _id: t.String(),
+  number: t.String(),
+  createdAt: t.String(),
+  status: t.UnionEnum(ORDER_STATUSES),
+  trackingNumber: t.Nullable(t.String()),
+  carrier: t.String(),
+  shippingService: t.String(),
+  items: t.Array(
+    t.Object({
+      productName: t.String(),
+      variant: t.Nullable(t.String()),
+      quantity: t.Integer(),
+      unitAmount: t.Number(),
+      /** Before this line's share of the discount. */
+      lineTotal: t.Number(),
+    }),
+  ),
+  subtotal: t.Number(),
+  discount: t.Number(),
+  discountCode: t.Nullable(t.String()),
+  shipping: t.Number(),
+  totalAmount: t.Number(),
+  shippingAddress: t.Object({
+    name: t.String(),
+    street1: t.String(),
+    street2: t.Optional(t.String()),
+    city: t.String(),
+    state: t.String(),
+    zip: t.String(),
+    country: t.String(),
+  }),
+})
+
+export type UserOrderDetail = typeof userOrderDetailSchema.static
+
+export const orderNumberParams = t.Object({
+  number: t.String({ pattern: '^[0-9]{1,9}$', error: 'Order numbers are digits, like 000042.' }),
+})

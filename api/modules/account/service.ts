@@ -1,0 +1,224 @@
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { eq } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { users } from '../../../db/schema/users'
+import type { Clock } from '../../lib/clock'
+import { badRequest } from '../../plugins/errors'
+import { addressProblems, hasControlCharacter, isPhone, type ProfileAddress } from '../../rules/account'
+import { isUsState } from '../../rules/address'
+import { formatOrderNumber } from '../../rules/order-status'
+import type { Order, OrdersService } from '../orders/service'
+import type { NotificationsBody, PublicUser, UpdateProfileBody, UserOrder, UserOrderDetail } from './model'
+
+/** An account as stored, password hash included: for the auth module, never for an answer. */
+export type UserRecord = typeof users.$inferSelect
+
+export interface NewAccount {
+  email: string
+  passwordHash: string | null
+  googleSubject?: string | null
+  firstName: string
+  lastName: string
+  photoUrl?: string | null
+}
+
+/** A first or last name, trimmed; a 400 naming the field when it is blank or holds control characters. */
+export function cleanName(value: string, label: string): string {
+  const trimmed = value.trim()
+  if (trimmed === '') throw badRequest(`Please enter your ${label}.`)
+  if (hasControlCharacter(trimmed)) throw badRequest(`Please check your ${label}.`)
+  return trimmed
+}
+
+function cleanAddress(address: ProfileAddress): ProfileAddress {
+  const country = address.country.trim().toUpperCase()
+  const state = address.state.trim()
+  const cleaned: ProfileAddress = {
+    street: address.street.trim(),
+    city: address.city.trim(),
+    // US states are codes ('TX'); elsewhere the region is free text.
+    state: country === 'US' && isUsState(state.toUpperCase()) ? state.toUpperCase() : state,
+    zipCode: address.zipCode.trim(),
+    country,
+  }
+  const problem = Object.values(addressProblems(cleaned))[0]
+  if (problem) throw badRequest(problem)
+  if (Object.values(cleaned).some((value) => hasControlCharacter(value))) {
+    throw badRequest('Please check the address.')
+  }
+  return cleaned
+}
+
+/** Cents to dollars for the spec's amount fields (totalAmount); exact to the cent. */
+function dollars(cents: number): number {
+  return Math.round(cents) / 100
+}
+
+function orderSummary(order: Order): UserOrder {
+  return {
+    _id: String(order.id),
+    number: formatOrderNumber(order.id),
+    createdAt: order.createdAt.toISOString(),
+    status: order.status,
+    totalAmount: dollars(order.totalCents),
+    trackingNumber: order.shippoTrackingNumber,
+    items: order.lines.map((line) => ({
+      productName: line.variant ? `${line.name} (${line.variant})` : line.name,
+      quantity: line.quantity,
+    })),
+  }
+}
+
+function orderDetail(order: Order): UserOrderDetail {
+  const { shippingAddress: address } = order
+  return {
+    _id: String(order.id),
+    number: formatOrderNumber(order.id),
+    createdAt: order.createdAt.toISOString(),
+    status: order.status,
+    trackingNumber: order.shippoTrackingNumber,
+    carrier: order.shippingCarrier,
+    shippingService: order.shippingService,
+    items: order.lines.map((line) => ({
+      productName: line.name,
+      variant: line.variant,
+      quantity: line.quantity,
+      unitAmount: dollars(line.unitCents),
+      lineTotal: dollars(line.unitCents * line.quantity),
+    })),
+    subtotal: dollars(order.subtotalCents),
+    discount: dollars(order.discountCents),
+    discountCode: order.discountCode,
+    shipping: dollars(order.shippingCents),
+    totalAmount: dollars(order.totalCents),
+    shippingAddress: {
+      name: address.name,
+      street1: address.street1,
+      ...(address.street2 ? { street2: address.street2 } : {}),
+      city: address.city,
+      state: address.state,
+      zip: address.zip,
+      country: address.country,
+    },
+  }
+}
+
+/**
+ * Customer accounts: who they are (the users table), their profile, preferences and order history.
+ * Passwords, sessions and sign-in belong to the auth module, which finds and creates accounts here.
+ */
+export function createAccountService(deps: {
+  db: Database
+  clock: Clock
+  orders: Pick<OrdersService, 'forUser' | 'getForUser'>
+}) {
+  const { db, clock } = deps
+
+  async function one(where: ReturnType<typeof eq>): Promise<UserRecord | null> {
+    const [row] = await db.select().from(users).where(where).limit(1)
+    return row ?? null
+  }
+
+  async function update(userId: string, changes: Partial<UserRecord>): Promise<UserRecord> {
+    const [row] = await db
+      .update(users)
+      .set({ ...changes, updatedAt: clock.now() })
+      .where(eq(users.id, userId))
+      .returning()
+    if (!row) throw new Error(`account ${userId} vanished during an update`)
+    return row
+  }
+
+  const service = {
+    findById: (id: string) => one(eq(users.id, id)),
+    findByEmail: (email: string) => one(eq(users.email, email.trim().toLowerCase())),
+    findByGoogleSubject: (subject: string) => one(eq(users.googleSubject, subject)),
+
+    /** Creates an account; null when the e-mail already has one (the UNIQUE index decides, race-free). */
+    async create(account: NewAccount): Promise<UserRecord | null> {
+      const now = clock.now()
+      const [row] = await db
+        .insert(users)
+        .values({
+          // 120 random bits: ids are never guessable and never reveal how many customers there are.
+          id: encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(15))),
+          email: account.email.trim().toLowerCase(),
+          passwordHash: account.passwordHash,
+          googleSubject: account.googleSubject ?? null,
+          firstName: account.firstName,
+          lastName: account.lastName,
+          photoUrl: account.photoUrl ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: users.email })
+        .returning()
+      return row ?? null
+    },
+
+    setPasswordHash: (userId: string, passwordHash: string) => update(userId, { passwordHash }),
+
+    /** Remembers the Google identity of an account, and its picture when the account has none yet. */
+    linkGoogle(user: UserRecord, identity: { subject: string; picture: string | null }) {
+      return update(user.id, {
+        googleSubject: identity.subject,
+        ...(user.photoUrl ? {} : { photoUrl: identity.picture }),
+      })
+    },
+
+    /** The account as the site sees it (GET /api/auth/user). */
+    toPublic(user: UserRecord): PublicUser {
+      return {
+        id: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        phone: user.phone,
+        photoURL: user.photoUrl,
+        address: user.address,
+        notifications: { email: user.notifyByEmail, sms: user.notifyBySms },
+        role: user.role,
+        hasPassword: user.passwordHash !== null,
+      }
+    },
+
+    /** Personal information and/or the address; the e-mail and the role never change here. */
+    async updateProfile(userId: string, body: UpdateProfileBody): Promise<PublicUser> {
+      const changes: Partial<UserRecord> = {}
+      if (body.firstName !== undefined) changes.firstName = cleanName(body.firstName, 'first name')
+      if (body.lastName !== undefined) changes.lastName = cleanName(body.lastName, 'last name')
+      if (body.phone !== undefined) {
+        const phone = body.phone.trim()
+        if (!isPhone(phone)) throw badRequest('Please enter a phone number with digits, like (512) 555-0100.')
+        changes.phone = phone
+      }
+      if (body.address !== undefined)
+        changes.address = body.address === null ? null : cleanAddress(body.address)
+      if (Object.keys(changes).length === 0) throw badRequest('There is nothing to save.')
+      return service.toPublic(await update(userId, changes))
+    },
+
+    async updateNotifications(userId: string, body: NotificationsBody): Promise<PublicUser> {
+      const changes: Partial<UserRecord> = {}
+      if (body.email !== undefined) changes.notifyByEmail = body.email
+      if (body.sms !== undefined) changes.notifyBySms = body.sms
+      if (Object.keys(changes).length === 0) throw badRequest('There is nothing to save.')
+      return service.toPublic(await update(userId, changes))
+    },
+
+    /** The account's own orders, newest first. */
+    async orderHistory(userId: string): Promise<UserOrder[]> {
+      return (await deps.orders.forUser(userId)).map(orderSummary)
+    },
+
+    /** One of the account's orders by its number, or null (also for another customer's order). */
+    async order(userId: string, number: number): Promise<UserOrderDetail | null> {
+      if (!Number.isSafeInteger(number) || number < 1) return null
+      const order = await deps.orders.getForUser(userId, number)
+      return order ? orderDetail(order) : null
+    },
+  }
+  return service
+}
+
+export type AccountService = ReturnType<typeof createAccountService>

@@ -1,0 +1,50 @@
+/** The password e-mails, as plain text and HTML with the same content. */
+import type { MailMessage } from '../../adapters/types'
+
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
+
+function paragraphs(lines: string[], link: { href: string; label: string }): string {
+  const body = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')
+  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
+${body}
+<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>
+<p style="color:#666">Grit &amp; Whisker</p>
+</body></html>`
+}
+
+/** The link carries the token: the only place it ever appears outside the customer's browser. */
+export function passwordResetEmail(to: string, link: string): MailMessage {
+  const lines = [
+    'Someone (hopefully you) asked to reset the password of your Grit & Whisker account.',
+    'Choose a new password with the link below. It works once and for 1 hour.',
+    'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  ]
+  return {
+    to,
+    subject: 'Reset your Grit & Whisker password',
+    text: `${lines.join('\n\n')}\n\n${link}\n\nGrit & Whisker\n`,
+    html: paragraphs(lines, { href: link, label: 'Choose a new password' }),
+  }
+}
+
+/** An account made with Google has no password to reset; its owner is told how to sign in instead. */
+export function googleAccountEmail(to: string, loginUrl: string): MailMessage {
+  const lines = [
+    'Someone (hopefully you) asked to reset the password of your Grit & Whisker account.',
+    'Your account signs in with Google, so it has no password to reset. Use "Sign in with Google" on the sign-in page.',
+    'If you did not ask for this, ignore this e-mail.',
+  ]
+  return {
+    to,
+    subject: 'Signing in to Grit & Whisker',
+    text: `${lines.join('\n\n')}\n\n${loginUrl}\n\nGrit & Whisker\n`,
+    html: paragraphs(lines, { href: loginUrl, label: 'Go to the sign-in page' }),
+  }
+}

@@ -1,0 +1,255 @@
+import { and, eq, gt, ne } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { passwordResetTokens } from '../../../db/schema/auth'
+import {
+  type IdentityProvider,
+  IdentityProviderError,
+  type Mailer,
+  type SignInChecks,
+} from '../../adapters/types'
+import type { Config } from '../../env'
+import type { Clock } from '../../lib/clock'
+import { badRequest, conflict, HttpError } from '../../plugins/errors'
+import { PASSWORD_MAX_LENGTH } from '../../rules/account'
+import { isEmail, PASSWORD_MIN_LENGTH } from '../../rules/address'
+import { type AccountService, cleanName, type UserRecord } from '../account/service'
+import type { JobHandler, JobQueue } from '../jobs/service'
+import { googleAccountEmail, passwordResetEmail } from './email'
+import type { LoginBody, RegisterBody, ResetPasswordBody } from './model'
+import { createSessionStore, generateToken, hashToken, isTokenShaped, type Session } from './sessions'
+import { createSignInLimit } from './sign-in-limit'
+
+export const AUTH_JOBS = { passwordResetEmail: 'password-reset-email' } as const
+
+export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000
+
+export const MESSAGES = {
+  invalidEmail: 'Please enter a valid e-mail address, like name@example.com.',
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+  passwordTooLong: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  // One message for a wrong e-mail and a wrong password: the answer never says which accounts exist.
+  wrongCredentials: 'The e-mail or password is incorrect.',
+  useGoogle: 'This email is registered with Google. Please use Google Sign In.',
+  // Sign-up must say the address is taken; it points to the ways back in instead of saying more.
+  emailTaken:
+    'An account with this e-mail already exists. Please sign in, or reset your password if you forgot it.',
+  registered: 'Account created successfully!',
+  signedIn: 'Login successful!',
+  resetRequested:
+    'If an account exists for that e-mail, we have sent it a link to reset the password. The link works for 1 hour.',
+  badResetLink: 'This reset link is invalid or has expired. Please ask for a new one.',
+  passwordUpdated: 'Your password has been updated. Please sign in with your new password.',
+  googleUnverified: 'Your Google account has no verified e-mail address, so we cannot sign you in with it.',
+} as const
+
+/** A signed-in browser: the account, its session, and the token to put in the cookie. */
+export interface SignedIn {
+  user: UserRecord
+  session: Session
+  token: string
+}
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) throw badRequest(MESSAGES.passwordTooShort)
+  if (password.length > PASSWORD_MAX_LENGTH) throw badRequest(MESSAGES.passwordTooLong)
+}
+
+function emailPayload(payload: unknown): string {
+  const email = (payload as { email?: unknown } | null)?.email
+  if (typeof email !== 'string') throw new Error('job payload has no e-mail')
+  return email
+}
+
+/**
+ * Who is signed in, and how they got there: password sign-up and sign-in (with the brute-force limit),
+ * Google sign-in, sessions, and password reset links. Accounts themselves live in the account module.
+ */
+export function createAuthService(deps: {
+  db: Database
+  clock: Clock
+  mailer: Mailer
+  config: Pick<Config, 'publicUrl' | 'nodeEnv'>
+  google: IdentityProvider | null
+  accounts: AccountService
+  jobs: JobQueue
+}) {
+  const { db, clock, accounts, jobs } = deps
+  const sessions = createSessionStore(db, clock)
+  const signInLimit = createSignInLimit(db, clock)
+
+  // A sign-in for an unknown e-mail still checks a password against a real hash, so it takes as long as
+  // one for a real account and the timing does not tell them apart.
+  let decoyHash: Promise<string> | null = null
+  const decoy = () => {
+    decoyHash ??= Bun.password.hash(generateToken())
+    return decoyHash
+  }
+
+  async function signInAs(user: UserRecord): Promise<SignedIn> {
+    const { token, session } = await sessions.create(user.id)
+    // Now and then, on a sign-in, clear out sessions that ran out long ago.
+    if (Math.random() < 0.01) await sessions.sweepExpired()
+    return { user, session, token }
+  }
+
+  const service = {
+    sessions,
+    /** Cookies are Secure in production (https only). */
+    cookiePolicy: { secure: deps.config.nodeEnv === 'production' },
+    googleConfigured: deps.google !== null,
+
+    /** The account behind a session cookie's token, or null; `renewed` means the cookies must be re-sent. */
+    async authenticate(
+      token: string | null,
+    ): Promise<{ user: UserRecord; session: Session; renewed: boolean } | null> {
+      if (token === null) return null
+      const live = await sessions.validate(token)
+      if (!live) return null
+      const user = await accounts.findById(live.session.userId)
+      return user ? { user, ...live } : null
+    },
+
+    async register(body: RegisterBody): Promise<SignedIn> {
+      const firstName = cleanName(body.firstName, 'first name')
+      const lastName = cleanName(body.lastName, 'last name')
+      const email = body.email.trim().toLowerCase()
+      if (!isEmail(email)) throw badRequest(MESSAGES.invalidEmail)
+      checkPassword(body.password)
+      const passwordHash = await Bun.password.hash(body.password, 'argon2id')
+      const user = await accounts.create({ email, passwordHash, firstName, lastName })
+      if (!user) throw conflict(MESSAGES.emailTaken)
+      return signInAs(user)
+    },
+
+    /** Password sign-in from `address` (the client's), counted against the brute-force limit. */
+    async signIn(body: LoginBody, address: string): Promise<SignedIn> {
+      const email = body.email.trim().toLowerCase()
+      if (!isEmail(email)) throw badRequest(MESSAGES.invalidEmail)
+      const attempt = await signInLimit.begin(email, address)
+      const user = await accounts.findByEmail(email)
+      if (!user) {
+        await Bun.password.verify(body.password, await decoy())
+        throw new HttpError(401, MESSAGES.wrongCredentials)
+      }
+      if (user.passwordHash === null) {
+        // Spec §6: an account registered with Google is told to use Google (this does reveal that it exists).
+        throw new HttpError(401, MESSAGES.useGoogle, { useGoogle: true })
+      }
+      if (body.password === '' || !(await Bun.password.verify(body.password, user.passwordHash))) {
+        throw new HttpError(401, MESSAGES.wrongCredentials)
+      }
+      await attempt.succeeded()
+      return signInAs(user)
+    },
+
+    signOut: (token: string | null) => sessions.invalidate(token),
+
+    /**
+     * Forgot password: the same answer, and the same work in the request (one queued job), whether or not
+     * the e-mail has an account. The job looks the account up and sends the e-mail.
+     */
+    async requestPasswordReset(rawEmail: string): Promise<void> {
+      const email = rawEmail.trim().toLowerCase()
+      if (!isEmail(email)) throw badRequest(MESSAGES.invalidEmail)
+      await jobs.enqueue(AUTH_JOBS.passwordResetEmail, { email }, { maxAttempts: 3 })
+    },
+
+    /** The job: a fresh single-use link for a password account; a pointer to Google for a Google one. */
+    async sendPasswordReset(email: string): Promise<void> {
+      const user = await accounts.findByEmail(email)
+      if (!user) return
+      if (user.passwordHash === null) {
+        await deps.mailer.send(googleAccountEmail(user.email, `${deps.config.publicUrl}/login`))
+        return
+      }
+      const token = generateToken()
+      const now = clock.now()
+      // One live link per account: asking again retires the earlier one.
+      await db.batch([
+        db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
+        db.insert(passwordResetTokens).values({
+          id: hashToken(token),
+          userId: user.id,
+          expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
+          createdAt: now,
+        }),
+      ])
+      const link = `${deps.config.publicUrl}/reset-password?token=${token}`
+      await deps.mailer.send(passwordResetEmail(user.email, link))
+    },
+
+    async isResetTokenValid(token: string): Promise<boolean> {
+      if (!isTokenShaped(token)) return false
+      const [row] = await db
+        .select({ id: passwordResetTokens.id })
+        .from(passwordResetTokens)
+        .where(
+          and(eq(passwordResetTokens.id, hashToken(token)), gt(passwordResetTokens.expiresAt, clock.now())),
+        )
+        .limit(1)
+      return row !== undefined
+    },
+
+    /** Sets the new password, uses up the link, and signs the account out everywhere. */
+    async resetPassword(body: ResetPasswordBody): Promise<void> {
+      checkPassword(body.password)
+      if (!isTokenShaped(body.token)) throw badRequest(MESSAGES.badResetLink)
+      // Deleting is what makes the link single-use: of two simultaneous uses, only one gets the row back.
+      const [used] = await db
+        .delete(passwordResetTokens)
+        .where(eq(passwordResetTokens.id, hashToken(body.token)))
+        .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
+      if (!used || used.expiresAt <= clock.now()) throw badRequest(MESSAGES.badResetLink)
+      await accounts.setPasswordHash(used.userId, await Bun.password.hash(body.password, 'argon2id'))
+      await sessions.invalidateAllForUser(used.userId)
+      await db
+        .delete(passwordResetTokens)
+        .where(
+          and(eq(passwordResetTokens.userId, used.userId), ne(passwordResetTokens.id, hashToken(body.token))),
+        )
+    },
+
+    /** Where to send the browser for Google sign-in, and the checks to keep for its return. */
+    async startGoogleSignIn(): Promise<{ url: string; checks: SignInChecks }> {
+      if (!deps.google) throw new HttpError(503, 'Google sign-in is not set up on this shop.')
+      return deps.google.start(`${deps.config.publicUrl}/auth/google/callback`)
+    },
+
+    /**
+     * Completes Google sign-in: the account with this Google identity, else the one with its verified
+     * e-mail (DESIGN decision 3), else a new account without a password.
+     */
+    async finishGoogleSignIn(callbackUrl: URL, checks: SignInChecks): Promise<SignedIn> {
+      if (!deps.google) throw new HttpError(503, 'Google sign-in is not set up on this shop.')
+      const identity = await deps.google.finish(callbackUrl, checks)
+      if (!identity.emailVerified) throw new IdentityProviderError(MESSAGES.googleUnverified)
+      const known = await accounts.findByGoogleSubject(identity.subject)
+      if (known) return signInAs(known)
+      const byEmail = await accounts.findByEmail(identity.email)
+      if (byEmail) return signInAs(await accounts.linkGoogle(byEmail, identity))
+      const created =
+        (await accounts.create({
+          email: identity.email,
+          passwordHash: null,
+          googleSubject: identity.subject,
+          firstName: identity.givenName ?? '',
+          lastName: identity.familyName ?? '',
+          photoUrl: identity.picture,
+        })) ??
+        // Created a moment ago by a parallel sign-in with the same e-mail.
+        (await accounts.findByEmail(identity.email))
+      if (!created) throw new Error('Google account could not be created or found')
+      return signInAs(created)
+    },
+
+    /** The job handlers this module owns, for the job runner. */
+    jobHandlers(): Record<string, JobHandler> {
+      return {
+        [AUTH_JOBS.passwordResetEmail]: (payload) => service.sendPasswordReset(emailPayload(payload)),
+      }
+    },
+  }
+  return service
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

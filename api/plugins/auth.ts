@@ -1,0 +1,52 @@
+import { Elysia } from 'elysia'
+import type { Clock } from '../lib/clock'
+import type { UserRecord } from '../modules/account/service'
+import {
+  clearSessionCookies,
+  hasSessionCookies,
+  sessionToken,
+  setSessionCookies,
+} from '../modules/auth/cookies'
+import type { AuthService } from '../modules/auth/service'
+import type { Session } from '../modules/auth/sessions'
+import { unauthorized } from './errors'
+
+/**
+ * Who is calling, from the `session` cookie. A route opts in with one of two options:
+ *
+ *   .get('/api/user/orders', ({ user }) => …, { signedIn: true })      // 401 unless signed in
+ *   .post('/api/create-checkout-session', ({ user }) => …, { maybeSignedIn: true })   // user or null
+ *
+ * A session used with less than 15 days left is renewed and its cookies sent again; a cookie that matches
+ * no live session is cleared, so the browser stops presenting it (and pages stop asking who is signed in).
+ */
+export function sessionAuth(auth: Pick<AuthService, 'authenticate' | 'cookiePolicy'>, clock: Clock) {
+  async function identify(cookie: Parameters<typeof sessionToken>[0]) {
+    const current = await auth.authenticate(sessionToken(cookie))
+    if (!current) {
+      if (hasSessionCookies(cookie)) clearSessionCookies(cookie, auth.cookiePolicy)
+      return null
+    }
+    if (current.renewed) {
+      const token = sessionToken(cookie)
+      if (token) setSessionCookies(cookie, token, current.session.expiresAt, clock.now(), auth.cookiePolicy)
+    }
+    return current
+  }
+
+  // Unnamed on purpose: each route module that uses it gets the macros, none is deduplicated away.
+  return new Elysia().macro({
+    signedIn: {
+      async resolve({ cookie }): Promise<{ user: UserRecord; session: Session }> {
+        const current = await identify(cookie)
+        if (!current) throw unauthorized()
+        return { user: current.user, session: current.session }
+      },
+    },
+    maybeSignedIn: {
+      async resolve({ cookie }): Promise<{ user: UserRecord | null }> {
+        return { user: (await identify(cookie))?.user ?? null }
+      },
+    },
+  })
+}

@@ -1,0 +1,58 @@
+/** Account field rules shared by the account forms and the API. */
+import { isUsState, isUsZip } from './address'
+
+/** Long enough for any passphrase; short enough that hashing one is never a denial of service. */
+export const PASSWORD_MAX_LENGTH = 200
+export const NAME_MAX_LENGTH = 60
+export const PHONE_MAX_LENGTH = 30
+export const STREET_MAX_LENGTH = 100
+export const CITY_MAX_LENGTH = 60
+export const STATE_MAX_LENGTH = 60
+export const ZIP_MAX_LENGTH = 20
+
+export const USER_ROLES = ['customer', 'staff'] as const
+export type UserRole = (typeof USER_ROLES)[number]
+
+/** Line breaks, tabs, NUL and the like have no place in a name or an address: they break e-mails and labels. */
+export function hasControlCharacter(text: string): boolean {
+  for (const char of text) {
+    const code = char.charCodeAt(0)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
+/** Digits with the usual separators: '+1 (512) 555-0100', '0151 496 0000'. */
+export function isPhone(value: string): boolean {
+  return /^[0-9+()\-.\s]*$/.test(value) && (value.match(/\d/g)?.length ?? 0) <= 20
+}
+
+/** A saved shipping address as the profile holds it (spec §3 User profile). */
+export interface ProfileAddress {
+  street: string
+  city: string
+  state: string
+  zipCode: string
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string
+}
+
+export type AddressField = keyof ProfileAddress
+
+/**
+ * What is wrong with an address, field by field (empty when nothing is). Required: street, city, state,
+ * ZIP and a two-letter country; a US address needs a state code and a 5- or 9-digit ZIP.
+ */
+export function addressProblems(address: ProfileAddress): Partial<Record<AddressField, string>> {
+  const problems: Partial<Record<AddressField, string>> = {}
+  if (address.street.trim() === '') problems.street = 'Enter the street address.'
+  if (address.city.trim() === '') problems.city = 'Enter the city.'
+  if (address.state.trim() === '') problems.state = 'Choose the state.'
+  else if (address.country === 'US' && !isUsState(address.state)) problems.state = 'Choose a US state.'
+  if (address.zipCode.trim() === '') problems.zipCode = 'Enter the ZIP code.'
+  else if (address.country === 'US' && !isUsZip(address.zipCode.trim())) {
+    problems.zipCode = 'Please enter a valid ZIP code, like 12345 or 12345-6789.'
+  }
+  if (!/^[A-Z]{2}$/.test(address.country)) problems.country = 'Choose the country.'
+  return problems
+}
