@@ -3,6 +3,9 @@ import { formatCents, formatCurrency } from '../../../api/rules/money'
 import { formatWeight } from '../../../api/rules/shipping'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
+import { isPublicUser } from '../account/api'
+import { loadUser } from '../account/auth-store'
+import { hasSessionHint } from '../account/session-hint'
 import { type CartLine, cartLines, discountApplied } from '../cart/store'
 import { showToast } from '../toasts/store'
 import { AddressFieldset } from './AddressFieldset'
@@ -20,6 +23,7 @@ import {
   ratesProblem,
 } from './form'
 import { isStaleQuote, ORDER_TOO_LOW, ratesErrorToast, SESSION_FAILED, sessionErrorToast } from './messages'
+import { prefillFromAccount } from './prefill'
 import {
   cartWeightOunces,
   goodsTotals,
@@ -63,6 +67,12 @@ export default function ShippingCheckout() {
     setDraft(restored.draft)
     setSaved(restored.rates)
     setLoaded(true)
+    // A signed-in customer starts with their e-mail and saved address; guests are never asked who they are.
+    if (hasSessionHint()) {
+      loadUser().then((user) => {
+        if (isPublicUser(user)) setDraft((current) => prefillFromAccount(current, user))
+      })
+    }
   }, [])
 
   useEffect(() => {

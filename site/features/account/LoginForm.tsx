@@ -1,0 +1,150 @@
+import { type FormEvent, useEffect, useState } from 'react'
+import { TextField } from '../checkout/fields'
+import { showToast } from '../toasts/store'
+import { signIn } from './api'
+import { $user } from './auth-store'
+import { googleReturnMessage, loginError } from './messages'
+import { NeedsScriptNote } from './NeedsScriptNote'
+import { PasswordField } from './PasswordField'
+import { afterSignIn, isCheckoutLogin, tokenFromFragment } from './redirects'
+import { useFieldErrors } from './use-field-errors'
+import { useHydrated } from './use-hydrated'
+import { type LoginField, loginProblem } from './validation'
+
+/** How long 'Login successful!' shows before the page moves on. */
+const SUCCESS_PAUSE_MS = 600
+
+/** /login (spec §2): 'Welcome Back', or 'Checkout Options' with ?checkout=true. */
+export default function LoginForm() {
+  const hydrated = useHydrated()
+  const [checkout, setCheckout] = useState(false)
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState('')
+  const fields = useFieldErrors<LoginField>()
+
+  useEffect(() => {
+    // Spec §2: a token in the fragment is kept under 'token', the fragment cleared, and on to /account.
+    const token = tokenFromFragment(window.location.hash)
+    if (token) {
+      try {
+        window.localStorage.setItem('token', token)
+      } catch {
+        // Blocked storage: the cookie session is what signs the customer in anyway.
+      }
+      window.history.replaceState(null, '', window.location.pathname + window.location.search)
+      window.location.replace('/account')
+      return
+    }
+    const params = new URLSearchParams(window.location.search)
+    setCheckout(isCheckoutLogin(window.location.search))
+    const google = googleReturnMessage(params.get('google'))
+    if (google) showToast({ ...google, variant: 'error' })
+  }, [])
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (busy) return
+    const problem = loginProblem({ email, password })
+    if (problem) return fields.report(problem)
+    fields.reset()
+    setBusy(true)
+    try {
+      const answer = await signIn({ email: email.trim(), password })
+      $user.set(answer.user)
+      setStatus('Login successful!')
+      showToast({ title: 'Login successful!', description: 'Welcome back.' })
+      const next = afterSignIn(window.location.search)
+      window.setTimeout(() => window.location.assign(next), SUCCESS_PAUSE_MS)
+      // Stay busy: the page is leaving.
+    } catch (error) {
+      setBusy(false)
+      setPassword('')
+      showToast({ ...loginError(error), variant: 'error' })
+    }
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-md">
+      <h1 className="font-display text-3xl font-bold uppercase sm:text-4xl">
+        {checkout ? 'Checkout Options' : 'Welcome Back'}
+      </h1>
+      <p className="mt-2 text-muted">
+        {checkout
+          ? 'Sign in for a faster checkout, or continue as a guest.'
+          : 'Sign in to see your orders and earn rewards.'}
+      </p>
+
+      {checkout && (
+        <div className="mt-6 rounded-lg border border-line bg-surface p-4 sm:p-6">
+          <h2 className="text-lg font-bold uppercase">New here?</h2>
+          <p className="mt-1 text-sm text-muted">No account needed: pay as a guest.</p>
+          <a href="/checkout?guest=true" className="btn-outline mt-4 w-full">
+            Continue as Guest
+          </a>
+        </div>
+      )}
+
+      <form
+        method="post"
+        action="/login"
+        noValidate
+        onSubmit={onSubmit}
+        className="mt-6 grid gap-4 rounded-lg border border-line bg-surface p-4 sm:p-6"
+        aria-label="Sign in"
+      >
+        <TextField
+          id="email"
+          label="Email"
+          type="email"
+          required
+          value={email}
+          onChange={(value) => {
+            setEmail(value)
+            fields.clear('email')
+          }}
+          error={fields.errors.email}
+          autoComplete="email"
+          inputMode="email"
+          maxLength={254}
+        />
+        <PasswordField
+          id="password"
+          label="Password"
+          value={password}
+          onChange={(value) => {
+            setPassword(value)
+            fields.clear('password')
+          }}
+          error={fields.errors.password}
+          autoComplete="current-password"
+        />
+        <p className="-mt-2 text-right text-sm">
+          <a href="/forgot-password" className="font-semibold text-brand underline-offset-4 hover:underline">
+            Forgot Password
+          </a>
+        </p>
+        <button type="submit" className="btn-primary w-full" disabled={!hydrated || busy}>
+          {busy ? 'Signing in...' : 'Sign In'}
+        </button>
+        <p role="status" className="text-center font-semibold text-success empty:hidden">
+          {status}
+        </p>
+        <NeedsScriptNote action="sign in" />
+      </form>
+
+      <div className="mt-6 grid gap-3">
+        <a href="/google-sign-in" className="btn-outline w-full">
+          Sign in with Google
+        </a>
+        <p className="text-center text-sm">
+          New to Grit &amp; Whisker?{' '}
+          <a href="/signup" className="font-semibold text-brand underline-offset-4 hover:underline">
+            Sign Up
+          </a>
+        </p>
+      </div>
+    </div>
+  )
+}

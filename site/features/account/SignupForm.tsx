@@ -1,0 +1,135 @@
+import { type FormEvent, useState } from 'react'
+import { TextField } from '../checkout/fields'
+import { showToast } from '../toasts/store'
+import { register } from './api'
+import { $user } from './auth-store'
+import { registrationError } from './messages'
+import { NeedsScriptNote } from './NeedsScriptNote'
+import { PasswordField } from './PasswordField'
+import { useFieldErrors } from './use-field-errors'
+import { useHydrated } from './use-hydrated'
+import { type SignupField, signupProblem } from './validation'
+
+type Form = Record<SignupField, string>
+
+const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' }
+
+/** /signup (spec §2): 'Create Account'. A new account is signed in at once and goes to /profile (§7). */
+export default function SignupForm() {
+  const hydrated = useHydrated()
+  const [form, setForm] = useState<Form>(EMPTY)
+  const [busy, setBusy] = useState(false)
+  const fields = useFieldErrors<SignupField>()
+
+  function set(field: SignupField, value: string) {
+    setForm((current) => ({ ...current, [field]: value }))
+    fields.clear(field)
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (busy) return
+    const problem = signupProblem(form)
+    if (problem) return fields.report(problem)
+    fields.reset()
+    setBusy(true)
+    try {
+      const answer = await register({
+        firstName: form.firstName.trim(),
+        lastName: form.lastName.trim(),
+        email: form.email.trim(),
+        password: form.password,
+      })
+      $user.set(answer.user)
+      showToast({ title: 'Welcome to the Crew!', description: answer.message })
+      window.location.assign(answer.authenticated ? '/profile' : '/login')
+    } catch (error) {
+      setBusy(false)
+      showToast({ ...registrationError(error), variant: 'error' })
+    }
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-md">
+      <h1 className="font-display text-3xl font-bold uppercase sm:text-4xl">Create Account</h1>
+      <p className="mt-2 text-muted">Track your orders, save your address and check out faster.</p>
+
+      <form
+        method="post"
+        action="/signup"
+        noValidate
+        onSubmit={onSubmit}
+        className="mt-6 grid gap-4 rounded-lg border border-line bg-surface p-4 sm:p-6"
+        aria-label="Create account"
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            id="firstName"
+            label="First name"
+            required
+            value={form.firstName}
+            onChange={(value) => set('firstName', value)}
+            error={fields.errors.firstName}
+            autoComplete="given-name"
+            maxLength={60}
+          />
+          <TextField
+            id="lastName"
+            label="Last name"
+            required
+            value={form.lastName}
+            onChange={(value) => set('lastName', value)}
+            error={fields.errors.lastName}
+            autoComplete="family-name"
+            maxLength={60}
+          />
+        </div>
+        <TextField
+          id="email"
+          label="Email"
+          type="email"
+          required
+          value={form.email}
+          onChange={(value) => set('email', value)}
+          error={fields.errors.email}
+          autoComplete="email"
+          inputMode="email"
+          maxLength={254}
+        />
+        <PasswordField
+          id="password"
+          label="Password"
+          value={form.password}
+          onChange={(value) => set('password', value)}
+          error={fields.errors.password}
+          hint="At least 6 characters."
+          autoComplete="new-password"
+        />
+        <PasswordField
+          id="confirmPassword"
+          label="Confirm password"
+          value={form.confirmPassword}
+          onChange={(value) => set('confirmPassword', value)}
+          error={fields.errors.confirmPassword}
+          autoComplete="new-password"
+        />
+        <button type="submit" className="btn-primary w-full" disabled={!hydrated || busy}>
+          {busy ? 'Creating account...' : 'Create Account'}
+        </button>
+        <NeedsScriptNote action="create an account" />
+      </form>
+
+      <div className="mt-6 grid gap-3">
+        <a href="/google-sign-in" className="btn-outline w-full">
+          Sign up with Google
+        </a>
+        <p className="text-center text-sm">
+          Already have an account?{' '}
+          <a href="/login" className="font-semibold text-brand underline-offset-4 hover:underline">
+            Sign In
+          </a>
+        </p>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react'
+import { showToast } from '../toasts/store'
+import type { Problem } from './validation'
+
+/**
+ * Field errors for one form: `report` marks the fields (aria-invalid), shows the spec's toast and moves
+ * focus to the first field to fix (DESIGN decision 6); typing in a field clears its mark. `idOf` maps a
+ * field to its input's id when they differ.
+ */
+export function useFieldErrors<Field extends string>(idOf: (field: Field) => string = (field) => field) {
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
+  // A fresh object per report, so asking to focus the same field twice still moves focus.
+  const [focus, setFocus] = useState<{ id: Field } | null>(null)
+
+  useEffect(() => {
+    if (focus) document.getElementById(idOf(focus.id))?.focus()
+  }, [focus, idOf])
+
+  return {
+    errors,
+    report(problem: Problem<Field>) {
+      setErrors(problem.fields)
+      const first = Object.keys(problem.fields)[0] as Field | undefined
+      if (first) setFocus({ id: first })
+      showToast({ title: problem.title, description: problem.description, variant: 'error' })
+    },
+    clear(field: Field) {
+      setErrors((current) => {
+        if (current[field] === undefined) return current
+        const next = { ...current }
+        delete next[field]
+        return next
+      })
+    },
+    reset: () => setErrors({}),
+  }
+}

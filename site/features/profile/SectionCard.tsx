@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react'
+
+/** A titled card of the profile tab, with its Edit button while it is in view mode. */
+export function SectionCard(props: {
+  id: string
+  title: string
+  editing?: boolean
+  onEdit?: () => void
+  editLabel?: string
+  children: ReactNode
+}) {
+  return (
+    <section
+      aria-labelledby={`${props.id}-heading`}
+      className="rounded-lg border border-line bg-surface p-4 sm:p-6"
+    >
+      <div className="flex items-center justify-between gap-4">
+        <h3 id={`${props.id}-heading`} className="text-xl font-bold uppercase">
+          {props.title}
+        </h3>
+        {props.onEdit && !props.editing && (
+          <button
+            type="button"
+            className="btn-outline !px-3 !py-1.5 text-sm"
+            onClick={props.onEdit}
+            aria-label={`${props.editLabel ?? 'Edit'} ${props.title.toLowerCase()}`}
+          >
+            {props.editLabel ?? 'Edit'}
+          </button>
+        )}
+      </div>
+      <div className="mt-4">{props.children}</div>
+    </section>
+  )
+}
+
+/** Label and value pairs of a card in view mode. */
+export function Details({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="grid gap-3 sm:grid-cols-2">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt className="text-sm text-muted">{label}</dt>
+          <dd className="font-semibold break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  )
+}

@@ -1,0 +1,90 @@
+/**
+ * The profile's editable sections as data: what the customer types, what is missing (DESIGN decision 6),
+ * and the bodies PUT /api/auth/update-profile takes. Pure, so it is tested without a browser.
+ */
+import { type AddressField, addressProblems, type ProfileAddress } from '../../../api/rules/account'
+import { DEFAULT_COUNTRY } from '../../../api/rules/address'
+import { ApiError } from '../../lib/api'
+import type { Problem } from '../account/validation'
+import type { PublicUser } from './api'
+
+export interface PersonalFields {
+  firstName: string
+  lastName: string
+  phone: string
+}
+
+export type PersonalField = keyof PersonalFields
+
+export function personalFrom(user: PublicUser): PersonalFields {
+  return { firstName: user.firstName, lastName: user.lastName, phone: user.phone }
+}
+
+export function addressFrom(user: PublicUser): ProfileAddress {
+  return user.address ?? { street: '', city: '', state: '', zipCode: '', country: DEFAULT_COUNTRY }
+}
+
+const MISSING = { title: 'Missing Information', description: 'Please fill in all required fields.' }
+
+export function personalProblem(fields: PersonalFields): Problem<PersonalField> | null {
+  const missing: Partial<Record<PersonalField, string>> = {}
+  if (fields.firstName.trim() === '') missing.firstName = 'Enter your first name.'
+  if (fields.lastName.trim() === '') missing.lastName = 'Enter your last name.'
+  return Object.keys(missing).length > 0 ? { ...MISSING, fields: missing } : null
+}
+
+/** The same rules the server applies (api/rules/account.ts), in form order. */
+export function addressProblem(address: ProfileAddress): Problem<AddressField> | null {
+  const found = addressProblems(address)
+  const order: AddressField[] = ['street', 'city', 'state', 'zipCode', 'country']
+  const fields: Partial<Record<AddressField, string>> = {}
+  for (const field of order) if (found[field]) fields[field] = found[field]
+  if (Object.keys(fields).length === 0) return null
+  const blank = order.some((field) => fields[field] && address[field].trim() === '')
+  return blank
+    ? { ...MISSING, fields }
+    : { title: 'Check the Address', description: Object.values(fields)[0] ?? '', fields }
+}
+
+export function trimmedAddress(address: ProfileAddress): ProfileAddress {
+  return {
+    street: address.street.trim(),
+    city: address.city.trim(),
+    state: address.state.trim(),
+    zipCode: address.zipCode.trim(),
+    country: address.country,
+  }
+}
+
+/** '12 Workshop Lane', 'Austin, TX 73301', 'US' */
+export function addressLines(address: ProfileAddress): string[] {
+  return [
+    address.street,
+    `${address.city}, ${[address.state, address.zipCode].filter(Boolean).join(' ')}`,
+    address.country,
+  ]
+}
+
+/** 'March 2, 2026' in the shopper's own time zone. */
+export function orderDate(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime())
+    ? ''
+    : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
+}
+
+/** The digits of an order number from the page URL (?number=000042), or null when it is not one. */
+export function orderNumberFrom(search: string): string | null {
+  const number = new URLSearchParams(search).get('number')?.trim() ?? ''
+  return /^\d{1,9}$/.test(number) ? number : null
+}
+
+export const SAVED = 'Changes saved successfully!'
+export const SAVE_FAILED = 'Failed to save changes. Please try again.'
+
+/** Spec §8's failure text, or the server's reason when it refused a value (a ZIP, a name). */
+export function saveFailedText(error: unknown): string {
+  return error instanceof ApiError && (error.status === 400 || error.status === 422)
+    ? error.message
+    : SAVE_FAILED
+}
