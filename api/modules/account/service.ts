@@ -49,6 +49,11 @@ function cleanAddress(address: ProfileAddress): ProfileAddress {
   return cleaned
 }
 
+/** 'The Brush & Comb Duo (Cedar)'; a variant that only repeats the name (a scent named like the oil) is left out. */
+function withVariant(line: { name: string; variant: string | null }): string {
+  return line.variant && line.variant !== line.name ? `${line.name} (${line.variant})` : line.name
+}
+
 /** Cents to dollars for the spec's amount fields (totalAmount); exact to the cent. */
 function dollars(cents: number): number {
   return Math.round(cents) / 100
@@ -62,10 +67,7 @@ function orderSummary(order: Order): UserOrder {
     status: order.status,
     totalAmount: dollars(order.totalCents),
     trackingNumber: order.shippoTrackingNumber,
-    items: order.lines.map((line) => ({
-      productName: line.variant ? `${line.name} (${line.variant})` : line.name,
-      quantity: line.quantity,
-    })),
+    items: order.lines.map((line) => ({ productName: withVariant(line), quantity: line.quantity })),
   }
 }
 
@@ -81,7 +83,7 @@ function orderDetail(order: Order): UserOrderDetail {
     shippingService: order.shippingService,
     items: order.lines.map((line) => ({
       productName: line.name,
-      variant: line.variant,
+      variant: line.variant && line.variant !== line.name ? line.variant : null,
       quantity: line.quantity,
       unitAmount: dollars(line.unitCents),
       lineTotal: dollars(line.unitCents * line.quantity),

@@ -92,7 +92,7 @@ export default function AccountPage() {
   }
 
   return (
-    <div className="grid gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:items-start">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:items-start">
       <nav aria-label="Account" className="grid gap-3">
         <p className="text-sm text-muted">
           Signed in as <span className="font-semibold text-ink break-all">{user.email}</span>
@@ -127,7 +127,7 @@ export default function AccountPage() {
 
       <div id="panel-profile" role="tabpanel" aria-labelledby="tab-profile" hidden={tab !== 'profile'}>
         {/* The grid lives inside: a display class on the panel itself would override `hidden`. */}
-        <div className="grid gap-6">
+        <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
           <h2 className="sr-only">Profile</h2>
           <PersonalInfo user={user} onSaved={setUser} />
           <AddressCard user={user} onSaved={setUser} />

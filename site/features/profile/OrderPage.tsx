@@ -72,7 +72,7 @@ export default function OrderPage() {
       {BACK}
       <h1 className="mt-6 font-display text-3xl font-bold uppercase sm:text-4xl">Order #{order.number}</h1>
       <p className="mt-1 text-muted">Placed {orderDate(order.createdAt)}</p>
-      <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
+      <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
         <section
           aria-labelledby="items-heading"
           className="rounded-lg border border-line bg-surface p-4 sm:p-6"

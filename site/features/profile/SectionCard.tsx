@@ -39,9 +39,10 @@ export function Details({ rows }: { rows: [string, ReactNode][] }) {
   return (
     <dl className="grid gap-3 sm:grid-cols-2">
       {rows.map(([label, value]) => (
-        <div key={label}>
+        <div key={label} className="min-w-0">
           <dt className="text-sm text-muted">{label}</dt>
-          <dd className="font-semibold break-words">{value}</dd>
+          {/* Long e-mail addresses wrap anywhere instead of widening the page on a phone. */}
+          <dd className="font-semibold [overflow-wrap:anywhere]">{value}</dd>
         </div>
       ))}
     </dl>

@@ -1,0 +1,620 @@
+// Customer accounts from the shopper's side: sign up → sign out → sign in → profile edits → a purchase while
+// signed in → the order in the history and on its own page → a password reset by e-mail that signs out the
+// old sessions → sign in with the new password. Then the rules around it: the signed-in pages turn
+// anonymous visitors away before they paint, every account form is harmless before hydration and with
+// JavaScript off, and axe finds nothing on any account page.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Locator, Page, Route } from '@playwright/test'
+import { expect, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
+
+// playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
+// `${DATA_DIR}/outbox/*.json` (api/adapters/outbox.ts).
+const OUTBOX = join(process.cwd(), 'data', 'e2e', 'outbox')
+const PASSWORD = 'cedar-and-sawdust'
+const NEW_PASSWORD = 'new-leather-apron'
+
+/**
+ * A form control by its label. Required fields' labels end in an aria-hidden '*', and the show/hide
+ * buttons are named 'Show password': an anchored pattern finds the control and nothing else.
+ */
+function input(scope: Page | Locator, label: string): Locator {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return scope.getByLabel(new RegExp(`^${escaped}( \\*)?( \\(optional\\))?$`))
+}
+
+function uniqueEmail(project: string, name = 'sam'): string {
+  return `${name}.${project}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
+}
+
+/** The toast region shows one toast at a time; its text is what the shopper reads. */
+function toast(page: Page, title: string, description?: string | RegExp): Locator {
+  const item = page.locator('.toast-list li', { hasText: title })
+  return (description ? item.filter({ hasText: description }) : item).first()
+}
+
+/** axe judges the page at rest: a pointer left over a button would have it judge hover colours. */
+async function restPointer(page: Page) {
+  await page.mouse.move(1, (page.viewportSize()?.height ?? 800) - 1)
+}
+
+function resetLinkFor(email: string): string | null {
+  let names: string[]
+  try {
+    names = readdirSync(OUTBOX)
+  } catch {
+    return null
+  }
+  for (const name of names
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .reverse()) {
+    const message = JSON.parse(readFileSync(join(OUTBOX, name), 'utf8')) as { to: string; text: string }
+    if (message.to !== email) continue
+    const link = /https?:\/\/\S+\/reset-password\?token=[a-z2-7]+/.exec(message.text)?.[0]
+    if (link) return link
+  }
+  return null
+}
+
+async function signedInCookie(page: Page): Promise<string | undefined> {
+  return (await page.context().cookies()).find((cookie) => cookie.name === 'signed_in')?.value
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto('/signup')
+  await waitForIsland(page, 'SignupForm')
+  await input(page, 'First name').fill('Sam')
+  await input(page, 'Last name').fill('Carpenter')
+  await input(page, 'Email').fill(email)
+  await input(page, 'Password').fill(PASSWORD)
+  await input(page, 'Confirm password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await expect(page).toHaveURL(/\/profile$/)
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login')
+  await waitForIsland(page, 'LoginForm')
+  await input(page, 'Email').fill(email)
+  await input(page, 'Password').fill(password)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+}
+
+async function fillShippingAddress(page: Page) {
+  await input(page, 'Street address').fill('12 Workshop Lane')
+  await input(page, 'City').fill('Austin')
+  await input(page, 'State').selectOption('TX')
+  await input(page, 'ZIP').fill('73301')
+}
+
+// Account tests hash passwords (argon2id, slow on purpose) and run axe often: on a busy machine they need
+// more than the default 30 s.
+test.beforeEach(() => {
+  test.setTimeout(90_000)
+})
+
+test.describe('a customer account from sign-up to a new password', () => {
+  test('sign up, sign out, sign in, edit the profile, buy, see the order, reset the password', async ({
+    page,
+    browser,
+    axe,
+  }, testInfo) => {
+    test.setTimeout(180_000)
+    const email = uniqueEmail(testInfo.project.name)
+
+    // Sign-up: the spec's checks first, then the account.
+    await page.goto('/signup')
+    await waitForIsland(page, 'SignupForm')
+    await expect(page.getByRole('heading', { level: 1, name: 'Create Account' })).toBeVisible()
+    await restPointer(page)
+    await axe()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(toast(page, 'Missing Information', 'Please fill in all fields.')).toBeVisible()
+    await expect(input(page, 'First name')).toBeFocused()
+    await expect(input(page, 'First name')).toHaveAttribute('aria-invalid', 'true')
+    await input(page, 'First name').fill('Sam')
+    await input(page, 'Last name').fill('Carpenter')
+    await input(page, 'Email').fill(email)
+    await input(page, 'Password').fill('12345')
+    await input(page, 'Confirm password').fill('12345')
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(
+      toast(page, 'Password Too Short', 'Password must be at least 6 characters long.'),
+    ).toBeVisible()
+    await input(page, 'Password').fill(PASSWORD)
+    await input(page, 'Confirm password').fill(`${PASSWORD}!`)
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await expect(toast(page, 'Passwords do not match')).toBeVisible()
+    await expect(input(page, 'Confirm password')).toBeFocused()
+    // The show/hide toggle reveals what was typed.
+    await page.getByRole('button', { name: 'Show confirm password' }).click()
+    await expect(input(page, 'Confirm password')).toHaveAttribute('type', 'text')
+    await expect(page.getByRole('button', { name: 'Show confirm password' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    )
+    await input(page, 'Confirm password').fill(PASSWORD)
+    await restPointer(page)
+    await axe()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+
+    // Signed in at once: My Account, and the header's account icon leads to /profile.
+    await expect(page).toHaveURL(/\/profile$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible()
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
+    // A long e-mail wraps; the page never scrolls sideways on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    await expect(page.locator('header a[href="/profile"]').first()).toBeAttached()
+    expect(await signedInCookie(page)).toBe('1')
+    const sessionCookie = (await page.context().cookies()).find((cookie) => cookie.name === 'session')
+    expect(sessionCookie?.httpOnly).toBe(true)
+    expect(sessionCookie?.sameSite).toBe('Lax')
+    await restPointer(page)
+    await axe()
+
+    // Sign out: back home, the hint gone, and /profile turns the visitor away.
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    expect(await signedInCookie(page)).toBeUndefined()
+    await expect(page.locator('header a[href="/login"]').first()).toBeAttached()
+    await page.goto('/profile')
+    await expect(page).toHaveURL(/\/login$/)
+
+    // Sign in: a wrong password gets the generic text, the right one 'Login successful!' and /account.
+    await signIn(page, email, 'not-my-password')
+    await expect(
+      toast(page, 'Sign In Failed', 'Failed to sign in. Please check your credentials.'),
+    ).toBeVisible()
+    await expect(input(page, 'Password')).toHaveValue('')
+    await input(page, 'Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(page.getByRole('form', { name: 'Sign in' }).getByText('Login successful!')).toBeVisible()
+    await expect(page).toHaveURL(/\/account$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'My Account' })).toBeVisible()
+
+    // Personal information: Cancel restores, Save stores, and the message clears after 3 s.
+    const personal = page.getByRole('region', { name: 'Personal Information' })
+    await personal.getByRole('button', { name: 'Edit personal information' }).click()
+    await expect(input(personal, 'First name')).toBeFocused()
+    await expect(input(personal, 'Email')).toHaveAttribute('readonly', '')
+    await input(personal, 'First name').fill('Samuel')
+    await personal.getByRole('button', { name: 'Cancel' }).click()
+    await expect(personal.getByText('Samuel')).toHaveCount(0)
+    await expect(personal.getByText('Sam', { exact: true })).toBeVisible()
+    await personal.getByRole('button', { name: 'Edit personal information' }).click()
+    await input(personal, 'First name').fill('')
+    await personal.getByRole('button', { name: 'Save' }).click()
+    await expect(toast(page, 'Missing Information')).toBeVisible()
+    await expect(input(personal, 'First name')).toHaveAttribute('aria-invalid', 'true')
+    await input(personal, 'First name').fill('Samuel')
+    await input(personal, 'Phone').fill('(512) 555-0100')
+    await restPointer(page)
+    await axe()
+    await personal.getByRole('button', { name: 'Save' }).click()
+    await expect(personal.getByText('Changes saved successfully!')).toBeVisible()
+    await expect(personal.getByText('(512) 555-0100')).toBeVisible()
+    await expect(personal.getByText('Changes saved successfully!')).toBeHidden({ timeout: 5_000 })
+
+    // Shipping address: none yet; Cancel leaves none; Save stores one.
+    const address = page.getByRole('region', { name: 'Shipping Address' })
+    await expect(address.getByText('No shipping address')).toBeVisible()
+    await address.getByRole('button', { name: 'Add shipping address' }).click()
+    await input(address, 'Street address').fill('1 Nowhere St')
+    await address.getByRole('button', { name: 'Cancel' }).click()
+    await expect(address.getByText('No shipping address')).toBeVisible()
+    await address.getByRole('button', { name: 'Add shipping address' }).click()
+    await input(address, 'ZIP').fill('123')
+    await address.getByRole('button', { name: 'Save' }).click()
+    await expect(input(address, 'Street address')).toBeFocused()
+    await fillShippingAddress(page)
+    await address.getByRole('button', { name: 'Save' }).click()
+    await expect(address.getByText('Changes saved successfully!')).toBeVisible()
+    await expect(address.getByText('Austin, TX 73301')).toBeVisible()
+
+    // Preferences are stored.
+    const sms = page.getByRole('switch', { name: 'SMS Updates' })
+    await expect(sms).toHaveAttribute('aria-checked', 'false')
+    await sms.click()
+    await expect(sms).toHaveAttribute('aria-checked', 'true')
+    await page.reload()
+    await expect(page.getByRole('switch', { name: 'SMS Updates' })).toHaveAttribute('aria-checked', 'true')
+    await expect(page.getByText('Samuel', { exact: true })).toBeVisible()
+
+    // Tabs: no orders yet, an empty wishlist.
+    await page.getByRole('tab', { name: 'Orders' }).click()
+    await expect(page.getByRole('heading', { name: 'No Orders Yet' })).toBeVisible()
+    await page.getByRole('tab', { name: 'Orders' }).press('ArrowDown')
+    await expect(page.getByRole('tab', { name: 'Wishlist' })).toBeFocused()
+    await expect(page.getByRole('heading', { name: 'Wishlist Empty' })).toBeVisible()
+    await restPointer(page)
+    await axe()
+
+    // Buy while signed in: /shipping starts with the e-mail and the saved address.
+    await page.goto('/products/whisker-oil')
+    await page.getByRole('button', { name: 'Add to Cart', exact: true }).click()
+    await page.goto('/cart')
+    await waitForIsland(page, 'CartView')
+    await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+    await waitForIsland(page, 'ShippingCheckout')
+    await expect(input(page, 'E-mail')).toHaveValue(email)
+    await expect(input(page, 'Full name')).toHaveValue('Samuel Carpenter')
+    await expect(input(page, 'Street address')).toHaveValue('12 Workshop Lane')
+    await expect(input(page, 'ZIP')).toHaveValue('73301')
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await page.getByRole('group', { name: 'Select Shipping Method' }).getByRole('radio').first().check()
+    await page.getByRole('button', { name: 'Continue to Payment' }).click()
+    await expect(page).toHaveURL(/\/checkout\?client_secret=cs_test_/)
+    await input(page, 'Card number').fill('4242 4242 4242 4242')
+    await input(page, 'Expiry (MM/YY)').fill('1234')
+    await input(page, 'CVC').fill('123')
+    await input(page, 'Name on card').fill('Samuel Carpenter')
+    await page.getByRole('button', { name: /^Pay \$/ }).click()
+    await expect(page).toHaveURL(/\/success\?session_id=/)
+    const orderNumber = page.getByText(/^Order number #\d{6}$/)
+    await expect(orderNumber).toBeVisible({ timeout: 15_000 })
+    const number = ((await orderNumber.textContent()) ?? '').replace(/\D/g, '')
+
+    // The order is in the history, and 'View Details' opens its page.
+    await page.goto('/account#orders')
+    await expect(page.getByRole('tab', { name: 'Orders' })).toHaveAttribute('aria-selected', 'true')
+    const history = page.getByRole('tabpanel', { name: 'Orders' })
+    await expect(history.getByRole('heading', { name: 'Order History' })).toBeVisible()
+    await expect(history.getByRole('heading', { name: `Order #${number}` })).toBeVisible()
+    await expect(history.getByText('Hammered Citrus × 1')).toBeVisible()
+    await restPointer(page)
+    await axe()
+    await history.getByRole('link', { name: `View details of order ${number}` }).click()
+    await expect(page).toHaveURL(new RegExp(`/account/orders\\?number=${number}$`))
+    await expect(page.getByRole('heading', { level: 1, name: `Order #${number}` })).toBeVisible()
+    await expect(page.getByRole('cell', { name: 'Hammered Citrus' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Items' })).toContainText(/Subtotal\$21\.00/)
+    await expect(page.getByRole('region', { name: 'Status' })).toContainText(
+      /PENDING|PROCESSING|LABEL CREATED/,
+    )
+    await expect(page.getByRole('region', { name: 'Ship To' })).toContainText('12 Workshop Lane')
+    await restPointer(page)
+    await axe()
+    await page.getByRole('link', { name: 'Back to Order History' }).click()
+    await expect(page).toHaveURL(/\/account#orders$/)
+
+    // A second browser stays signed in until the reset.
+    const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL })
+    await suppressWelcomePopup(other)
+    await other.addCookies(await page.context().cookies())
+    const otherPage = await other.newPage()
+    await otherPage.goto('/account')
+    await expect(otherPage.getByText(`Signed in as ${email}`)).toBeVisible()
+
+    // Forgot password → the e-mail → the link → a new password.
+    await page.goto('/forgot-password')
+    await waitForIsland(page, 'ForgotPasswordForm')
+    await input(page, 'Email').fill(email)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await expect(page.getByRole('heading', { name: 'Email Sent' })).toBeVisible()
+    await expect(toast(page, 'Reset Email Sent')).toBeVisible()
+    await restPointer(page)
+    await axe()
+    let link: string | null = null
+    await expect
+      .poll(
+        () => {
+          link = resetLinkFor(email)
+          return link
+        },
+        { timeout: 20_000, message: `a reset e-mail for ${email} in ${OUTBOX}` },
+      )
+      .not.toBeNull()
+    const resetUrl = new URL(link ?? '')
+    await page.goto(resetUrl.pathname + resetUrl.search)
+    await expect(page.getByRole('heading', { name: 'Update Password' })).toBeVisible()
+    // The token leaves the address bar once read.
+    await expect(page).toHaveURL(/\/reset-password$/)
+    await restPointer(page)
+    await axe()
+    await input(page, 'New password').fill(NEW_PASSWORD)
+    await input(page, 'Confirm new password').fill('something-else')
+    await page.getByRole('button', { name: 'Update Password' }).click()
+    await expect(
+      toast(page, "Passwords Don't Match", 'Please make sure both passwords are the same.'),
+    ).toBeVisible()
+    await input(page, 'Confirm new password').fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Update Password' }).click()
+    await expect(page.getByRole('heading', { name: 'Password Updated' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login')
+    await restPointer(page)
+    await axe()
+
+    // The link works once.
+    await page.goto(resetUrl.pathname + resetUrl.search)
+    await expect(page.getByRole('heading', { name: 'Invalid Reset Link' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    )
+    await restPointer(page)
+    await axe()
+
+    // Every old session is gone: the other browser is sent to /login.
+    await otherPage.goto('/account')
+    await expect(otherPage).toHaveURL(/\/login$/)
+    await other.close()
+
+    // The old password no longer works; the new one does.
+    await signIn(page, email, PASSWORD)
+    await expect(toast(page, 'Sign In Failed')).toBeVisible()
+    await input(page, 'Password').fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(page).toHaveURL(/\/account$/)
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
+  })
+})
+
+test.describe('sign-in page', () => {
+  test("'Checkout Options' offers guest checkout, and a signed-in shopper continues at /shipping", async ({
+    page,
+    axe,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo.project.name, 'checkout')
+    await signUp(page, email)
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await expect(page).toHaveURL(/\/$/)
+
+    await page.goto('/login?checkout=true')
+    await waitForIsland(page, 'LoginForm')
+    await expect(page.getByRole('heading', { level: 1, name: 'Checkout Options' })).toBeVisible()
+    const guest = page.getByRole('link', { name: 'Continue as Guest' })
+    await expect(guest).toHaveAttribute('href', '/checkout?guest=true')
+    await expect(page.getByRole('link', { name: 'Forgot Password' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    )
+    await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup')
+    await expect(page.getByRole('link', { name: 'Sign in with Google' })).toHaveAttribute(
+      'href',
+      '/google-sign-in',
+    )
+    await restPointer(page)
+    await axe()
+
+    await input(page, 'Email').fill(email)
+    await input(page, 'Password').fill(PASSWORD)
+    // 'Signing in...' while the call runs.
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route('**/api/auth/login', async (route: Route) => {
+      await held
+      await route.continue()
+    })
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(page.getByRole('button', { name: 'Signing in...' })).toBeDisabled()
+    release()
+    // With an empty cart, /shipping sends the shopper on to the cart.
+    await expect(page).toHaveURL(/\/(shipping|cart)$/)
+  })
+
+  test('a missing field is marked and focused; Welcome Back is the default title', async ({ page, axe }) => {
+    await page.goto('/login')
+    await waitForIsland(page, 'LoginForm')
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome Back' })).toBeVisible()
+    await restPointer(page)
+    await axe()
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await expect(toast(page, 'Missing Information', 'Please enter your email and password.')).toBeVisible()
+    await expect(input(page, 'Email')).toBeFocused()
+    await expect(input(page, 'Email')).toHaveAttribute('aria-invalid', 'true')
+    await expect(input(page, 'Password')).toHaveAttribute('aria-invalid', 'true')
+    await input(page, 'Password').fill('abc')
+    await page.getByRole('button', { name: 'Show password' }).click()
+    await expect(input(page, 'Password')).toHaveAttribute('type', 'text')
+  })
+
+  test('a token in the fragment is kept under "token" and the visitor goes on to /account', async ({
+    page,
+  }) => {
+    await page.goto('/login#token=abc.def.ghi')
+    await expect(page).not.toHaveURL(/#token/)
+    // Not signed in by cookie, so /account sends the visitor back to /login, without the fragment.
+    await expect(page).toHaveURL(/\/login$/)
+    expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBe('abc.def.ghi')
+  })
+
+  test('coming back from a failed Google sign-in says so', async ({ page }) => {
+    await page.goto('/login?google=failed')
+    await expect(
+      toast(page, 'Google Sign In Failed', 'Google sign-in did not complete. Please try again.'),
+    ).toBeVisible()
+  })
+})
+
+test.describe('Google sign-in', () => {
+  test('/google-sign-in goes on to /auth/google, which says plainly when Google is not set up', async ({
+    page,
+    axe,
+  }) => {
+    // A 204 answer ends the navigation and leaves this page in place, as a slow network would.
+    await page.route('**/auth/google', (route) => route.fulfill({ status: 204 }))
+    await page.goto('/google-sign-in')
+    await expect(page.getByRole('heading', { level: 1, name: 'Signing you in...' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'click here' })).toHaveAttribute('href', '/auth/google')
+    await restPointer(page)
+    await axe()
+    await page.unroute('**/auth/google')
+
+    // This test server has no Google keys: the page explains, with a way back.
+    await page.goto('/google-sign-in')
+    await expect(page).toHaveURL(/\/auth\/google$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'Google sign-in is not set up' })).toBeVisible()
+    await axe()
+    await page.getByRole('link', { name: 'Back to sign in' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+  })
+})
+
+test.describe('signed-in pages', () => {
+  test('an anonymous visitor to /profile, /account or an order page goes to /login before anything paints', async ({
+    page,
+  }) => {
+    // Requests made by the signed-in pages themselves (the /login page's own header may ask; that is fine).
+    const asked: string[] = []
+    page.on('request', (request) => {
+      const from = new URL(request.headers().referer ?? 'http://x/').pathname
+      const personal = request.url().includes('/api/auth/user') || request.url().includes('/api/user/')
+      if (personal && from !== '/login') asked.push(`${request.url()} from ${from}`)
+    })
+    for (const path of ['/profile', '/account', '/account#orders', '/account/orders?number=000001']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(/\/login$/)
+    }
+    // The head guard left before any island ran: nobody asked the server who this is.
+    expect(asked).toEqual([])
+  })
+
+  test('a stale signed_in hint is cleared by the server and the visitor still ends at /login', async ({
+    page,
+    baseURL,
+  }) => {
+    await page.context().addCookies([
+      { name: 'signed_in', value: '1', url: baseURL ?? '' },
+      { name: 'session', value: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', url: baseURL ?? '' },
+    ])
+    await page.goto('/profile')
+    await expect(page).toHaveURL(/\/login$/)
+    await expect.poll(() => signedInCookie(page)).toBeUndefined()
+  })
+
+  test("another customer's order page says it is not found", async ({ page, axe }, testInfo) => {
+    await signUp(page, uniqueEmail(testInfo.project.name, 'nosy'))
+    await page.goto('/account/orders?number=000001')
+    await expect(page.getByRole('heading', { level: 1, name: 'Order not found' })).toBeVisible()
+    await restPointer(page)
+    await axe()
+  })
+})
+
+/** Every account form, with what to type into it. */
+const FORMS = [
+  { path: '/login', fields: { Email: 'early@example.com', Password: 'early-password' } },
+  {
+    path: '/signup',
+    fields: {
+      'First name': 'Early',
+      'Last name': 'Bird',
+      Email: 'early@example.com',
+      Password: 'early-password',
+      'Confirm password': 'early-password',
+    },
+  },
+  { path: '/forgot-password', fields: { Email: 'early@example.com' } },
+] as const
+
+async function typeInto(page: Page, fields: Record<string, string>) {
+  for (const [label, value] of Object.entries(fields)) {
+    await input(page, label).fill(value)
+  }
+}
+
+/** Records every request that could carry what was typed: anything but the page's own files. */
+function watchRequests(page: Page): string[] {
+  const seen: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (request.method() !== 'GET' || url.search !== '' || url.pathname.startsWith('/api/')) {
+      seen.push(`${request.method()} ${url.pathname}${url.search}`)
+    }
+  })
+  return seen
+}
+
+test.describe('account forms before hydration and without JavaScript', () => {
+  for (const form of FORMS) {
+    test(`${form.path}: submitted the moment it appears, nothing is sent and nothing lands in the URL`, async ({
+      page,
+    }) => {
+      // Hold the page's scripts so the form is only the server's HTML while the shopper types and submits.
+      let release: () => void = () => undefined
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      await page.route(
+        (url) => url.pathname.startsWith('/_astro/') && url.pathname.endsWith('.js'),
+        async (route) => {
+          await held
+          await route.continue()
+        },
+      )
+      const seen = watchRequests(page)
+      await page.goto(form.path, { waitUntil: 'commit' })
+      const submit = page.locator('main form button[type="submit"]')
+      await expect(submit).toBeDisabled()
+      await typeInto(page, form.fields)
+      await page.locator('main form input').first().press('Enter')
+      await submit.click({ force: true })
+      await page.waitForTimeout(300)
+      expect(new URL(page.url()).pathname).toBe(form.path)
+      expect(new URL(page.url()).search).toBe('')
+      expect(seen).toEqual([])
+
+      // Once the island is there, the same button works.
+      release()
+      await expect(submit).toBeEnabled({ timeout: 15_000 })
+    })
+
+    test(`${form.path}: with JavaScript off the form cannot be sent and says it needs JavaScript`, async ({
+      browser,
+    }) => {
+      const { context, page } = await noScriptPage(browser)
+      const seen = watchRequests(page)
+      await page.goto(form.path)
+      await expect(page.getByText('This form needs JavaScript.')).toBeVisible()
+      const submit = page.locator('main form button[type="submit"]')
+      await expect(submit).toBeDisabled()
+      await expect(page.locator('main form')).toHaveAttribute('method', 'post')
+      await typeInto(page, form.fields)
+      await page.locator('main form input').first().press('Enter')
+      await submit.click({ force: true })
+      await page.waitForTimeout(300)
+      expect(new URL(page.url()).pathname).toBe(form.path)
+      expect(new URL(page.url()).search).toBe('')
+      expect(seen).toEqual([])
+      expect(await page.content()).not.toContain('{"error"')
+      await context.close()
+    })
+  }
+
+  test('/reset-password with JavaScript off shows no form and says it needs JavaScript', async ({
+    browser,
+  }) => {
+    const { context, page } = await noScriptPage(browser)
+    await page.goto('/reset-password?token=abc')
+    await expect(page.getByText('This form needs JavaScript.')).toBeVisible()
+    await expect(page.locator('main form')).toHaveCount(0)
+    await context.close()
+  })
+
+  test('/google-sign-in works without JavaScript', async ({ browser }) => {
+    const { context, page } = await noScriptPage(browser)
+    await page.goto('/google-sign-in')
+    await expect(page).toHaveURL(/\/auth\/google$/)
+    await expect(page.getByRole('heading', { name: 'Google sign-in is not set up' })).toBeVisible()
+    await context.close()
+  })
+})
+
+async function noScriptPage(browser: Browser) {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    baseURL: test.info().project.use.baseURL,
+  })
+  return { context, page: await context.newPage() }
+}
+
+test('the account pages are not indexed', async ({ page }) => {
+  await page.route('**/auth/google', (route) => route.fulfill({ status: 204 }))
+  for (const path of ['/login', '/signup', '/forgot-password', '/reset-password', '/google-sign-in']) {
+    await page.goto(path)
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+  }
+})
