@@ -14,13 +14,16 @@ import { createNewsletterService } from './modules/newsletter/service'
 import { createOrdersService } from './modules/orders/service'
 import { createShippingService } from './modules/shipping/service'
 import { createWebhookService } from './modules/webhooks/service'
-import { createMemoryRateCounter } from './plugins/rate-limit'
+import { createMemoryRateCounter, createRateCounter } from './plugins/rate-limit'
 
 export function createServices(deps: AppDeps) {
   const { db, clock } = deps
   const jobs = createJobQueue(db, clock, { leaseMs: deps.config.jobLeaseSeconds * 1000 })
   // Cheap public calls count in memory per instance (docs/decisions/007).
   const rateCounter = createMemoryRateCounter(clock)
+  // Sign-up and password-reset limits guard slow hashing and people's inboxes: every instance counts the
+  // same requests, in the database (DESIGN §5).
+  const sharedRateCounter = createRateCounter(db, clock)
   const catalog = createCatalogService(db)
   const newsletter = createNewsletterService(db, clock)
   const orders = createOrdersService({ ...deps, jobs })
@@ -33,6 +36,7 @@ export function createServices(deps: AppDeps) {
   return {
     jobs,
     rateCounter,
+    sharedRateCounter,
     catalog,
     newsletter,
     orders,

@@ -20,6 +20,7 @@ import {
 import { type AuthService, MESSAGES, type SignedIn } from './service'
 
 const HOUR_MS = 60 * 60 * 1000
+/** Counted in the database (sharedRateCounter), so several server instances allow no more than one. */
 const LIMITS = {
   register: {
     name: 'register',
@@ -61,7 +62,7 @@ function readChecks(jar: CookieJar): SignInChecks | null {
 }
 
 export function authRoutes(
-  { auth, accounts, rateCounter }: Pick<Services, 'auth' | 'accounts' | 'rateCounter'>,
+  { auth, accounts, sharedRateCounter: limit }: Pick<Services, 'auth' | 'accounts' | 'sharedRateCounter'>,
   limits: RateLimitPlugin,
   { config, clock }: Pick<AppDeps, 'config' | 'clock'>,
 ) {
@@ -107,8 +108,11 @@ export function authRoutes(
       )
       .post(
         '/auth/register',
-        async ({ body, cookie }) => signedInAnswer(cookie, await auth.register(body), MESSAGES.registered),
-        { body: registerBody, response: { 200: authenticatedResponse }, rateLimit: LIMITS.register },
+        async ({ body, cookie, clientAddress }) => {
+          await limit(clientAddress, LIMITS.register)
+          return signedInAnswer(cookie, await auth.register(body), MESSAGES.registered)
+        },
+        { body: registerBody, response: { 200: authenticatedResponse } },
       )
       .post(
         '/api/auth/login',
@@ -118,32 +122,35 @@ export function authRoutes(
       )
       .post(
         '/api/auth/forgot-password',
-        async ({ body }) => {
+        async ({ body, clientAddress }) => {
           const email = body.email.trim().toLowerCase()
+          await limit(clientAddress, LIMITS.resetPerAddress)
           // Counted by e-mail too, so one inbox is not flooded from many addresses.
-          await rateCounter(email, LIMITS.resetPerEmail)
+          await limit(email, LIMITS.resetPerEmail)
           await auth.requestPasswordReset(email)
           return { message: MESSAGES.resetRequested }
         },
-        { body: forgotPasswordBody, response: { 200: messageResponse }, rateLimit: LIMITS.resetPerAddress },
+        { body: forgotPasswordBody, response: { 200: messageResponse } },
       )
       .post(
         '/api/auth/validate-reset-token',
-        async ({ body }) => {
+        async ({ body, clientAddress }) => {
+          await limit(clientAddress, LIMITS.resetUse)
           if (!(await auth.isResetTokenValid(body.token))) throw badRequest(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
-        { body: resetTokenBody, response: { 200: messageResponse }, rateLimit: LIMITS.resetUse },
+        { body: resetTokenBody, response: { 200: messageResponse } },
       )
       .post(
         '/api/auth/reset-password',
-        async ({ body, cookie }) => {
+        async ({ body, cookie, clientAddress }) => {
+          await limit(clientAddress, LIMITS.resetUse)
           await auth.resetPassword(body)
           // Every session of the account is gone; this browser's cookies go too.
           clearSessionCookies(cookie, policy)
           return { message: MESSAGES.passwordUpdated }
         },
-        { body: resetPasswordBody, response: { 200: messageResponse }, rateLimit: LIMITS.resetUse },
+        { body: resetPasswordBody, response: { 200: messageResponse } },
       )
       .get('/auth/google', async ({ cookie, set }) => {
         if (!auth.googleConfigured) return googleUnavailablePage('not-configured')

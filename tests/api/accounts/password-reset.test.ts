@@ -1,6 +1,7 @@
 // Forgot password → e-mail (through the real SMTP adapter to a local sink) → reset, with the attacks on
 // each step: unknown e-mails, replayed and expired links, too many requests, secrets in logs.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { createApp } from '../../../api/app'
 import { hashToken } from '../../../api/modules/auth/sessions'
 import { passwordResetTokens, users } from '../../../db/schema'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
@@ -117,6 +118,17 @@ describe('forgot password', () => {
     expect((await fourth.json()).error).toBe(
       'Too many reset requests for this e-mail. Please check your inbox, or try again in an hour.',
     )
+
+    // Counted in the database: a second server instance on the same database refuses too.
+    const other = createApp(shop.deps)
+    const viaOther = await other.handle(
+      new Request(`${ORIGIN}/api/auth/forgot-password`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/json', ...uniqueAddress() },
+        body: JSON.stringify({ email: customer.email }),
+      }),
+    )
+    expect(viaOther.status).toBe(429)
 
     const address = uniqueAddress()
     for (let i = 0; i < 5; i++) expect((await forgot(uniqueEmail('spray'), address)).status).toBe(200)

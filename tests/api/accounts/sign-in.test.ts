@@ -3,11 +3,12 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
+import { createApp } from '../../../api/app'
 import { setSessionCookies } from '../../../api/modules/auth/cookies'
 import { hashToken, SESSION_LIFETIME_MS } from '../../../api/modules/auth/sessions'
 import { sessions, signInFailures, users } from '../../../db/schema'
 import { cookieHeader, PASSWORD, setCookies, signIn, signUp, uniqueEmail, whoAmI } from '../support/accounts'
-import { createTestApp, type TestApp } from '../support/test-app'
+import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
 // Argon2id is slow on purpose (about 0.2 s a hash on a busy machine), and these tests hash a lot.
 setDefaultTimeout(60_000)
@@ -365,6 +366,24 @@ describe('brute force', () => {
     const statuses = answers.map((res) => res.status)
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10)
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(15)
+  })
+
+  test('failures count across server instances sharing the database', async () => {
+    const customer = await signUp(shop)
+    // A second instance: its own app and services (and in-memory counters), the same database.
+    const other = createApp(shop.deps)
+    const viaOther = (password: string) =>
+      other.handle(
+        new Request(`${ORIGIN}/api/auth/login`, {
+          method: 'POST',
+          headers: { origin: ORIGIN, 'content-type': 'application/json', 'x-forwarded-for': '10.5.0.9' },
+          body: JSON.stringify({ email: customer.email, password }),
+        }),
+      )
+    for (let i = 0; i < 5; i++) expect((await signIn(shop, customer.email, `a-${i}`)).status).toBe(401)
+    for (let i = 0; i < 5; i++) expect((await viaOther(`b-${i}`)).status).toBe(401)
+    expect((await viaOther(customer.password)).status).toBe(429)
+    expect((await signIn(shop, customer.email, customer.password)).status).toBe(429)
   })
 
   test('a successful sign-in does not count as a failure', async () => {
