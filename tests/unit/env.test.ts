@@ -50,6 +50,28 @@ describe('configuration', () => {
     expect(config.stripe?.publishableKey).toBe('pk_live_abc')
   })
 
+  test('Google sign-in: a local http provider in development, https only in production', () => {
+    const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }
+    expect(readConfig(google).google).toEqual({
+      ...{ clientId: 'id', clientSecret: 'secret' },
+      issuer: 'https://accounts.google.com',
+    })
+    expect(readConfig({ ...google, GOOGLE_ISSUER: 'http://localhost:9000' }).google?.issuer).toBe(
+      'http://localhost:9000',
+    )
+    const production = {
+      NODE_ENV: 'production',
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      ...google,
+    }
+    expect(() => readConfig({ ...production, GOOGLE_ISSUER: 'http://localhost:9000' })).toThrow(
+      'GOOGLE_ISSUER must be an https:// URL when NODE_ENV=production',
+    )
+    expect(readConfig(production).google?.issuer).toBe('https://accounts.google.com')
+  })
+
   describe('demo payments run only where they cannot take a real order', () => {
     const STRIPE = {
       STRIPE_SECRET_KEY: 'sk_test_abc',
