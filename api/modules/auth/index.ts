@@ -68,8 +68,18 @@ export function authRoutes(
 ) {
   const policy = auth.cookiePolicy
 
-  function signedInAnswer(jar: CookieJar, signedIn: SignedIn, message: string) {
+  /**
+   * Puts the new session in this browser's cookies. A session the browser held before is deleted: one
+   * browser, one live session, and a token someone planted or copied earlier stops working.
+   */
+  async function startSession(jar: CookieJar, signedIn: SignedIn) {
+    const previous = sessionToken(jar)
+    if (previous) await auth.signOut(previous)
     setSessionCookies(jar, signedIn.token, signedIn.session.expiresAt, clock.now(), policy)
+  }
+
+  async function signedInAnswer(jar: CookieJar, signedIn: SignedIn, message: string) {
+    await startSession(jar, signedIn)
     return { authenticated: true as const, message, user: accounts.toPublic(signedIn.user) }
   }
 
@@ -191,8 +201,7 @@ export function authRoutes(
         // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
         const callbackUrl = new URL(`${config.publicUrl}/auth/google/callback${new URL(request.url).search}`)
         try {
-          const signedIn = await auth.finishGoogleSignIn(callbackUrl, checks)
-          setSessionCookies(cookie, signedIn.token, signedIn.session.expiresAt, clock.now(), policy)
+          await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, checks))
           // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
           set.headers.location = '/account'
         } catch (error) {

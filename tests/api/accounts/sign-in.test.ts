@@ -242,6 +242,19 @@ describe('sessions', () => {
     expect((await shop.call('POST', '/api/auth/logout')).status).toBe(200)
   })
 
+  test('signing in again in the same browser retires the session it held before', async () => {
+    const customer = await signUp(shop)
+    const again = await shop.call(
+      'POST',
+      '/api/auth/login',
+      { email: customer.email, password: customer.password },
+      { cookie: customer.cookie },
+    )
+    expect(again.status).toBe(200)
+    expect((await whoAmI(shop, customer.cookie)).status).toBe(401)
+    expect((await whoAmI(shop, cookieHeader(again))).status).toBe(200)
+  })
+
   test('signing out in one browser leaves the others signed in', async () => {
     const customer = await signUp(shop)
     const other = cookieHeader(await signIn(shop, customer.email, customer.password))
