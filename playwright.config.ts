@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test'
 // Browser tests run against the real built server (api/main.ts serving dist/) with its own fresh database.
 const port = Number(process.env.E2E_PORT ?? 4599)
 const baseURL = `http://localhost:${port}`
+/** The local OpenID provider that stands in for Google (tests/fakes/openid-provider.ts). */
+const openIdPort = port + 1
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 const launchOptions = {
@@ -41,22 +43,37 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions },
     },
   ],
-  webServer: {
-    command: 'node_modules/.bin/bun api/main.ts',
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: baseURL,
-      NODE_ENV: 'test',
-      DATABASE_URL: `file:./data/e2e/shop-${process.pid}.db`,
-      DATA_DIR: './data/e2e',
-      // Lets each test act as its own shopper for rate limits (see tests/e2e/support/fixtures.ts).
-      TRUST_PROXY: 'true',
+  webServer: [
+    {
+      command: 'node_modules/.bin/bun tests/fakes/openid-provider.ts',
+      url: `http://localhost:${openIdPort}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { OPENID_PORT: String(openIdPort) },
     },
-  },
+    {
+      command: 'node_modules/.bin/bun api/main.ts',
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: baseURL,
+        NODE_ENV: 'test',
+        DATABASE_URL: `file:./data/e2e/shop-${process.pid}.db`,
+        DATA_DIR: './data/e2e',
+        // Lets each test act as its own shopper for rate limits (see tests/e2e/support/fixtures.ts).
+        TRUST_PROXY: 'true',
+        // Google sign-in against the local provider above.
+        GOOGLE_CLIENT_ID: 'grit-and-whisker-e2e',
+        GOOGLE_CLIENT_SECRET: 'e2e-secret',
+        GOOGLE_ISSUER: `http://localhost:${openIdPort}`,
+      },
+    },
+  ],
 })

@@ -430,11 +430,21 @@ test.describe('sign-in page', () => {
 })
 
 test.describe('Google sign-in', () => {
-  test('/google-sign-in goes on to /auth/google, which says plainly when Google is not set up', async ({
+  // playwright.config.ts runs a local OpenID provider as Google; the `fake_google_email` cookie chooses who
+  // signs in there (tests/fakes/openid-provider.ts).
+  async function chooseGoogleAccount(page: Page, email: string, baseURL: string | undefined) {
+    await page.context().addCookies([{ name: 'fake_google_email', value: email, url: baseURL ?? '' }])
+  }
+
+  test('a new Google account is created, signed in by cookie, and refused a password sign-in', async ({
     page,
     axe,
-  }) => {
-    // A 204 answer ends the navigation and leaves this page in place, as a slow network would.
+    baseURL,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo.project.name, 'gail')
+    await chooseGoogleAccount(page, email, baseURL)
+
+    // The hand-off page, held in place (a 204 ends the navigation) so it can be checked.
     await page.route('**/auth/google', (route) => route.fulfill({ status: 204 }))
     await page.goto('/google-sign-in')
     await expect(page.getByRole('heading', { level: 1, name: 'Signing you in...' })).toBeVisible()
@@ -443,13 +453,28 @@ test.describe('Google sign-in', () => {
     await axe()
     await page.unroute('**/auth/google')
 
-    // This test server has no Google keys: the page explains, with a way back.
-    await page.goto('/google-sign-in')
-    await expect(page).toHaveURL(/\/auth\/google$/)
-    await expect(page.getByRole('heading', { level: 1, name: 'Google sign-in is not set up' })).toBeVisible()
-    await axe()
-    await page.getByRole('link', { name: 'Back to sign in' }).click()
-    await expect(page).toHaveURL(/\/login$/)
+    const visited: string[] = []
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(frame.url())
+    })
+    await page.goto('/login')
+    await waitForIsland(page, 'LoginForm')
+    await page.getByRole('link', { name: 'Sign in with Google' }).click()
+    await expect(page).toHaveURL(/\/account$/)
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Personal Information' })).toContainText('Gail')
+    // Decision 7: the session travels in the HttpOnly cookie, never in a URL of the round trip.
+    const session = (await page.context().cookies()).find((cookie) => cookie.name === 'session')
+    expect(session?.httpOnly).toBe(true)
+    for (const url of visited) expect(url).not.toContain(session?.value ?? 'no session')
+
+    // Spec §6: an account made with Google cannot sign in with a password, and is told to use Google.
+    await page.getByRole('button', { name: 'Logout' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    await signIn(page, email, 'any-password-at-all')
+    await expect(
+      toast(page, 'Use Google Sign In', 'This email is registered with Google. Please use Google Sign In.'),
+    ).toBeVisible()
   })
 })
 
@@ -594,11 +619,16 @@ test.describe('account forms before hydration and without JavaScript', () => {
     await context.close()
   })
 
-  test('/google-sign-in works without JavaScript', async ({ browser }) => {
+  test('/google-sign-in works without JavaScript: the round trip ends signed in at /account', async ({
+    browser,
+    baseURL,
+  }, testInfo) => {
     const { context, page } = await noScriptPage(browser)
+    const email = uniqueEmail(testInfo.project.name, 'noscript')
+    await context.addCookies([{ name: 'fake_google_email', value: email, url: baseURL ?? '' }])
     await page.goto('/google-sign-in')
-    await expect(page).toHaveURL(/\/auth\/google$/)
-    await expect(page.getByRole('heading', { name: 'Google sign-in is not set up' })).toBeVisible()
+    await expect(page).toHaveURL(/\/account$/)
+    expect((await context.cookies()).find((cookie) => cookie.name === 'signed_in')?.value).toBe('1')
     await context.close()
   })
 })
