@@ -62,7 +62,7 @@ function readChecks(jar: CookieJar): SignInChecks | null {
 }
 
 export function authRoutes(
-  { auth, accounts, sharedRateCounter: limit }: Pick<Services, 'auth' | 'accounts' | 'sharedRateCounter'>,
+  { auth, accounts, sharedRateCounter }: Pick<Services, 'auth' | 'accounts' | 'sharedRateCounter'>,
   limits: RateLimitPlugin,
   { config, clock }: Pick<AppDeps, 'config' | 'clock'>,
 ) {
@@ -97,6 +97,7 @@ export function authRoutes(
 
   return (
     new Elysia()
+      // For `clientAddress`, worked out once per request; these limits count in the database instead.
       .use(limits)
       .use(sessionAuth(auth, clock))
       // Answers about who is signed in are personal: never stored by a browser or proxy cache.
@@ -119,7 +120,7 @@ export function authRoutes(
       .post(
         '/auth/register',
         async ({ body, cookie, clientAddress }) => {
-          await limit(clientAddress, LIMITS.register)
+          await sharedRateCounter(clientAddress, LIMITS.register)
           return signedInAnswer(cookie, await auth.register(body), MESSAGES.registered)
         },
         { body: registerBody, response: { 200: authenticatedResponse } },
@@ -134,9 +135,9 @@ export function authRoutes(
         '/api/auth/forgot-password',
         async ({ body, clientAddress }) => {
           const email = body.email.trim().toLowerCase()
-          await limit(clientAddress, LIMITS.resetPerAddress)
+          await sharedRateCounter(clientAddress, LIMITS.resetPerAddress)
           // Counted by e-mail too, so one inbox is not flooded from many addresses.
-          await limit(email, LIMITS.resetPerEmail)
+          await sharedRateCounter(email, LIMITS.resetPerEmail)
           await auth.requestPasswordReset(email)
           return { message: MESSAGES.resetRequested }
         },
@@ -145,7 +146,7 @@ export function authRoutes(
       .post(
         '/api/auth/validate-reset-token',
         async ({ body, clientAddress }) => {
-          await limit(clientAddress, LIMITS.resetUse)
+          await sharedRateCounter(clientAddress, LIMITS.resetUse)
           if (!(await auth.isResetTokenValid(body.token))) throw badRequest(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
@@ -154,7 +155,7 @@ export function authRoutes(
       .post(
         '/api/auth/reset-password',
         async ({ body, cookie, clientAddress }) => {
-          await limit(clientAddress, LIMITS.resetUse)
+          await sharedRateCounter(clientAddress, LIMITS.resetUse)
           await auth.resetPassword(body)
           // Every session of the account is gone; this browser's cookies go too.
           clearSessionCookies(cookie, policy)
