@@ -100,7 +100,8 @@ test.describe('a customer account from sign-up to a new password', () => {
     browser,
     axe,
   }, testInfo) => {
-    test.setTimeout(180_000)
+    // The whole journey, with a dozen axe runs and several password hashes: minutes on a busy machine.
+    test.setTimeout(300_000)
     const email = uniqueEmail(testInfo.project.name)
 
     // Sign-up: the spec's checks first, then the account.
