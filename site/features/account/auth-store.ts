@@ -1,5 +1,6 @@
 import { atom } from 'nanostores'
 import { apiRequest } from '../../lib/api'
+import { hasSessionHint, SIGNED_IN_COOKIE } from './session-hint'
 
 /** What GET /api/auth/user answers for a signed-in customer. Only the fields the shell relies on are typed. */
 export interface AuthUser {
@@ -20,16 +21,6 @@ function asUser(body: unknown): AuthUser | null {
   // An endpoint may wrap the user ({ user }) or answer { user: null } for anonymous visitors.
   if ('user' in body) return asUser((body as { user: unknown }).user)
   return body as AuthUser
-}
-
-/**
- * The non-secret cookie the server sets beside the HttpOnly `session` cookie at sign-in and clears at
- * logout. Scripts cannot see the session itself; this tells them whether asking is worth a request.
- */
-export const SIGNED_IN_COOKIE = 'signed_in'
-
-function hasSignedInCookie(): boolean {
-  return document.cookie.split('; ').includes(`${SIGNED_IN_COOKIE}=1`)
 }
 
 /**
@@ -55,7 +46,7 @@ async function askServer(): Promise<AuthUser | null> {
  */
 export function loadUser(options: { force?: boolean } = {}): Promise<AuthUser | null> {
   if (pending && !options.force) return pending
-  pending = (hasSignedInCookie() ? askServer() : Promise.resolve(null)).then((user) => {
+  pending = (hasSessionHint() ? askServer() : Promise.resolve(null)).then((user) => {
     $user.set(user)
     return user
   })

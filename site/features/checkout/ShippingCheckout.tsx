@@ -5,7 +5,6 @@ import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
 import { isPublicUser } from '../account/api'
 import { loadUser } from '../account/auth-store'
-import { hasSessionHint } from '../account/session-hint'
 import { type CartLine, cartLines, discountApplied } from '../cart/store'
 import { showToast } from '../toasts/store'
 import { AddressFieldset } from './AddressFieldset'
@@ -67,12 +66,11 @@ export default function ShippingCheckout() {
     setDraft(restored.draft)
     setSaved(restored.rates)
     setLoaded(true)
-    // A signed-in customer starts with their e-mail and saved address; guests are never asked who they are.
-    if (hasSessionHint()) {
-      loadUser().then((user) => {
-        if (isPublicUser(user)) setDraft((current) => prefillFromAccount(current, user))
-      })
-    }
+    // A signed-in customer starts with their e-mail and saved address (loadUser asks the server only when
+    // the signed_in cookie says someone may be signed in).
+    loadUser().then((user) => {
+      if (isPublicUser(user)) setDraft((current) => prefillFromAccount(current, user))
+    })
   }, [])
 
   useEffect(() => {
