@@ -183,7 +183,7 @@ export function createOrdersService(
     /**
      * An account's orders with their lines, newest first (account order history). Only orders placed while
      * signed in to that account: a guest order with the same e-mail is not shown, because sign-up does not
-     * prove the e-mail belongs to whoever registered it (docs/decisions/005-order-history-by-account.md).
+     * prove the e-mail belongs to whoever registered it (docs/decisions/010-order-history-by-account.md).
      */
     async forUser(userId: string, limit = 100): Promise<Order[]> {
       const rows = await db
