@@ -201,10 +201,13 @@ test.describe('a customer account from sign-up to a new password', () => {
     const address = page.getByRole('region', { name: 'Shipping Address' })
     await expect(address.getByText('No shipping address')).toBeVisible()
     await address.getByRole('button', { name: 'Add shipping address' }).click()
+    // Opening the form moves focus to its first field; typing elsewhere waits for that, as a person's would.
+    await expect(input(address, 'Street address')).toBeFocused()
     await input(address, 'Street address').fill('1 Nowhere St')
     await address.getByRole('button', { name: 'Cancel' }).click()
     await expect(address.getByText('No shipping address')).toBeVisible()
     await address.getByRole('button', { name: 'Add shipping address' }).click()
+    await expect(input(address, 'Street address')).toBeFocused()
     await input(address, 'ZIP').fill('123')
     await address.getByRole('button', { name: 'Save' }).click()
     await expect(input(address, 'Street address')).toBeFocused()
