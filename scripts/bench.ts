@@ -1,47 +1,55 @@
-// `npm run bench [-- --quick] [--skip-load] [--skip-lighthouse]`: measures the built shop against the
-// budgets of DESIGN.md §7 and writes BENCHMARKS.md.
+// `npm run bench [-- --quick] [--skip-load] [--skip-large-shop] [--skip-lighthouse]`: measures the built
+// shop against the budgets of DESIGN.md §7 (scripts/bench/targets.ts) and writes BENCHMARKS.md.
 //
 // 1. API load: the built server on one core (`taskset -c 0`) with a fresh temporary database, autocannon in
-//    a Node process on the other core, a static-file baseline and five API scenarios one after the other.
-// 2. JavaScript per page: scripts/js-budget.ts.
-// 3. Lighthouse (after the load test, never beside it) on the shop's main pages.
+//    a Node process on the other core, a static-file baseline and five API scenarios one after the other,
+//    with the server's peak memory during each.
+// 2. Start time and memory: spawn to first answer, five times, and the server's memory at rest.
+// 3. Large shop: staff and order-history calls at 1,000, 10,000 and 100,000 orders (scripts/bench/large-shop.ts).
+// 4. JavaScript per page: scripts/js-budget.ts.
+// 5. Lighthouse (after the load tests, never beside them) on the shop's main pages.
 //
 // Traffic goes to 127.0.0.1 only. Everything started here is stopped at the end, also on failure or Ctrl-C.
 import { Database } from 'bun:sqlite'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { DEMO_WEBHOOK_SECRET } from '../api/adapters/demo-payments'
+import { openDatabase } from '../db/client'
+import { hashBenchPassword, insertAccounts, type Role, type Session, signIn } from './bench/accounts'
+import { LARGE_SHOP_SIZES, type LargeShopSection, runLargeShop } from './bench/large-shop'
 import {
   ensureLighthouseTools,
-  isBuilt,
   LIGHTHOUSE_PAGES,
   type LighthouseTools,
+  MAX_WAIT_FOR_LOAD_MS,
   type PageScore,
   runLighthouse,
 } from './bench/lighthouse'
+import { cleanupAll, cpusAllowed, isInterrupted, onCleanup, runWithTimeout } from './bench/processes'
 import {
-  cleanupAll,
-  cpusAllowed,
-  isInterrupted,
-  onCleanup,
-  runWithTimeout,
-  startLogged,
-  stopUnlessExited,
-} from './bench/processes'
-import { type LoadSection, type MachineFacts, type ReportInput, renderReport } from './bench/report'
+  type LighthouseSection,
+  type LoadSection,
+  type MachineFacts,
+  type ReportInput,
+  renderReport,
+  type StartupSection,
+} from './bench/report'
+import { isNoindex } from './bench/robots'
+import { measureStartup, type Server, startServer } from './bench/server'
 import type { LoadConfig, LoadResults } from './bench/types'
 
 const args = process.argv.slice(2)
-const known = new Set(['--quick', '--skip-load', '--skip-lighthouse'])
+const known = new Set(['--quick', '--skip-load', '--skip-large-shop', '--skip-lighthouse'])
 for (const arg of args) {
   if (!known.has(arg)) {
-    console.error(`Unknown option ${arg}. Options: --quick, --skip-load, --skip-lighthouse`)
+    console.error(`Unknown option ${arg}. Options: ${[...known].join(', ')}`)
     process.exit(2)
   }
 }
 const quick = args.includes('--quick')
 const skipLoad = args.includes('--skip-load')
+const skipLargeShop = args.includes('--skip-large-shop')
 const skipLighthouse = args.includes('--skip-lighthouse')
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -51,10 +59,13 @@ const BUN = process.execPath
 const CONNECTIONS = 16
 const WARMUP_SECONDS = quick ? 1 : 2
 const DURATION_SECONDS = quick ? 3 : 8
-/** Enough events for ~8 s at the 500/s target; fewer in a quick run. */
+/** Enough events for a few seconds at the webhook target; fewer in a quick run. */
 const WEBHOOK_SESSIONS = quick ? 800 : 4000
 const WEBHOOK_WARMUP_SESSIONS = quick ? 100 : 300
 const LIGHTHOUSE_PAGE_LIMIT = quick ? 2 : LIGHTHOUSE_PAGES.length
+const STARTUP_RUNS = 5
+/** A few staff members and customers at once: at 16 connections one core's queue would set the p99. */
+const LARGE_SHOP_CONNECTIONS = 4
 /** The whole run stays under 10 minutes; a stuck step is stopped, the report says what is missing. */
 const STARTED = Date.now()
 const LOAD_AT_START = loadavg()[0] ?? 0
@@ -108,74 +119,6 @@ function machineFacts(lighthouse: string | null): MachineFacts {
   }
 }
 
-async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-  const { port } = probe
-  probe.stop(true)
-  return port
-}
-
-interface Server {
-  url: string
-  dbFile: string
-  pid: number
-  stop(): Promise<void>
-}
-
-/** The built shop as `npm run serve` runs it, on a free port, with its own database and data folder. */
-async function startServer(label: string, core: string | null): Promise<Server> {
-  const port = await freePort()
-  const dir = join(work, label)
-  mkdirSync(join(dir, 'data'), { recursive: true })
-  const dbFile = join(dir, 'shop.db')
-  const url = `http://127.0.0.1:${port}`
-  const env: Record<string, string> = {}
-  // The stand-ins only: no key of a real payment, shipping, mail or sign-in service reaches the server.
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(STRIPE_|SHIPPO_|SMTP_|GOOGLE_|DATABASE_|NODE_ENV$)/.test(key))
-      env[key] = value
-  }
-  Object.assign(env, {
-    NODE_ENV: 'development',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATABASE_URL: `file:${dbFile}`,
-    DATA_DIR: join(dir, 'data'),
-    DIST_DIR: DIST,
-    TRUST_PROXY: 'true',
-  })
-  const cmd = [...(core === null ? [] : ['taskset', '-c', core]), BUN, join(ROOT, 'api/main.ts')]
-  const log = join(dir, 'server.log')
-  const started = startLogged(cmd, { env, log })
-  const deadline = Date.now() + 90_000
-  let exitCode: number | null | undefined
-  void started.exited.then((code) => {
-    exitCode = code
-  })
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined) break
-    try {
-      const response = await fetch(`${url}/api/health`)
-      if (response.ok) break
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(200)
-  }
-  const stop = () => stopUnlessExited(started.child, 10_000)
-  const healthy = await fetch(`${url}/api/health`).then(
-    (response) => response.ok,
-    () => false,
-  )
-  if (!healthy) {
-    await stop()
-    const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-15).join('\n') : ''
-    throw new Error(`the server did not become healthy on ${url}:\n${tail}`)
-  }
-  return { url, dbFile, pid: started.pid, stop }
-}
-
 /** The first small file of the build that exists: the baseline request. */
 function baselinePath(): string {
   for (const candidate of ['/favicon.svg', '/robots.txt', '/favicon.ico']) {
@@ -207,20 +150,22 @@ function pinningPlan(): { server: string | null; load: string | null; text: stri
   }
 }
 
-/** Builds the load generator for Node (it runs beside node_modules, so its imports resolve there). */
-async function buildLoadGenerator(): Promise<string> {
+/** Builds the load generators for Node (they run beside node_modules, so their imports resolve there). */
+async function buildLoadGenerators(): Promise<{ load: string; largeShop: string }> {
   const outdir = join(ROOT, 'node_modules/.cache/bench')
   const built = await Bun.build({
-    entrypoints: [join(ROOT, 'scripts/bench/load.ts')],
+    entrypoints: [join(ROOT, 'scripts/bench/load.ts'), join(ROOT, 'scripts/bench/large-shop-load.ts')],
     target: 'node',
     format: 'esm',
     packages: 'external',
     outdir,
-    naming: 'load.mjs',
+    naming: '[name].mjs',
   })
-  if (!built.success) throw new Error(`building the load generator failed: ${built.logs.join('\n')}`)
-  return join(outdir, 'load.mjs')
+  if (!built.success) throw new Error(`building the load generators failed: ${built.logs.join('\n')}`)
+  return { load: join(outdir, 'load.mjs'), largeShop: join(outdir, 'large-shop-load.mjs') }
 }
+
+const clockTicks = () => Number(command(['getconf', 'CLK_TCK'])) || 100
 
 async function runLoad(): Promise<LoadSection> {
   const pin = pinningPlan()
@@ -231,8 +176,8 @@ async function runLoad(): Promise<LoadSection> {
     warmupSeconds: WARMUP_SECONDS,
     durationSeconds: DURATION_SECONDS,
   }
-  const generator = await buildLoadGenerator()
-  const server = await startServer('load', pin.server)
+  const generator = (await buildLoadGenerators()).load
+  const server = await startServer({ dir: join(work, 'load'), core: pin.server, distDir: DIST })
   try {
     const allowed = cpusAllowed(server.pid)
     if (pin.server !== null && allowed !== pin.server) {
@@ -251,7 +196,7 @@ async function runLoad(): Promise<LoadSection> {
       webhookSecret: DEMO_WEBHOOK_SECRET,
       resultFile,
       serverPid: server.pid,
-      clockTicks: Number(command(['getconf', 'CLK_TCK'])) || 100,
+      clockTicks: clockTicks(),
     }
     const configFile = join(work, 'load-config.json')
     writeFileSync(configFile, JSON.stringify(config))
@@ -297,36 +242,129 @@ function runBudget(): { output: string; exitCode: number } | null {
   return { output: `${result.stdout.toString()}${result.stderr.toString()}`, exitCode: result.exitCode ?? 1 }
 }
 
-async function runLighthousePages(
-  tools: LighthouseTools,
-): Promise<{ pages: PageScore[]; serverNote: string }> {
+async function runStartup(): Promise<StartupSection> {
+  const pin = pinningPlan()
+  const section: StartupSection = {
+    result: null,
+    runs: STARTUP_RUNS,
+    pinning: pin.server === null ? pin.text : `Server pinned to CPU ${pin.server} as in section 1.`,
+  }
+  try {
+    section.result = await measureStartup({
+      dir: join(work, 'startup'),
+      core: pin.server,
+      distDir: DIST,
+      runs: STARTUP_RUNS,
+    })
+  } catch (error) {
+    section.failure = messageOf(error)
+  }
+  return section
+}
+
+async function runLargeShopScenario(): Promise<LargeShopSection> {
+  const pin = pinningPlan()
+  const generators = await buildLoadGenerators()
+  return runLargeShop({
+    workDir: work,
+    distDir: DIST,
+    generator: generators.largeShop,
+    sizes: quick ? LARGE_SHOP_SIZES.quick : LARGE_SHOP_SIZES.full,
+    connections: LARGE_SHOP_CONNECTIONS,
+    warmupSeconds: 1,
+    durationSeconds: quick ? 1 : 3,
+    serverCore: pin.server,
+    loadCore: pin.load,
+    clockTicks: clockTicks(),
+    // Lighthouse comes after and needs its share of the run's time.
+    deadline: DEADLINE - (skipLighthouse ? 0 : (quick ? 2 : 5) * 60_000),
+  })
+}
+
+/**
+ * Sessions for the signed-in pages: an account of each role made in the Lighthouse server's database and
+ * signed in through the shop's own sign-in. Made once per role, on first need.
+ */
+function accountSessions(server: Server): (role: Role) => Promise<Session | { why: string }> {
+  const sessions = new Map<Role, Promise<Session | { why: string }>>()
+  const make = async (role: Role): Promise<Session | { why: string }> => {
+    const email = `lighthouse-${role}@crew.example`
+    const database = await openDatabase(`file:${server.dbFile}`)
+    try {
+      await insertAccounts(
+        database.db,
+        [{ id: `bench-lighthouse-${role}`, email, role, firstName: 'Lighthouse', lastName: role }],
+        await hashBenchPassword(),
+        new Date(),
+      )
+    } finally {
+      database.close()
+    }
+    return signIn(server.url, email)
+  }
+  return (role) => {
+    let session = sessions.get(role)
+    if (!session) {
+      session = make(role)
+      sessions.set(role, session)
+    }
+    return session
+  }
+}
+
+async function runLighthousePages(tools: LighthouseTools): Promise<LighthouseSection> {
   const pages: PageScore[] = []
-  const server = await startServer('lighthouse', null)
+  const server = await startServer({ dir: join(work, 'lighthouse'), core: null, distDir: DIST })
+  const sessionFor = accountSessions(server)
   const token = `${process.pid}x${Math.random().toString(36).slice(2, 10)}`
   try {
     let run = 0
     for (const page of LIGHTHOUSE_PAGES) {
       if (isInterrupted()) break
-      if (!isBuilt(DIST, page.path)) {
-        pages.push({ page, status: 'not built' })
+      // A page the shop does not have yet answers 404: nothing to measure, and the report says so.
+      const anonymous = await fetch(`${server.url}${page.path}`, { redirect: 'manual' })
+      await anonymous.arrayBuffer()
+      if (anonymous.status === 404) {
+        pages.push({ page, status: 'not found', why: 'answers 404 (not built yet)' })
         continue
       }
+      let session: Session | null = null
+      if (page.signedInAs) {
+        const signedIn = await sessionFor(page.signedInAs)
+        if ('why' in signedIn) {
+          pages.push({
+            page,
+            status: 'skipped',
+            why: `needs a signed-in ${page.signedInAs}: ${signedIn.why}`,
+          })
+          continue
+        }
+        session = signedIn
+      }
+      const cookie = session?.cookie
+      // The page as Lighthouse will load it (signed in, redirects followed) says whether it may be indexed.
+      const shown = await fetch(`${server.url}${page.path}`, cookie ? { headers: { cookie } } : {})
+      const indexing = isNoindex(await shown.text(), shown.headers.get('x-robots-tag'))
+        ? 'noindex'
+        : 'indexable'
       if (run >= LIGHTHOUSE_PAGE_LIMIT) {
-        pages.push({ page, status: 'skipped', why: '--quick' })
+        pages.push({ page, status: 'skipped', why: '--quick', indexing })
         continue
       }
       const left = DEADLINE - Date.now()
       if (left < 45_000) {
-        pages.push({ page, status: 'skipped', why: 'time limit of the run' })
+        pages.push({ page, status: 'skipped', why: 'time limit of the run', indexing })
         continue
       }
       run += 1
-      console.log(`Lighthouse ${page.path}`)
+      console.log(`Lighthouse ${page.path}${page.signedInAs ? ` (signed in: ${page.signedInAs})` : ''}`)
       const attempt = () =>
         runLighthouse(tools, page, `${server.url}${page.path}`, {
           outFile: join(work, `lighthouse-${run}.json`),
           timeoutMs: Math.min(120_000, DEADLINE - Date.now() - 15_000),
           token,
+          indexing,
+          ...(session ? { cookies: session.cookies } : {}),
         })
       let score = await attempt()
       // Trace recording fails now and then on a busy machine (NO_NAVSTART …): one more try if time allows.
@@ -340,7 +378,7 @@ async function runLighthousePages(
       if (score.scores) {
         const s = score.scores
         console.log(
-          `  Performance ${s.performance}, Accessibility ${s.accessibility}, Best Practices ${s.bestPractices}, SEO ${s.seo}, LCP ${score.lcpMs} ms, TBT ${score.tbtMs} ms, CLS ${score.cls}`,
+          `  Performance ${s.performance}, Accessibility ${s.accessibility}, Best Practices ${s.bestPractices}, SEO ${indexing === 'noindex' ? 'n/a (noindex)' : s.seo}, LCP ${score.lcpMs} ms, TBT ${score.tbtMs} ms, CLS ${score.cls}`,
         )
       } else console.log(`  ${score.status}${score.why ? `: ${score.why}` : ''}`)
       pages.push(score)
@@ -352,8 +390,11 @@ async function runLighthousePages(
     pages,
     serverNote:
       'The same built server with a fresh database, not pinned (nothing else of the benchmark runs meanwhile).',
+    maxWaitForLoadMs: MAX_WAIT_FOR_LOAD_MS,
   }
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 async function main(): Promise<number> {
   if (!existsSync(join(DIST, 'index.html'))) {
@@ -361,7 +402,6 @@ async function main(): Promise<number> {
     return 2
   }
   let failed = false
-  const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
   let load: ReportInput['load'] = 'skipped'
   if (!skipLoad) {
@@ -385,6 +425,35 @@ async function main(): Promise<number> {
   }
 
   if (isInterrupted()) return 130
+  console.log(`Start to first answer: ${STARTUP_RUNS} starts`)
+  const startup = await runStartup()
+  if (startup.result)
+    console.log(
+      `  ${startup.result.startsMs.join(' ms, ')} ms (median ${startup.result.medianMs} ms); RSS at rest ${startup.result.medianRestRssMb ?? '?'} MB`,
+    )
+  else failed = true
+
+  let largeShop: ReportInput['largeShop'] = 'skipped'
+  if (!skipLargeShop && !isInterrupted()) {
+    console.log('Large shop')
+    try {
+      largeShop = await runLargeShopScenario()
+      if (largeShop.skipped) console.log(`  ${largeShop.skipped}`)
+      if (largeShop.failure) failed = true
+    } catch (error) {
+      failed = true
+      largeShop = {
+        failure: messageOf(error),
+        sizes: [],
+        connections: LARGE_SHOP_CONNECTIONS,
+        warmupSeconds: 0,
+        durationSeconds: 0,
+        stages: [],
+      }
+    }
+  }
+
+  if (isInterrupted()) return 130
   console.log('JavaScript per page')
   const budget = runBudget()
 
@@ -401,6 +470,7 @@ async function main(): Promise<number> {
         pages: [],
         failure: messageOf(error),
         serverNote: '',
+        maxWaitForLoadMs: MAX_WAIT_FOR_LOAD_MS,
       }
     }
   }
@@ -411,6 +481,8 @@ async function main(): Promise<number> {
     flags: args,
     machine: machineFacts(lighthouseVersion),
     load,
+    startup,
+    largeShop,
     budget,
     lighthouse,
   })

@@ -2,8 +2,15 @@
 // server does not use: `node load.mjs <config.json>`. It drives autocannon against 127.0.0.1 only, one
 // scenario after the other, and writes LoadResults to the file the config names.
 import { readFileSync, writeFileSync } from 'node:fs'
-import autocannon, { type RequestSpec } from 'autocannon'
 import Stripe from 'stripe'
+import {
+  type FireTarget,
+  fire,
+  JSON_HEADERS,
+  measure as measureScenario,
+  nextShopperAddress,
+  type Plan,
+} from './fire'
 import type { LoadConfig, LoadResults, ScenarioResult, WebhookResult } from './types'
 
 const configFile = process.argv[2]
@@ -16,14 +23,6 @@ const log = (line: string) => console.log(`[load] ${line}`)
 
 // ---------------------------------------------------------------------------------------------------------
 // Shoppers, addresses and carts
-
-let shopperCount = 0
-/** A new client address per request: rate limits count per address, and the load is many shoppers. */
-function nextShopperAddress(): string {
-  shopperCount += 1
-  const n = shopperCount
-  return `10.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`
-}
 
 interface Address {
   name: string
@@ -75,8 +74,6 @@ function cartsFrom(productIds: number[]): CartItem[][] {
   ]
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' }
-
 async function call(
   method: string,
   path: string,
@@ -111,148 +108,14 @@ async function inParallel<T>(items: readonly T[], concurrency: number, work: (it
 // ---------------------------------------------------------------------------------------------------------
 // Running one scenario
 
-interface Plan {
-  id: string
-  title: string
-  method: 'GET' | 'POST'
-  path: string
-  /** The body (and extra headers) of the next request; the context belongs to the connection. */
-  next?: (context: Record<string, unknown>) => {
-    body?: string
-    headers?: Record<string, string>
-    path?: string
-  }
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
+const target: FireTarget = {
+  baseUrl: config.baseUrl,
+  connections: config.connections,
+  serverPid: config.serverPid,
+  clockTicks: config.clockTicks,
 }
-
-interface Fired {
-  result: ScenarioResult
-}
-
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return 0
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))
-  return sorted[index] ?? 0
-}
-
-/** The server's user + system CPU seconds so far, from /proc (null if unreadable). */
-function serverCpuSeconds(): number | null {
-  try {
-    const stat = readFileSync(`/proc/${config.serverPid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / config.clockTicks
-  } catch {
-    return null
-  }
-}
-
-function generatorCpuSeconds(): number {
-  const usage = process.cpuUsage()
-  return (usage.user + usage.system) / 1e6
-}
-
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
-
-async function fire(plan: Plan, run: { seconds: number } | { amount: number }): Promise<Fired> {
-  const latencies: number[] = []
-  let sampleFailure: string | undefined
-  let lastResponseAt = 0
-  const request: RequestSpec = {
-    method: plan.method,
-    path: plan.path,
-    setupRequest: (base, context) => {
-      const extra = plan.next?.(context) ?? {}
-      return {
-        ...base,
-        ...(extra.path ? { path: extra.path } : {}),
-        headers: {
-          ...base.headers,
-          ...(plan.method === 'POST' ? JSON_HEADERS : {}),
-          'x-forwarded-for': nextShopperAddress(),
-          ...extra.headers,
-        },
-        ...(extra.body === undefined ? {} : { body: extra.body }),
-      }
-    },
-    onResponse: (status, body, context) => {
-      if ((status < 200 || status >= 300) && sampleFailure === undefined) {
-        sampleFailure = `${status} ${body.slice(0, 200)}`
-      }
-      plan.onResponse?.(status, body, context)
-    },
-  }
-  const expected = 'amount' in run ? run.amount : Number.POSITIVE_INFINITY
-  const started = performance.now()
-  const cpuBefore = { server: serverCpuSeconds(), generator: generatorCpuSeconds() }
-  let cpuAfter: { at: number; server: number | null; generator: number } | null = null
-  const readCpu = () => ({
-    at: performance.now(),
-    server: serverCpuSeconds(),
-    generator: generatorCpuSeconds(),
-  })
-  const instance = autocannon({
-    url: config.baseUrl,
-    // autocannon refuses more connections than requests.
-    connections: 'amount' in run ? Math.min(config.connections, run.amount) : config.connections,
-    pipelining: 1,
-    timeout: 10,
-    requests: [request],
-    ...('amount' in run ? { amount: run.amount } : { duration: run.seconds }),
-  })
-  instance.on('response', (_client, _status, _bytes, ms) => {
-    latencies.push(ms)
-    lastResponseAt = performance.now()
-    // A fixed amount ends before autocannon's next whole-second tick: read the CPU time at the last answer.
-    if (latencies.length === expected) cpuAfter = readCpu()
-  })
-  const outcome = await instance
-  const cpuEnd = cpuAfter ?? readCpu()
-  const cpuWall = Math.max(0.001, (cpuEnd.at - started) / 1000)
-  const percentOfCore = (before: number | null, after: number | null) =>
-    before === null || after === null ? null : Math.round(((after - before) / cpuWall) * 100)
-  // autocannon reports on whole-second ticks; the last answer is when the work really ended.
-  const seconds = Math.max(0.001, ((lastResponseAt || performance.now()) - started) / 1000)
-  const sorted = Float64Array.from(latencies).sort()
-  const statusCodes: Record<string, number> = {}
-  for (const [code, { count }] of Object.entries(outcome.statusCodeStats)) statusCodes[code] = count
-  return {
-    result: {
-      id: plan.id,
-      title: plan.title,
-      method: plan.method,
-      path: plan.path,
-      requests: latencies.length,
-      seconds: round(seconds, 3),
-      perSecond: round(latencies.length / seconds, 1),
-      latency: {
-        p50: round(percentile(sorted, 0.5)),
-        p90: round(percentile(sorted, 0.9)),
-        p99: round(percentile(sorted, 0.99)),
-        max: round(sorted[sorted.length - 1] ?? 0),
-      },
-      errors: outcome.errors,
-      timeouts: outcome.timeouts,
-      non2xx: outcome.non2xx,
-      statusCodes,
-      cpuPercent: {
-        server: percentOfCore(cpuBefore.server, cpuEnd.server),
-        generator: percentOfCore(cpuBefore.generator, cpuEnd.generator) ?? 0,
-      },
-      ...(sampleFailure ? { sampleFailure } : {}),
-    },
-  }
-}
-
-/** A warm-up (not counted), then the measured run. */
-async function measure(plan: Plan): Promise<ScenarioResult> {
-  log(`${plan.id}: warm-up ${config.warmupSeconds}s, then ${config.durationSeconds}s`)
-  await fire(plan, { seconds: config.warmupSeconds })
-  const { result } = await fire(plan, { seconds: config.durationSeconds })
-  log(
-    `${plan.id}: ${result.perSecond} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}, CPU server ${result.cpuPercent.server}% generator ${result.cpuPercent.generator}%`,
-  )
-  return result
-}
+const timing = { warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds }
+const measure = (plan: Plan) => measureScenario(target, plan, timing, log)
 
 /** One request before the load: a scenario whose first answer is wrong says so in the report. */
 async function smoke(label: string, method: string, path: string, body?: unknown): Promise<unknown> {
@@ -564,8 +427,8 @@ async function webhookToOrder(
       },
     }
   }
-  if (warmup.length > 0) await fire(planFor(warmup, false), { amount: warmup.length })
-  const { result } = await fire(planFor(timed, true), { amount: timed.length })
+  if (warmup.length > 0) await fire(target, planFor(warmup, false), { amount: warmup.length })
+  const result = await fire(target, planFor(timed, true), { amount: timed.length })
   const webhook: WebhookResult = {
     ...result,
     sessionsSent: sessions.length,

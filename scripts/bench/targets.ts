@@ -206,10 +206,16 @@ export function describePageBudget(path: string, indexing: 'indexable' | 'noinde
   const budget = TARGETS.lighthouse
   const minPerformance = performanceBudget(path)
   const parts = [
-    minPerformance === null ? 'Perf: no budget' : `Perf ≥ ${minPerformance}`,
+    minPerformance === null
+      ? 'Perf: no budget'
+      : `Perf ${minPerformance === 100 ? '' : '≥ '}${minPerformance}`,
     `A11y ${budget.accessibility}`,
     `BP ${budget.bestPractices}`,
-    indexing === 'noindex' ? 'SEO n/a' : `SEO ${budget.seo}`,
+    indexing === 'noindex'
+      ? 'SEO n/a'
+      : indexing === 'indexable'
+        ? `SEO ${budget.seo}`
+        : `SEO ${budget.seo} if indexable`,
     `CLS ≤ ${budget.maxCls}`,
   ]
   return parts.join(', ')

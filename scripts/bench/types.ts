@@ -1,5 +1,5 @@
-// What the orchestrator (scripts/bench.ts, Bun) and the load generator (scripts/bench/load.ts, Node) pass
-// each other as JSON files.
+// What the orchestrator (scripts/bench.ts, Bun) and the load generators (scripts/bench/load.ts and
+// scripts/bench/large-shop-load.ts, Node) pass each other as JSON files.
 
 export interface LoadConfig {
   /** Always http://127.0.0.1:<port>: the benchmark never sends traffic anywhere else. */
@@ -36,6 +36,8 @@ export interface ScenarioResult {
   statusCodes: Record<string, number>
   /** Share of one core used during the measured run: near 100 % for the generator means it was the limit. */
   cpuPercent: { server: number | null; generator: number }
+  /** The server's peak resident memory during the measured run, in MB (null if /proc was unreadable). */
+  rssPeakMb: number | null
   /** A sample answer that was not 2xx, to say why (never a request body). */
   sampleFailure?: string
 }
@@ -58,4 +60,23 @@ export interface LoadResults {
   scenarios: ScenarioResult[]
   webhook: WebhookResult | null
   notes: string[]
+}
+
+/** One call of the large-shop scenario, with the headers (the session cookie) it is sent with. */
+export interface LargeShopEndpoint {
+  id: string
+  title: string
+  path: string
+  headers: Record<string, string>
+}
+
+export interface LargeShopLoadConfig {
+  baseUrl: string
+  connections: number
+  warmupSeconds: number
+  durationSeconds: number
+  endpoints: LargeShopEndpoint[]
+  resultFile: string
+  serverPid: number
+  clockTicks: number
 }

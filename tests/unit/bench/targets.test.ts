@@ -27,6 +27,7 @@ function scenario(id: string, perSecond: number, p99: number, failed = 0): Scena
     non2xx: failed,
     statusCodes: { '200': perSecond * 8 },
     cpuPercent: { server: 100, generator: 40 },
+    rssPeakMb: 80,
   }
 }
 

@@ -1,0 +1,139 @@
+import { describe, expect, test } from 'bun:test'
+import type { PageScore } from '../../../scripts/bench/lighthouse'
+import { type ReportInput, renderReport } from '../../../scripts/bench/report'
+
+const machine: ReportInput['machine'] = {
+  date: '2026-11-23T01:18:36Z',
+  nproc: 2,
+  cpuModel: 'test CPU',
+  bun: '1.4.5',
+  node: 'v20.20.2',
+  chromium: 'Chromium 156',
+  lighthouse: '13.5.0',
+  autocannon: '9.0.0',
+  siteBuiltAt: 'dist/ from 2026-11-23T01:16:03Z',
+  loadAverage: { start: 0.5, end: 0.7 },
+}
+
+const perfect = { performance: 100, accessibility: 100, bestPractices: 100, seo: 100 }
+
+function measured(path: string, indexing: 'indexable' | 'noindex', scores = perfect): PageScore {
+  return {
+    page: { path },
+    status: 'measured',
+    indexing,
+    scores,
+    lcpMs: 1_500,
+    tbtMs: 0,
+    cls: 0,
+    failing:
+      scores.seo < 100
+        ? [{ category: 'seo', text: 'Page is blocked from indexing (is-crawlable, score 0)' }]
+        : [],
+  }
+}
+
+function report(overrides: Partial<ReportInput>): string {
+  return renderReport({
+    quick: false,
+    flags: [],
+    machine,
+    load: 'skipped',
+    startup: 'skipped',
+    largeShop: 'skipped',
+    budget: null,
+    lighthouse: 'skipped',
+    ...overrides,
+  })
+}
+
+describe('the report', () => {
+  test('shows SEO as n/a on a noindex page and does not count it, nor list its SEO audits', () => {
+    const text = report({
+      lighthouse: {
+        pages: [measured('/cart', 'noindex', { ...perfect, seo: 66 }), measured('/about', 'indexable')],
+        serverNote: '',
+        maxWaitForLoadMs: 25_000,
+      },
+    })
+    const cartRow = text.split('\n').find((line) => line.startsWith('| /cart |'))
+    expect(cartRow).toContain('| n/a (noindex) |')
+    expect(cartRow).toContain('SEO n/a')
+    expect(cartRow?.endsWith('| met |')).toBe(true)
+    expect(text).not.toContain('is-crawlable')
+    expect(text).toContain(
+      '| Lighthouse | per page, section 5 | 2 of 2 pages measured | met on every page measured |',
+    )
+  })
+
+  test('still counts SEO on an indexable page', () => {
+    const text = report({
+      lighthouse: {
+        pages: [measured('/about', 'indexable', { ...perfect, seo: 92 })],
+        serverNote: '',
+        maxWaitForLoadMs: 25_000,
+      },
+    })
+    expect(text).toContain('**missed**: SEO 92 < 100')
+  })
+
+  test('names a page that is not built yet instead of scoring it', () => {
+    const text = report({
+      lighthouse: {
+        pages: [
+          {
+            page: { path: '/dashboard', signedInAs: 'staff' },
+            status: 'not found',
+            why: 'answers 404 (not built yet)',
+          },
+        ],
+        serverNote: '',
+        maxWaitForLoadMs: 25_000,
+      },
+    })
+    expect(text).toContain('| /dashboard | staff | not found: answers 404 (not built yet) |')
+    expect(text).toContain(
+      '0 of 1 pages measured; not measured: /dashboard (not found: answers 404 (not built yet))',
+    )
+  })
+
+  test('says plainly when the large-shop scenario was skipped', () => {
+    const text = report({
+      largeShop: {
+        skipped: 'large-shop scenario: needs /api/dashboard/* and accounts; skipped',
+        sizes: [1_000, 10_000, 100_000],
+        connections: 4,
+        warmupSeconds: 1,
+        durationSeconds: 3,
+        stages: [],
+      },
+    })
+    expect(text).toContain('**large-shop scenario: needs /api/dashboard/* and accounts; skipped**')
+    expect(text).toContain(
+      '| Staff and order-history calls, large shop | p99 ≤ 20 ms with 100,000 orders | large-shop scenario: needs /api/dashboard/* and accounts; skipped | not measured |',
+    )
+  })
+
+  test('judges start time and memory at rest against §7', () => {
+    const text = report({
+      startup: {
+        runs: 5,
+        pinning: 'Server pinned to CPU 0 as in section 1.',
+        result: {
+          startsMs: [420, 380, 1_450, 400, 390],
+          medianMs: 400,
+          restRssMb: [70, 71, 72, 70, 69],
+          medianRestRssMb: 70,
+          restAfterMs: 1_000,
+        },
+      },
+    })
+    expect(text).toContain('| Start to first answer | ≤ 1,000 ms | median 400 ms of 5 starts | met |')
+    expect(text).toContain(
+      '| start to first answer | 420 ms, 380 ms, 1,450 ms, 400 ms, 390 ms | 400 ms | ≤ 1,000 ms | met |',
+    )
+    expect(text).toContain(
+      '| Server RSS | ≤ 150 MB at rest and under load | largest 70 MB (at rest after start) | met |',
+    )
+  })
+})
