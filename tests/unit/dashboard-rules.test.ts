@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test'
 import { readConfig } from '../../api/env'
 import { isTimeZone, startOfDay } from '../../api/lib/time-zone'
 import { labelSource } from '../../api/modules/orders/label'
-import { parseProductWeight } from '../../api/rules/catalog'
 import { badgeTone, statusLabel } from '../../api/rules/order-status'
+import { parseProductWeight } from '../../api/rules/product-weight'
 
 describe("the shop's day", () => {
   test('starts at midnight in the shop’s time zone, across daylight-saving moves', () => {

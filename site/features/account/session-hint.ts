@@ -19,4 +19,13 @@ export function hasSessionHint(
  * in, so they go to /login and never see the page flash. Inline and ES5 on purpose; the page adds its hash
  * to the CSP. `data-leaving` hides the body (see account.css) while the browser moves on.
  */
-export const SIGNED_IN_GUARD_SCRIPT = `(function(){if(!${HINT.toString()}.test(document.cookie)){document.documentElement.setAttribute('data-leaving','');location.replace('/login')}})()`
+export function signedInGuardScript(loginUrl = '/login'): string {
+  return `(function(){if(!${HINT.toString()}.test(document.cookie)){document.documentElement.setAttribute('data-leaving','');location.replace(${JSON.stringify(loginUrl)})}})()`
+}
+
+export const SIGNED_IN_GUARD_SCRIPT = signedInGuardScript()
+
+/** Where a page that needs a signed-in visitor sends one who is not, to come back after signing in. */
+export function loginUrlFor(path: string): string {
+  return `/login?next=${encodeURIComponent(path)}`
+}
