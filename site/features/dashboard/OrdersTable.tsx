@@ -22,20 +22,21 @@ export function OrdersTable({ state, actions }: { state: Polled<DashboardOrder[]
       {orders.length === 0 ? (
         <p className="text-muted">No orders yet. Paid orders appear here within seconds.</p>
       ) : (
-        // Scrolls sideways on a tablet; focusable so keyboard users can scroll it too.
+        // Status and actions come first; the rest scrolls sideways on a narrow screen. Focusable, so keyboard
+        // users can scroll it too.
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
         <section className="overflow-x-auto" aria-label="Orders table" tabIndex={0}>
-          <table className="dashboard-table w-full min-w-[56rem] border-collapse text-sm">
+          <table className="dashboard-table w-full min-w-[50rem] border-collapse text-sm">
             <thead>
               <tr>
                 <th scope="col">Order</th>
                 <th scope="col">Customer</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
                 <th scope="col">Items</th>
                 <th scope="col">Package</th>
                 <th scope="col">Total</th>
-                <th scope="col">Status</th>
                 <th scope="col">Tracking</th>
-                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
@@ -70,6 +71,15 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
         <div className="text-xs text-muted break-all">{order.customerEmail}</div>
       </td>
       <td>
+        <StatusBadge status={order.status} />
+        {order.failureReason && (
+          <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.failureReason}</div>
+        )}
+      </td>
+      <td>
+        <OrderActionButtons order={order} actions={actions} busy={busy} />
+      </td>
+      <td>
         {order.itemCount} · {formatOunces(order.totalWeight)}
       </td>
       <td>
@@ -77,16 +87,7 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
         <div className="text-xs text-muted">{formatDimensions(order.packageDimensions)}</div>
       </td>
       <td>{formatCurrency(order.totalAmount)}</td>
-      <td>
-        <StatusBadge status={order.status} />
-        {order.failureReason && (
-          <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.failureReason}</div>
-        )}
-      </td>
       <td className="font-mono text-xs break-all">{order.shippoTrackingNumber ?? '—'}</td>
-      <td>
-        <OrderActionButtons order={order} actions={actions} busy={busy} />
-      </td>
     </tr>
   )
 }

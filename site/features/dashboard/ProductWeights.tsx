@@ -76,11 +76,11 @@ function WeightRow({ product, onSaved }: { product: DashboardProduct; onSaved: (
         </span>
       </div>
       <p className="mt-1 line-clamp-2 text-sm text-muted">{product.description}</p>
-      <form className="mt-2 flex flex-wrap items-end gap-2" onSubmit={onSubmit} noValidate>
-        <div>
-          <label htmlFor={inputId} className="block text-xs font-semibold">
-            Weight of {product.name} (oz)
-          </label>
+      <form className="mt-2" onSubmit={onSubmit} noValidate>
+        <label htmlFor={inputId} className="block text-xs font-semibold">
+          Weight of {product.name} (oz)
+        </label>
+        <div className="mt-1 flex flex-wrap items-center gap-2">
           <input
             id={inputId}
             className="field w-28"
@@ -96,11 +96,11 @@ function WeightRow({ product, onSaved }: { product: DashboardProduct; onSaved: (
               setInvalid(false)
             }}
           />
+          <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
+            {busy ? 'Saving...' : 'Save'}
+            <span className="sr-only"> weight of {product.name}</span>
+          </button>
         </div>
-        <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
-          {busy ? 'Saving...' : 'Save'}
-          <span className="sr-only"> weight of {product.name}</span>
-        </button>
       </form>
     </li>
   )
