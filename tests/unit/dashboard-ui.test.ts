@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { afterSignIn, safeNextPath } from '../../site/features/account/redirects'
-import { loginUrlFor, signedInGuardScript } from '../../site/features/account/session-hint'
+import { loginUrlFor, signedInGuardScript } from '../../site/features/account/sign-in-guard'
 import {
   calculatorCount,
   formatDimensions,

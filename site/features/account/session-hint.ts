@@ -6,7 +6,7 @@
 
 export const SIGNED_IN_COOKIE = 'signed_in'
 
-const HINT = /(?:^|;\s*)signed_in=1(?:;|$)/
+export const HINT = /(?:^|;\s*)signed_in=1(?:;|$)/
 
 export function hasSessionHint(
   cookies: string = typeof document === 'undefined' ? '' : document.cookie,
@@ -19,13 +19,4 @@ export function hasSessionHint(
  * in, so they go to /login and never see the page flash. Inline and ES5 on purpose; the page adds its hash
  * to the CSP. `data-leaving` hides the body (see account.css) while the browser moves on.
  */
-export function signedInGuardScript(loginUrl = '/login'): string {
-  return `(function(){if(!${HINT.toString()}.test(document.cookie)){document.documentElement.setAttribute('data-leaving','');location.replace(${JSON.stringify(loginUrl)})}})()`
-}
-
-export const SIGNED_IN_GUARD_SCRIPT = signedInGuardScript()
-
-/** Where a page that needs a signed-in visitor sends one who is not, to come back after signing in. */
-export function loginUrlFor(path: string): string {
-  return `/login?next=${encodeURIComponent(path)}`
-}
+export const SIGNED_IN_GUARD_SCRIPT = `(function(){if(!${HINT.toString()}.test(document.cookie)){document.documentElement.setAttribute('data-leaving','');location.replace('/login')}})()`

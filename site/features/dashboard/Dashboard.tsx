@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
 import { ApiError } from '../../lib/api'
-import { loginUrlFor } from '../account/session-hint'
+import { loginUrlFor } from '../account/sign-in-guard'
 import { showToast } from '../toasts/store'
 import { fetchOrders, fetchProducts, fetchStats, fetchWebhookEvents, markShipped, retryOrder } from './api'
 import { RETRY_FAILED_FALLBACK, serverMessageOr } from './dashboard-logic'

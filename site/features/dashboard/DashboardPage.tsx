@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { loadUser } from '../account/auth-store'
-import { loginUrlFor } from '../account/session-hint'
+import { loginUrlFor } from '../account/sign-in-guard'
 import { Dashboard } from './Dashboard'
 
 type Access = { kind: 'checking' } | { kind: 'staff' } | { kind: 'customer'; email: string }
