@@ -6,6 +6,10 @@ const baseURL = `http://localhost:${port}`
 /** The local OpenID provider that stands in for Google (tests/fakes/openid-provider.ts). */
 const openIdPort = port + 1
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+// A fresh database per run. Set once in the runner's environment, which its workers inherit, so a test can
+// put in place what a real past event left in the database (tests/e2e/dashboard.spec.ts).
+const databaseUrl = process.env.E2E_DATABASE_URL ?? `file:./data/e2e/shop-${process.pid}.db`
+process.env.E2E_DATABASE_URL = databaseUrl
 
 const launchOptions = {
   executablePath: chromium,
@@ -65,7 +69,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         PUBLIC_URL: baseURL,
         NODE_ENV: 'test',
-        DATABASE_URL: `file:./data/e2e/shop-${process.pid}.db`,
+        DATABASE_URL: databaseUrl,
         DATA_DIR: './data/e2e',
         // Lets each test act as its own shopper for rate limits (see tests/e2e/support/fixtures.ts).
         TRUST_PROXY: 'true',

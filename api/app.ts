@@ -4,6 +4,7 @@ import { accountRoutes } from './modules/account'
 import { authRoutes } from './modules/auth'
 import { catalogRoutes } from './modules/catalog'
 import { checkoutRoutes } from './modules/checkout'
+import { dashboardRoutes } from './modules/dashboard'
 import { discountRoutes } from './modules/discounts'
 import { healthRoutes } from './modules/health'
 import { newsletterRoutes } from './modules/newsletter'
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
       .use(checkoutRoutes(services, limits, deps.clock))
       .use(paymentRoutes(deps.payments, services, limits))
       .use(webhookRoutes(deps.payments, deps.clock, services))
+      .use(dashboardRoutes(services, deps.clock))
       // Last: every GET no API route took is a page or an asset of the built site.
       .use(staticSite(deps.site))
   )

@@ -1,5 +1,6 @@
 // Configuration is read and checked once, at boot. A bad value stops the server with one clear line,
 // instead of failing later in the middle of a customer's checkout.
+import { isTimeZone } from './lib/time-zone'
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test'
@@ -28,6 +29,8 @@ export interface Config {
   trustedProxyHops: number
   /** How long a claimed job may run before another worker presumes its process dead and takes it over. */
   jobLeaseSeconds: number
+  /** The IANA time zone the shop works in: the dashboard's 'orders today' is today there. */
+  shopTimeZone: string
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +77,14 @@ function seconds(env: Env, name: string, fallback: number, range: { min: number;
     throw new ConfigError(
       `${name} must be a whole number of seconds from ${range.min} to ${range.max} (got "${raw}")`,
     )
+  }
+  return value
+}
+
+function timeZone(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim() || fallback
+  if (!isTimeZone(value)) {
+    throw new ConfigError(`${name} must be an IANA time zone name such as America/Chicago (got "${value}")`)
   }
   return value
 }
@@ -233,5 +244,6 @@ export function readConfig(env: Env = process.env): Config {
       : null,
     trustedProxyHops: proxyHops(env),
     jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
+    shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),
   }
 }

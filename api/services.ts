@@ -5,9 +5,11 @@
  */
 import type { AppDeps } from './deps'
 import { createAccountService } from './modules/account/service'
+import { createStaffAccounts } from './modules/account/staff'
 import { createAuthService } from './modules/auth/service'
 import { createCatalogService } from './modules/catalog/service'
 import { createCheckoutService } from './modules/checkout/service'
+import { createDashboardService } from './modules/dashboard/service'
 import { createDiscountService } from './modules/discounts/service'
 import { createJobQueue } from './modules/jobs/service'
 import { createNewsletterService } from './modules/newsletter/service'
@@ -24,7 +26,7 @@ export function createServices(deps: AppDeps) {
   // Sign-up and password-reset limits guard slow hashing and people's inboxes: every instance counts the
   // same requests, in the database (DESIGN §5).
   const sharedRateCounter = createRateCounter(db, clock)
-  const catalog = createCatalogService(db)
+  const catalog = createCatalogService(db, clock)
   const newsletter = createNewsletterService(db, clock)
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
@@ -33,6 +35,8 @@ export function createServices(deps: AppDeps) {
   const webhooks = createWebhookService({ ...deps, checkout, orders, discounts })
   const accounts = createAccountService({ db, clock, orders })
   const auth = createAuthService({ ...deps, accounts, jobs })
+  const dashboard = createDashboardService({ ...deps, orders, catalog, webhooks, accounts })
+  const staff = createStaffAccounts({ accounts, sessions: auth.sessions })
   return {
     jobs,
     rateCounter,
@@ -46,6 +50,8 @@ export function createServices(deps: AppDeps) {
     webhooks,
     accounts,
     auth,
+    dashboard,
+    staff,
   }
 }
 

@@ -175,8 +175,13 @@ function labelFilePrefix(reference: string): string {
   return `order-${reference}-`
 }
 
+/** Where the demo carrier keeps its PDF labels; the app serves them to staff from here and nowhere else. */
+export function labelsDirFor(dataDir: string): string {
+  return resolve(dataDir, 'labels')
+}
+
 export function createRateTableShipping(options: { dataDir: string }): ShippingProvider {
-  const labelsDir = resolve(options.dataDir, 'labels')
+  const labelsDir = labelsDirFor(options.dataDir)
   return {
     name: 'rate-table',
     async quoteRates(parcel: Parcel, address: ShippingAddress) {

@@ -9,14 +9,20 @@ import {
 } from '../modules/auth/cookies'
 import type { AuthService } from '../modules/auth/service'
 import type { Session } from '../modules/auth/sessions'
-import { unauthorized } from './errors'
+import { forbidden, unauthorized } from './errors'
+
+/** What a signed-in customer reads on a staff call. */
+export const STAFF_ONLY_MESSAGE =
+  'This is for Grit & Whisker staff only. Your account does not have staff access.'
 
 /**
- * Who is calling, from the `session` cookie. A route opts in with one of two options:
+ * Who is calling, from the `session` cookie. A route opts in with one of three options:
  *
  *   .get('/api/user/orders', ({ user }) => …, { signedIn: true })      // 401 unless signed in
  *   .post('/api/create-checkout-session', ({ user }) => …, { maybeSignedIn: true })   // user or null
+ *   .get('/api/orders', ({ user }) => …, { staff: true })   // 401 anonymous, 403 unless the role is staff
  *
+ * The account is read again on every request, so a staff member demoted a moment ago is refused at once.
  * A session used with less than 15 days left is renewed and its cookies sent again; a cookie that matches
  * no live session is cleared, so the browser stops presenting it (and pages stop asking who is signed in).
  */
@@ -40,6 +46,14 @@ export function sessionAuth(auth: Pick<AuthService, 'authenticate' | 'cookiePoli
       async resolve({ cookie }): Promise<{ user: UserRecord; session: Session }> {
         const current = await identify(cookie)
         if (!current) throw unauthorized()
+        return { user: current.user, session: current.session }
+      },
+    },
+    staff: {
+      async resolve({ cookie }): Promise<{ user: UserRecord; session: Session }> {
+        const current = await identify(cookie)
+        if (!current) throw unauthorized()
+        if (current.user.role !== 'staff') throw forbidden(STAFF_ONLY_MESSAGE)
         return { user: current.user, session: current.session }
       },
     },

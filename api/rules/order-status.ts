@@ -24,6 +24,26 @@ export function statusLabel(status: string): string {
   return status.toUpperCase().replace('_', ' ')
 }
 
+/**
+ * The colour family of a status badge (spec §4: completed, processing, shipped and other; a failure gets
+ * its own so staff see it first). Webhook event statuses use the same badges.
+ */
+export type BadgeTone = 'completed' | 'processing' | 'shipped' | 'failed' | 'other'
+
+const TONES: Readonly<Record<string, BadgeTone>> = {
+  label_created: 'completed',
+  processed: 'completed',
+  pending: 'processing',
+  processing: 'processing',
+  received: 'processing',
+  shipped: 'shipped',
+  failed: 'failed',
+}
+
+export function badgeTone(status: string): BadgeTone {
+  return TONES[status] ?? 'other'
+}
+
 export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return MOVES[from].includes(to)
 }

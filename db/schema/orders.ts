@@ -74,6 +74,30 @@ export const orderLines = sqliteTable(
   (table) => [uniqueIndex('order_lines_order_position_idx').on(table.orderId, table.position)],
 )
 
+/**
+ * Every status move of an order: from what to what, who or what made it ('system' for the shop's own work,
+ * a staff member's user id for a dashboard action), why and when. Written in the same transaction as the
+ * move itself, so the history can never miss a move or record one that did not happen. `fromStatus` is
+ * null for the entry that records the order being placed. Staff ids are not foreign keys: the record
+ * outlives the account.
+ */
+export const orderHistory = sqliteTable(
+  'order_history',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status', { enum: ORDER_STATUSES }),
+    toStatus: text('to_status', { enum: ORDER_STATUSES }).notNull(),
+    /** 'system', or the id of the staff member who made the move. */
+    actor: text('actor').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('order_history_order_idx').on(table.orderId, table.id)],
+)
+
 export const WEBHOOK_EVENT_STATUSES = ['received', 'processed', 'ignored', 'failed'] as const
 export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
 
@@ -104,5 +128,7 @@ export const webhookEvents = sqliteTable(
     index('webhook_events_created_at_idx').on(table.createdAt),
     index('webhook_events_status_idx').on(table.status, table.createdAt),
     index('webhook_events_session_idx').on(table.sessionId),
+    // The dashboard pages through events newest first by (created_at, id): both in one index.
+    index('webhook_events_recent_idx').on(table.createdAt, table.id),
   ],
 )

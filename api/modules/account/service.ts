@@ -1,10 +1,16 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
 import { badRequest } from '../../plugins/errors'
-import { addressProblems, hasControlCharacter, isPhone, type ProfileAddress } from '../../rules/account'
+import {
+  addressProblems,
+  hasControlCharacter,
+  isPhone,
+  type ProfileAddress,
+  type UserRole,
+} from '../../rules/account'
 import { isUsState } from '../../rules/address'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { Order, OrdersService } from '../orders/service'
@@ -159,6 +165,14 @@ export function createAccountService(deps: {
     },
 
     setPasswordHash: (userId: string, passwordHash: string) => update(userId, { passwordHash }),
+
+    /** Staff or customer: only the staff command changes this (api/modules/account/staff.ts). */
+    setRole: (userId: string, role: UserRole) => update(userId, { role }),
+
+    /** Every account with this role, by e-mail. */
+    async withRole(role: UserRole): Promise<UserRecord[]> {
+      return db.select().from(users).where(eq(users.role, role)).orderBy(asc(users.email))
+    },
 
     /** Remembers the Google identity of an account, and its picture when the account has none yet. */
     linkGoogle(user: UserRecord, identity: { subject: string; picture: string | null }) {

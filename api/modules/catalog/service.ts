@@ -1,6 +1,7 @@
-import { asc, sql } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { products } from '../../../db/schema'
+import { type Clock, systemClock } from '../../lib/clock'
 import { prepareFile, type StaticFile } from '../../plugins/static-site'
 import { centsToDollars } from '../../rules/money'
 import type { ContentProduct } from './content'
@@ -48,7 +49,7 @@ const columns = {
  * change only at boot (content sync) and when staff change a weight, so they are read once and kept in
  * memory; `reload()` reads them again after such a change.
  */
-export function createCatalogService(db: Database) {
+export function createCatalogService(db: Database, clock: Clock = systemClock) {
   let loaded: Promise<Map<number, CatalogProduct>> | null = null
   let listing: Promise<StaticFile> | null = null
 
@@ -66,7 +67,7 @@ export function createCatalogService(db: Database) {
     return loaded
   }
 
-  return {
+  const service = {
     async list(): Promise<CatalogProduct[]> {
       return [...(await byIdMap()).values()]
     },
@@ -109,7 +110,25 @@ export function createCatalogService(db: Database) {
       listing = null
       await byIdMap()
     },
+
+    /**
+     * Staff set a product's weight from the packing bench (tenths of an ounce). It is marked as theirs, so
+     * a content sync keeps it, and the catalogue is read again, so the next rates, labels and /api/catalog
+     * answer use it. Null when there is no such product.
+     */
+    async setWeight(id: number, weightTenthsOz: number): Promise<CatalogProduct | null> {
+      if (!Number.isSafeInteger(id)) return null
+      const changed = await db
+        .update(products)
+        .set({ weightTenthsOz, weightOverridden: true, updatedAt: clock.now() })
+        .where(eq(products.id, id))
+        .returning({ id: products.id })
+      if (changed.length === 0) return null
+      await service.reload()
+      return service.byId(id)
+    },
   }
+  return service
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>

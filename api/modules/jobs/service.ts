@@ -1,4 +1,5 @@
 import { and, eq, is, SQL, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { jobs } from '../../../db/schema/jobs'
 import type { Clock } from '../../lib/clock'
@@ -8,6 +9,11 @@ export type Job = typeof jobs.$inferSelect
 export interface EnqueueOptions {
   /** Work that must happen once per thing (one e-mail per order): a second enqueue with the key is dropped. */
   dedupeKey?: string
+  /**
+   * Queue the job only if this SQL condition holds when the INSERT runs, e.g. that the statement before it
+   * in the same batch changed a row. For enqueueQuery only.
+   */
+  when?: SQL
   runAt?: Date
   maxAttempts?: number
 }
@@ -46,18 +52,33 @@ export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: 
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
      * the job is about. `payload` may be an SQL expression evaluated inside that batch.
      */
-    enqueueQuery(type: string, payload: Record<string, unknown> | SQL, options: EnqueueOptions = {}) {
+    enqueueQuery(
+      type: string,
+      payload: Record<string, unknown> | SQL,
+      options: EnqueueOptions = {},
+    ): BatchItem<'sqlite'> {
       const now = clock.now().getTime()
+      const payloadValue = is(payload, SQL) ? payload : JSON.stringify(payload)
+      const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
+      const runAt = options.runAt?.getTime() ?? now
+      const dedupeKey = options.dedupeKey ?? null
+      if (options.when) {
+        // INSERT … SELECT … WHERE: SQLite needs the WHERE before ON CONFLICT to parse it, and it is the point.
+        return db.run(sql`insert into ${jobs} (type, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+          select ${type}, ${payloadValue}, 'queued', 0, ${maxAttempts}, ${runAt}, ${dedupeKey}, ${now}, ${now}
+          where ${options.when}
+          on conflict (dedupe_key) do nothing`)
+      }
       return db
         .insert(jobs)
         .values({
           type,
-          payload: is(payload, SQL) ? payload : JSON.stringify(payload),
+          payload: payloadValue,
           status: 'queued',
           attempts: 0,
-          maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-          runAt: options.runAt?.getTime() ?? now,
-          dedupeKey: options.dedupeKey ?? null,
+          maxAttempts,
+          runAt,
+          dedupeKey,
           createdAt: now,
           updatedAt: now,
         })

@@ -109,3 +109,61 @@ ${totals
 
   return { to: order.email, subject: `Your Grit & Whisker order ${number}`, text, html }
 }
+
+export interface ShippedOrder {
+  id: number
+  email: string
+  customerName: string
+  shippingAddress: ShippingAddress
+  shippingCarrier: string
+  shippingService: string
+  shippoTrackingNumber: string | null
+}
+
+/** Carriers whose public tracking page we can link to by number. */
+function trackingPage(carrier: string, trackingNumber: string): string | null {
+  if (/^usps\b/i.test(carrier)) {
+    return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`
+  }
+  return null
+}
+
+/** 'Your order has shipped', with the carrier and the tracking number; every customer value is escaped. */
+export function orderShippedEmail(order: ShippedOrder, publicUrl: string): MailMessage {
+  const number = formatOrderNumber(order.id)
+  const firstName = order.customerName.split(' ')[0] || order.customerName
+  const tracking = order.shippoTrackingNumber
+  const link = tracking ? trackingPage(order.shippingCarrier, tracking) : null
+  const address = addressLines(order.shippingAddress)
+
+  const text = [
+    `Good news, ${firstName}: your order is on its way!`,
+    '',
+    `Order number: ${number}`,
+    `Carrier: ${order.shippingCarrier} (${order.shippingService})`,
+    ...(tracking ? [`Tracking number: ${tracking}`] : []),
+    ...(link ? [`Track it: ${link}`] : []),
+    '',
+    'Shipping to:',
+    ...address,
+    '',
+    `Questions? Reply to this e-mail or visit ${publicUrl}.`,
+    '',
+    'Grit & Whisker',
+  ].join('\n')
+
+  const html = `<!doctype html>
+<html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1c1917;line-height:1.5">
+<h1 style="font-size:22px">Good news, ${escapeHtml(firstName)}: your order is on its way!</h1>
+<p>Order number: <strong>${number}</strong></p>
+<p>Carrier: ${escapeHtml(order.shippingCarrier)} (${escapeHtml(order.shippingService)})</p>
+${tracking ? `<p>Tracking number: <strong>${escapeHtml(tracking)}</strong></p>` : ''}
+${link ? `<p><a href="${escapeHtml(link)}">Track your parcel</a></p>` : ''}
+<h2 style="font-size:16px">Shipping to</h2>
+<p>${address.map(escapeHtml).join('<br>')}</p>
+<p>Questions? Reply to this e-mail or visit <a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a>.</p>
+<p>Grit &amp; Whisker</p>
+</body></html>`
+
+  return { to: order.email, subject: `Your Grit & Whisker order ${number} has shipped`, text, html }
+}

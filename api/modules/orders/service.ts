@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, or, sql } from 'drizzle-orm'
-import { orderLines, orders } from '../../../db/schema/orders'
+import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm'
+import { orderHistory, orderLines, orders } from '../../../db/schema/orders'
+import { labelsDirFor } from '../../adapters/rate-table'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { crashPoint } from '../../lib/crash-points'
@@ -7,16 +8,29 @@ import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
-import { orderConfirmationEmail } from './email'
+import { orderConfirmationEmail, orderShippedEmail } from './email'
+import { type LabelSource, labelSource } from './label'
 import type { OrderDraft } from './model'
 
 export const ORDER_JOBS = {
   confirmationEmail: 'order-confirmation-email',
   purchaseLabel: 'purchase-label',
+  shippedEmail: 'order-shipped-email',
 } as const
 
-type OrderRow = typeof orders.$inferSelect
+/** Who made a status move that no person asked for: the webhook, the label job. */
+export const SYSTEM_ACTOR = 'system'
+
+/** Who moved an order and why, for its history. */
+export interface MoveNote {
+  /** SYSTEM_ACTOR, or the id of the staff member who pressed the button. */
+  actor: string
+  reason: string
+}
+
+export type OrderRow = typeof orders.$inferSelect
 type OrderLineRow = typeof orderLines.$inferSelect
+export type OrderHistoryEntry = typeof orderHistory.$inferSelect
 
 export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddress'> {
   shippingAddress: ShippingAddress
@@ -39,21 +53,37 @@ export function createOrdersService(
    * One conditional UPDATE: the order moves to `to` only from `from` (or, given null, from any status the
    * rules allow: `statusesThatCanMoveTo`), so a move cannot happen twice. False when the order was not in
    * such a status. A move the rules do not allow is a programming error.
+   *
+   * The history entry is written by the same batch (one transaction), by an INSERT … SELECT with the same
+   * condition just before the UPDATE: both see the same row, so the entry exists exactly when the move
+   * happened, and records the status the order really left. `followUp` builds one more statement for the
+   * batch (a job to queue) from a condition that holds only if the move happened: SQLite's changes(),
+   * read right after the UPDATE, counts the rows that UPDATE moved.
    */
   async function move(
     id: number,
     from: OrderStatus | null,
     to: OrderStatus,
+    note: MoveNote,
     extra: Partial<OrderRow> = {},
+    followUp?: (moved: SQL) => ReturnType<typeof jobs.enqueueQuery>,
   ): Promise<boolean> {
     const allowed = statusesThatCanMoveTo(to)
     if (from !== null && !allowed.includes(from))
       throw new Error(`an order cannot move from ${from} to ${to}`)
-    const moved = await db
-      .update(orders)
-      .set({ ...extra, status: to, updatedAt: clock.now() })
-      .where(and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from])))
-      .returning({ id: orders.id })
+    const now = clock.now()
+    const eligible = and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from]))
+    const [, moved] = await db.batch([
+      db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
+        select ${orders.id}, ${orders.status}, ${to}, ${note.actor}, ${note.reason.slice(0, 300)}, ${now.getTime()}
+        from ${orders} where ${eligible}`),
+      db
+        .update(orders)
+        .set({ ...extra, status: to, updatedAt: now })
+        .where(eligible)
+        .returning({ id: orders.id }),
+      ...(followUp ? [followUp(sql`changes() > 0`)] : []),
+    ])
     return moved.length > 0
   }
 
@@ -68,7 +98,13 @@ export function createOrdersService(
 
   /** processing → failed with the reason staff read; a lost move (the order moved on meanwhile) is logged. */
   async function failLabel(id: number, reason: string): Promise<void> {
-    const failed = await move(id, 'processing', 'failed', { failureReason: reason.slice(0, 300) })
+    const failed = await move(
+      id,
+      'processing',
+      'failed',
+      { actor: SYSTEM_ACTOR, reason: `Label purchase failed: ${reason}` },
+      { failureReason: reason.slice(0, 300) },
+    )
     if (!failed) {
       console.error(
         `[orders] ${formatOrderNumber(id)} left processing before it could be marked failed: ${reason}`,
@@ -135,6 +171,12 @@ export function createOrdersService(
         jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, payload, {
           dedupeKey: `purchase-label:${session.checkoutSessionId}`,
         }),
+        // The history starts with the payment, once: a repeated event finds the entry there already.
+        db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
+          select ${orders.id}, null, 'pending', ${SYSTEM_ACTOR}, 'Payment confirmed', ${now.getTime()}
+          from ${orders}
+          where ${orders.checkoutSessionId} = ${session.checkoutSessionId}
+            and not exists (select 1 from ${orderHistory} where ${orderHistory.orderId} = ${orders.id})`),
       ])
       const [row] = await db
         .select({ id: orders.id, sourceEventId: orders.sourceEventId })
@@ -158,11 +200,42 @@ export function createOrdersService(
 
     /** Newest first, without lines. */
     async recent(limit = 50): Promise<OrderRow[]> {
+      return service.page({ limit })
+    },
+
+    /**
+     * One page of orders, newest first, without lines: those numbered below `before` when it is given.
+     * Keyset paging on the primary key, so a page costs the same at order 100,000 as at order 10.
+     */
+    async page(options: { limit: number; before?: number }): Promise<OrderRow[]> {
       return db
         .select()
         .from(orders)
+        .where(options.before === undefined ? undefined : lt(orders.id, options.before))
         .orderBy(desc(orders.id))
-        .limit(Math.min(Math.max(limit, 1), 500))
+        .limit(Math.min(Math.max(options.limit, 1), 500))
+    },
+
+    /** Every status move of an order, oldest first. */
+    async history(orderId: number): Promise<OrderHistoryEntry[]> {
+      return db
+        .select()
+        .from(orderHistory)
+        .where(eq(orderHistory.orderId, orderId))
+        .orderBy(asc(orderHistory.id))
+    },
+
+    /**
+     * Where an order's label can be read: the built-in carrier's PDF under DATA_DIR/labels, or the carrier's
+     * https address. Null when the order has none (or its stored address is neither).
+     */
+    async label(orderId: number): Promise<LabelSource | null> {
+      const [row] = await db
+        .select({ labelUrl: orders.labelUrl })
+        .from(orders)
+        .where(eq(orders.id, orderId))
+        .limit(1)
+      return labelSource(row?.labelUrl ?? null, labelsDirFor(deps.config.dataDir))
     },
 
     /** How many orders are in each status, and how many were placed since `since`. */
@@ -253,7 +326,13 @@ export function createOrdersService(
      */
     async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
       const number = formatOrderNumber(orderId)
-      const startedHere = await move(orderId, 'pending', 'processing', { labelReference: number })
+      const startedHere = await move(
+        orderId,
+        'pending',
+        'processing',
+        { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
+        { labelReference: number },
+      )
       const order = await service.get(orderId)
       // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
@@ -284,11 +363,13 @@ export function createOrdersService(
         throw error
       }
 
-      const recorded = await move(order.id, 'processing', 'label_created', {
-        shippoTrackingNumber: label.trackingNumber,
-        labelUrl: label.labelUrl,
-        failureReason: null,
-      })
+      const recorded = await move(
+        order.id,
+        'processing',
+        'label_created',
+        { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
+        { shippoTrackingNumber: label.trackingNumber, labelUrl: label.labelUrl, failureReason: null },
+      )
       if (recorded) return
       const now = await service.get(order.id)
       // Another attempt found and recorded this same label first: nothing lost.
@@ -298,14 +379,46 @@ export function createOrdersService(
       throw new Error(lost)
     },
 
-    /** Staff Retry on a failed order: back to processing and a fresh label job; false if it was not failed. */
-    async retry(orderId: number): Promise<boolean> {
-      const moved = await move(orderId, 'failed', 'processing', {
-        labelReference: formatOrderNumber(orderId),
-      })
-      if (!moved) return false
-      await jobs.enqueue(ORDER_JOBS.purchaseLabel, { orderId })
-      return true
+    /**
+     * Staff Retry on a failed order: back to processing and a fresh label job, in one batch; false if it was
+     * not failed. Of two Retries at once only one moves the order, so only one job buys a label.
+     */
+    async retry(orderId: number, actor: string = SYSTEM_ACTOR): Promise<boolean> {
+      return move(
+        orderId,
+        'failed',
+        'processing',
+        { actor, reason: 'Retry: buying the label again' },
+        { labelReference: formatOrderNumber(orderId) },
+        (moved) => jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, { orderId }, { when: moved }),
+      )
+    },
+
+    /**
+     * label_created → shipped (staff handed the parcel to the carrier), with the customer's shipping e-mail
+     * queued in the same batch under a key of its own: pressed twice, or by two people, it moves the order
+     * once and sends one e-mail. False if the order had no label yet or was shipped already.
+     */
+    async markShipped(orderId: number, actor: string): Promise<boolean> {
+      return move(
+        orderId,
+        'label_created',
+        'shipped',
+        { actor, reason: 'Handed to the carrier' },
+        {},
+        (moved) =>
+          jobs.enqueueQuery(
+            ORDER_JOBS.shippedEmail,
+            { orderId },
+            { dedupeKey: `order-shipped:${orderId}`, when: moved },
+          ),
+      )
+    },
+
+    async sendShippedEmail(orderId: number): Promise<void> {
+      const order = await service.get(orderId)
+      if (!order) throw new Error(`order ${orderId} not found`)
+      await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
     },
 
     /** The job handlers this module owns, for the job runner. */
@@ -314,6 +427,7 @@ export function createOrdersService(
         [ORDER_JOBS.confirmationEmail]: (payload) => service.sendConfirmation(orderIdPayload(payload)),
         [ORDER_JOBS.purchaseLabel]: (payload, context) =>
           service.purchaseLabel(orderIdPayload(payload), context),
+        [ORDER_JOBS.shippedEmail]: (payload) => service.sendShippedEmail(orderIdPayload(payload)),
       }
     },
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -198,6 +198,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   const service = {
     /** The latest events, newest first. */
     async recent(limit = 50) {
+      return service.page({ limit })
+    },
+
+    /**
+     * One page of events, newest first: those older than the event `before` when it is given (an unknown
+     * id gives an empty page). Keyset paging on (created_at, id), one index, flat cost however many events.
+     */
+    async page(options: { limit: number; before?: string }) {
+      const cursor =
+        options.before === undefined
+          ? undefined
+          : sql`(${webhookEvents.createdAt}, ${webhookEvents.id}) < (select ${webhookEvents.createdAt}, ${webhookEvents.id} from ${webhookEvents} where ${webhookEvents.id} = ${options.before})`
       return db
         .select({
           id: webhookEvents.id,
@@ -208,8 +220,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           createdAt: webhookEvents.createdAt,
         })
         .from(webhookEvents)
+        .where(cursor)
         .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.id))
-        .limit(Math.min(Math.max(limit, 1), 500))
+        .limit(Math.min(Math.max(options.limit, 1), 500))
     },
 
     store: (event: PaymentEvent) => store(event).then(() => undefined),

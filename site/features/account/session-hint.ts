@@ -6,7 +6,7 @@
 
 export const SIGNED_IN_COOKIE = 'signed_in'
 
-const HINT = /(?:^|;\s*)signed_in=1(?:;|$)/
+export const HINT = /(?:^|;\s*)signed_in=1(?:;|$)/
 
 export function hasSessionHint(
   cookies: string = typeof document === 'undefined' ? '' : document.cookie,

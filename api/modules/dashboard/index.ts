@@ -1,0 +1,101 @@
+import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { sessionAuth } from '../../plugins/auth'
+import type { Services } from '../../services'
+import {
+  dashboardOrderSchema,
+  dashboardProductSchema,
+  dashboardStatsSchema,
+  idParams,
+  orderActionResponse,
+  orderDetailSchema,
+  packageRecommendationSchema,
+  pageQuery,
+  webhookEventSchema,
+  weightResponse,
+} from './model'
+
+/**
+ * The staff dashboard's calls (spec §7). Every route here is `staff: true`: anonymous callers get 401,
+ * customers 403, before any handler runs (api/plugins/auth.ts). Answers are never cached.
+ */
+export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'dashboard'>, clock: Clock) {
+  return (
+    new Elysia()
+      .use(sessionAuth(auth, clock))
+      .onAfterHandle(({ set }) => {
+        set.headers['cache-control'] = 'no-store'
+      })
+      .get('/api/dashboard/stats', () => dashboard.stats(), {
+        staff: true,
+        response: { 200: dashboardStatsSchema },
+      })
+      .get('/api/orders', ({ query }) => dashboard.orders(query), {
+        staff: true,
+        query: pageQuery,
+        response: { 200: t.Array(dashboardOrderSchema) },
+      })
+      .get('/api/orders/:id', ({ params }) => dashboard.order(params.id), {
+        staff: true,
+        params: idParams,
+        response: { 200: orderDetailSchema },
+      })
+      .get(
+        '/api/orders/:id/label',
+        async ({ params }) => {
+          const { number, source } = await dashboard.label(params.id)
+          const headers = { 'cache-control': 'private, no-store' }
+          if (source.kind === 'redirect') {
+            return new Response(null, { status: 302, headers: { ...headers, location: source.url } })
+          }
+          const file = Bun.file(source.path)
+          if (!(await file.exists())) {
+            return Response.json(
+              { error: 'The label file is missing from the server. Retry cannot help: contact the carrier.' },
+              { status: 404, headers },
+            )
+          }
+          return new Response(file.stream(), {
+            headers: {
+              ...headers,
+              'content-type': 'application/pdf',
+              'content-length': String(file.size),
+              'content-disposition': `inline; filename="label-${number}.pdf"`,
+            },
+          })
+        },
+        { staff: true, params: idParams },
+      )
+      .post('/api/orders/:id/retry', ({ params, user }) => dashboard.retry(params.id, user.id), {
+        staff: true,
+        params: idParams,
+        response: { 200: orderActionResponse },
+      })
+      .post('/api/orders/:id/ship', ({ params, user }) => dashboard.markShipped(params.id, user.id), {
+        staff: true,
+        params: idParams,
+        response: { 200: orderActionResponse },
+      })
+      .get('/api/products', () => dashboard.products(), {
+        staff: true,
+        response: { 200: t.Array(dashboardProductSchema) },
+      })
+      // Bodies are read by the service, so 0, text, NaN or 1e9 get a 400 that says what a weight must be.
+      .patch('/api/products/:id/weight', ({ params, body }) => dashboard.setWeight(params.id, body), {
+        staff: true,
+        params: idParams,
+        body: t.Unknown(),
+        response: { 200: weightResponse },
+      })
+      .get('/api/webhooks', ({ query }) => dashboard.webhookEvents(query), {
+        staff: true,
+        query: pageQuery,
+        response: { 200: t.Array(webhookEventSchema) },
+      })
+      .post('/api/calculate-package', ({ body }) => dashboard.calculatePackage(body), {
+        staff: true,
+        body: t.Unknown(),
+        response: { 200: packageRecommendationSchema },
+      })
+  )
+}

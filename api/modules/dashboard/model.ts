@@ -1,0 +1,145 @@
+import { t } from 'elysia'
+import { WEBHOOK_EVENT_STATUSES } from '../../../db/schema/orders'
+import { ORDER_STATUSES } from '../../rules/order-status'
+
+/** Spec §3 Dashboard stats. `processing` counts orders still waiting for their label (pending too). */
+export const dashboardStatsSchema = t.Object({
+  ordersToday: t.Integer(),
+  processing: t.Integer(),
+  shipped: t.Integer(),
+  failed: t.Integer(),
+})
+
+export type DashboardStats = typeof dashboardStatsSchema.static
+
+const dimensionsSchema = t.Object({ width: t.Number(), length: t.Number(), height: t.Number() })
+
+/** Spec §3 Package recommendation: the mailer for an item count, inches. */
+export const packageRecommendationSchema = t.Object({
+  type: t.UnionEnum(['small', 'medium', 'large'] as const),
+  dimensions: dimensionsSchema,
+})
+
+export type PackageRecommendationAnswer = typeof packageRecommendationSchema.static
+
+/**
+ * Spec §3 Dashboard order, plus what staff need to act on it: the padded number, carrier and service,
+ * why a label purchase failed, and the app's own label route (never the carrier's file location).
+ */
+export const dashboardOrderSchema = t.Object({
+  id: t.Integer(),
+  /** Padded to 6 digits, as staff and customers read it. */
+  number: t.String(),
+  customerName: t.String(),
+  customerEmail: t.String(),
+  itemCount: t.Integer(),
+  /** Ounces, one decimal. */
+  totalWeight: t.Number(),
+  packageType: t.UnionEnum(['small', 'medium', 'large'] as const),
+  packageDimensions: dimensionsSchema,
+  status: t.UnionEnum(ORDER_STATUSES),
+  createdAt: t.String(),
+  /** Dollars. */
+  totalAmount: t.Number(),
+  shippoTrackingNumber: t.Nullable(t.String()),
+  carrier: t.String(),
+  shippingService: t.String(),
+  failureReason: t.Nullable(t.String()),
+  /** /api/orders/{id}/label once a label is bought, else null. */
+  labelUrl: t.Nullable(t.String()),
+})
+
+export type DashboardOrder = typeof dashboardOrderSchema.static
+
+const addressSchema = t.Object({
+  name: t.String(),
+  street1: t.String(),
+  street2: t.Optional(t.String()),
+  city: t.String(),
+  state: t.String(),
+  zip: t.String(),
+  country: t.String(),
+})
+
+/** One status move, as the order detail view lists it. */
+export const historyEntrySchema = t.Object({
+  from: t.Nullable(t.UnionEnum(ORDER_STATUSES)),
+  to: t.UnionEnum(ORDER_STATUSES),
+  /** 'system', or the staff member's user id. */
+  actor: t.String(),
+  /** 'System', or the staff member's e-mail (or a note that the account is gone). */
+  actorName: t.String(),
+  reason: t.String(),
+  at: t.String(),
+})
+
+export type HistoryEntry = typeof historyEntrySchema.static
+
+export const orderDetailSchema = t.Composite([
+  dashboardOrderSchema,
+  t.Object({
+    lines: t.Array(
+      t.Object({
+        productId: t.Integer(),
+        name: t.String(),
+        variant: t.Nullable(t.String()),
+        quantity: t.Integer(),
+        unitAmount: t.Number(),
+        /** Before the line's share of the discount. */
+        lineTotal: t.Number(),
+        /** Ounces for the whole line, one decimal. */
+        weight: t.Number(),
+      }),
+    ),
+    shippingAddress: addressSchema,
+    billingAddress: addressSchema,
+    subtotal: t.Number(),
+    discount: t.Number(),
+    discountCode: t.Nullable(t.String()),
+    shipping: t.Number(),
+    history: t.Array(historyEntrySchema),
+  }),
+])
+
+export type OrderDetail = typeof orderDetailSchema.static
+
+/** Spec §3 Dashboard product. */
+export const dashboardProductSchema = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  description: t.String(),
+  /** Ounces, one decimal. */
+  weight: t.Number(),
+})
+
+export type DashboardProduct = typeof dashboardProductSchema.static
+
+/** Spec §3 Webhook event. */
+export const webhookEventSchema = t.Object({
+  id: t.String(),
+  eventType: t.String(),
+  orderId: t.Nullable(t.Integer()),
+  status: t.UnionEnum(WEBHOOK_EVENT_STATUSES),
+  processingTimeMs: t.Nullable(t.Integer()),
+  createdAt: t.String(),
+})
+
+export type WebhookEventAnswer = typeof webhookEventSchema.static
+
+export const orderActionResponse = t.Object({ message: t.String(), order: dashboardOrderSchema })
+export type OrderActionResponse = typeof orderActionResponse.static
+
+export const weightResponse = t.Object({ message: t.String(), product: dashboardProductSchema })
+export type WeightResponse = typeof weightResponse.static
+
+/** ?limit=&before= of the paged lists; checked by the service for a 400 that says what is wrong. */
+export const pageQuery = t.Object({
+  limit: t.Optional(t.String()),
+  before: t.Optional(t.String()),
+})
+
+export const idParams = t.Object({ id: t.String() })
+
+/** Most rows one page may hold. */
+export const PAGE_LIMIT_MAX = 100
+export const PAGE_LIMIT_DEFAULT = 50

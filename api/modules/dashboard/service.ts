@@ -1,0 +1,242 @@
+import type { Config } from '../../env'
+import type { Clock } from '../../lib/clock'
+import { startOfDay } from '../../lib/time-zone'
+import { badRequest, conflict, notFound } from '../../plugins/errors'
+import { formatOrderNumber, statusLabel } from '../../rules/order-status'
+import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '../../rules/package'
+import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '../../rules/product-weight'
+import type { AccountService } from '../account/service'
+import type { CatalogProduct, CatalogService } from '../catalog/service'
+import type { LabelSource } from '../orders/label'
+import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
+import type { WebhookService } from '../webhooks/service'
+import {
+  type DashboardOrder,
+  type DashboardProduct,
+  type DashboardStats,
+  type HistoryEntry,
+  type OrderActionResponse,
+  type OrderDetail,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  type PackageRecommendationAnswer,
+  type WebhookEventAnswer,
+  type WeightResponse,
+} from './model'
+
+const ORDER_NOT_FOUND = 'Order not found.'
+const PRODUCT_NOT_FOUND = 'Product not found.'
+export const ITEM_COUNT_MESSAGE = `Item count must be a whole number from ${PACKAGE_ITEM_LIMITS.min} to ${PACKAGE_ITEM_LIMITS.max}.`
+
+/** Cents to the spec's dollar amounts; tenths of an ounce to ounces. Both exact at their last digit. */
+const dollars = (cents: number) => Math.round(cents) / 100
+const ounces = (tenths: number) => Math.round(tenths) / 10
+
+/** An order number from a URL segment: digits only, else null (answered as not found). */
+export function orderIdFrom(segment: string): number | null {
+  return /^\d{1,9}$/.test(segment) && Number(segment) > 0 ? Number(segment) : null
+}
+
+/** ?limit= of a paged list: absent means the default; anything but 1–100 is a 400 that says so. */
+export function pageLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return PAGE_LIMIT_DEFAULT
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > PAGE_LIMIT_MAX) {
+    throw badRequest(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.`)
+  }
+  return Number(raw)
+}
+
+function dashboardOrder(order: Omit<OrderRow, 'shippingAddress' | 'billingAddress'>): DashboardOrder {
+  const pack = packageForItemCount(order.itemCount)
+  return {
+    id: order.id,
+    number: formatOrderNumber(order.id),
+    customerName: order.customerName,
+    customerEmail: order.email,
+    itemCount: order.itemCount,
+    totalWeight: ounces(order.totalWeightTenthsOz),
+    packageType: pack.type,
+    packageDimensions: pack.dimensions,
+    status: order.status,
+    createdAt: order.createdAt.toISOString(),
+    totalAmount: dollars(order.totalCents),
+    shippoTrackingNumber: order.shippoTrackingNumber,
+    carrier: order.shippingCarrier,
+    shippingService: order.shippingService,
+    failureReason: order.status === 'failed' ? order.failureReason : null,
+    labelUrl: order.labelUrl ? `/api/orders/${order.id}/label` : null,
+  }
+}
+
+function dashboardProduct(product: CatalogProduct): DashboardProduct {
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description,
+    weight: ounces(product.weightTenthsOz),
+  }
+}
+
+/**
+ * The staff dashboard (spec §2 /dashboard, §7): numbers for the day, orders and payment events newest
+ * first, fulfilment actions, product weights and the package calculator. It reads and acts through the
+ * orders, catalogue, webhook and account services; access is checked before any of this runs (the
+ * `staff` guard in api/plugins/auth.ts).
+ */
+export function createDashboardService(deps: {
+  clock: Clock
+  config: Pick<Config, 'shopTimeZone'>
+  orders: OrdersService
+  catalog: CatalogService
+  webhooks: Pick<WebhookService, 'page'>
+  accounts: Pick<AccountService, 'findById'>
+}) {
+  const { orders, catalog } = deps
+
+  async function mustExist(id: number | null): Promise<Order> {
+    const order = id === null ? null : await orders.get(id)
+    if (!order) throw notFound(ORDER_NOT_FOUND)
+    return order
+  }
+
+  /** Who made each move, by name: staff e-mails are looked up once per person. */
+  async function historyOf(orderId: number): Promise<HistoryEntry[]> {
+    const entries = await orders.history(orderId)
+    const names = new Map<string, string>([[SYSTEM_ACTOR, 'System']])
+    for (const entry of entries) {
+      if (names.has(entry.actor)) continue
+      const person = await deps.accounts.findById(entry.actor)
+      names.set(entry.actor, person ? person.email : 'A former staff account')
+    }
+    return entries.map((entry) => ({
+      from: entry.fromStatus,
+      to: entry.toStatus,
+      actor: entry.actor,
+      actorName: names.get(entry.actor) ?? entry.actor,
+      reason: entry.reason,
+      at: entry.createdAt.toISOString(),
+    }))
+  }
+
+  return {
+    async stats(): Promise<DashboardStats> {
+      const today = startOfDay(deps.clock.now(), deps.config.shopTimeZone)
+      const { byStatus, placedSince } = await orders.counts(today)
+      return {
+        ordersToday: placedSince,
+        processing: byStatus.pending + byStatus.processing,
+        shipped: byStatus.shipped,
+        failed: byStatus.failed,
+      }
+    },
+
+    async orders(query: { limit?: string; before?: string }): Promise<DashboardOrder[]> {
+      const limit = pageLimit(query.limit)
+      let before: number | undefined
+      if (query.before !== undefined && query.before !== '') {
+        if (!/^\d{1,9}$/.test(query.before)) throw badRequest('before must be an order number.')
+        before = Number(query.before)
+      }
+      return (await orders.page({ limit, before })).map(dashboardOrder)
+    },
+
+    async order(segment: string): Promise<OrderDetail> {
+      const order = await mustExist(orderIdFrom(segment))
+      return {
+        ...dashboardOrder(order),
+        lines: order.lines.map((line) => ({
+          productId: line.productId,
+          name: line.name,
+          variant: line.variant && line.variant !== line.name ? line.variant : null,
+          quantity: line.quantity,
+          unitAmount: dollars(line.unitCents),
+          lineTotal: dollars(line.unitCents * line.quantity),
+          weight: ounces(line.weightTenthsOz * line.quantity),
+        })),
+        shippingAddress: order.shippingAddress,
+        billingAddress: order.billingAddress,
+        subtotal: dollars(order.subtotalCents),
+        discount: dollars(order.discountCents),
+        discountCode: order.discountCode,
+        shipping: dollars(order.shippingCents),
+        history: await historyOf(order.id),
+      }
+    },
+
+    /** Where staff read the label; 404 when the order has none. */
+    async label(segment: string): Promise<{ number: string; source: LabelSource }> {
+      const id = orderIdFrom(segment)
+      const source = id === null ? null : await orders.label(id)
+      if (id === null || !source) throw notFound('This order has no label yet.')
+      return { number: formatOrderNumber(id), source }
+    },
+
+    /** Retry a failed order's label purchase; 409 with the reason for any other status. */
+    async retry(segment: string, staffId: string): Promise<OrderActionResponse> {
+      const id = orderIdFrom(segment)
+      if (id !== null && (await orders.retry(id, staffId))) {
+        const order = await mustExist(id)
+        return {
+          message: `Order ${formatOrderNumber(order.id)} is being processed again: a new label is on its way.`,
+          order: dashboardOrder(order),
+        }
+      }
+      const order = await mustExist(id)
+      throw conflict(
+        `Order ${formatOrderNumber(order.id)} is ${statusLabel(order.status)}: only a FAILED order can be retried.`,
+      )
+    },
+
+    /** Mark a labelled order shipped (the customer is e-mailed once); 409 for any other status. */
+    async markShipped(segment: string, staffId: string): Promise<OrderActionResponse> {
+      const id = orderIdFrom(segment)
+      if (id !== null && (await orders.markShipped(id, staffId))) {
+        const order = await mustExist(id)
+        return {
+          message: `Order ${formatOrderNumber(order.id)} is marked shipped. The customer gets an e-mail with the tracking number.`,
+          order: dashboardOrder(order),
+        }
+      }
+      const order = await mustExist(id)
+      throw conflict(
+        order.status === 'shipped'
+          ? `Order ${formatOrderNumber(order.id)} is already marked shipped.`
+          : `Order ${formatOrderNumber(order.id)} is ${statusLabel(order.status)}: only an order with a label (LABEL CREATED) can be marked shipped.`,
+      )
+    },
+
+    async products(): Promise<DashboardProduct[]> {
+      return (await catalog.list()).map(dashboardProduct)
+    },
+
+    /** Staff weight edit: ounces above 0, at most 1,000, one decimal; later rates and labels use it. */
+    async setWeight(segment: string, body: unknown): Promise<WeightResponse> {
+      const weight = parseProductWeight((body as { weight?: unknown } | null)?.weight)
+      if (weight === null) throw badRequest(PRODUCT_WEIGHT_MESSAGE)
+      const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
+      const product = id === null ? null : await catalog.setWeight(id, weight)
+      if (!product) throw notFound(PRODUCT_NOT_FOUND)
+      return {
+        message: `${product.name} now weighs ${ounces(product.weightTenthsOz).toFixed(1)} oz.`,
+        product: dashboardProduct(product),
+      }
+    },
+
+    async webhookEvents(query: { limit?: string; before?: string }): Promise<WebhookEventAnswer[]> {
+      const limit = pageLimit(query.limit)
+      const before = query.before === '' ? undefined : query.before
+      if (before !== undefined && before.length > 255) throw badRequest('before must be an event id.')
+      const events = await deps.webhooks.page({ limit, before })
+      return events.map((event) => ({ ...event, createdAt: event.createdAt.toISOString() }))
+    },
+
+    /** Spec §5 calculator: 1–20 items (decision 5), else a 400 that says so. */
+    calculatePackage(body: unknown): PackageRecommendationAnswer {
+      const count = parsePackageItemCount((body as { itemCount?: unknown } | null)?.itemCount)
+      if (count === null) throw badRequest(ITEM_COUNT_MESSAGE)
+      return packageForItemCount(count)
+    },
+  }
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>

@@ -1,0 +1,34 @@
+/**
+ * Where a bought label can be read. The built-in carrier stores its labels as files and records file://
+ * URLs; a browser cannot open those, and they must never leave the server, so staff get the file through
+ * an authenticated route. Shippo's labels live at https addresses of its own.
+ */
+import { isAbsolute, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export type LabelSource = { kind: 'file'; path: string } | { kind: 'redirect'; url: string }
+
+/**
+ * The label file inside `labelsDir`, or the carrier's https URL; null for anything else. A stored URL
+ * pointing outside the labels folder (a tampered or moved database) is refused, never read.
+ */
+export function labelSource(labelUrl: string | null, labelsDir: string): LabelSource | null {
+  if (!labelUrl) return null
+  let url: URL
+  try {
+    url = new URL(labelUrl)
+  } catch {
+    return null
+  }
+  if (url.protocol === 'https:') return { kind: 'redirect', url: url.href }
+  if (url.protocol !== 'file:') return null
+  let path: string
+  try {
+    path = resolve(fileURLToPath(url))
+  } catch {
+    return null
+  }
+  const inside = relative(resolve(labelsDir), path)
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || !inside.endsWith('.pdf')) return null
+  return { kind: 'file', path }
+}

@@ -1,0 +1,142 @@
+// `npm run staff -- <command>`: who may use the staff dashboard (/dashboard). Run it on the server, with the
+// same configuration (DATABASE_URL …) as the shop.
+//
+//   npm run staff -- add <email> [--name "First Last"]   make an account staff; creates it if needed, with a
+//                                                         password typed without echo, or STAFF_PASSWORD
+//   npm run staff -- remove <email>                       back to customer, signed out everywhere at once
+//   npm run staff -- list                                 every staff account
+import { resolve } from 'node:path'
+import { adaptersFromConfig } from '../api/adapters'
+import { ConfigError, readConfig } from '../api/env'
+import { systemClock } from '../api/lib/clock'
+import { STAFF_PASSWORD_MIN_LENGTH, StaffCommandError } from '../api/modules/account/staff'
+import { loadStaticSite } from '../api/plugins/static-site'
+import { createServices } from '../api/services'
+import { openDatabase } from '../db/client'
+
+const USAGE = `Usage:
+  npm run staff -- add <email> [--name "First Last"]
+  npm run staff -- remove <email>
+  npm run staff -- list
+
+A new staff account's password is asked for without echo, or read from STAFF_PASSWORD
+(at least ${STAFF_PASSWORD_MIN_LENGTH} characters).`
+
+class UsageError extends Error {}
+
+/** Reads one line from the terminal without showing what is typed. */
+function readHidden(prompt: string): Promise<string> {
+  const input = process.stdin
+  return new Promise((resolveLine, reject) => {
+    let typed = ''
+    process.stdout.write(prompt)
+    input.setRawMode(true)
+    input.resume()
+    input.setEncoding('utf8')
+    const finish = (error?: Error) => {
+      input.setRawMode(false)
+      input.pause()
+      input.off('data', onData)
+      process.stdout.write('\n')
+      if (error) reject(error)
+      else resolveLine(typed)
+    }
+    function onData(chunk: string) {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n') return finish()
+        if (char === '\u0003' || char === '\u0004') return finish(new UsageError('Cancelled.'))
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1)
+        else if (char >= ' ') typed += char
+      }
+    }
+    input.on('data', onData)
+  })
+}
+
+/** STAFF_PASSWORD, else typed twice at the terminal. Never printed, never logged. */
+async function askPassword(): Promise<string> {
+  const fromEnv = process.env.STAFF_PASSWORD
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv
+  if (!process.stdin.isTTY) {
+    throw new UsageError('No terminal to type a password in: set STAFF_PASSWORD for this command.')
+  }
+  const first = await readHidden(
+    `Password for the new account (at least ${STAFF_PASSWORD_MIN_LENGTH} characters): `,
+  )
+  const again = await readHidden('The same password again: ')
+  if (first !== again) throw new UsageError('The two passwords differ. Nothing was changed.')
+  return first
+}
+
+function nameOption(args: string[]): { firstName: string; lastName: string } | undefined {
+  const at = args.indexOf('--name')
+  if (at < 0) return undefined
+  const full = args[at + 1]?.trim()
+  if (!full) throw new UsageError('--name needs a value, like --name "Jo Mason".')
+  const [firstName = '', ...rest] = full.split(/\s+/)
+  return { firstName, lastName: rest.join(' ') }
+}
+
+async function main(args: string[]): Promise<void> {
+  const [command, email] = args
+  if (!command || command === 'help' || command === '--help') {
+    console.log(USAGE)
+    return
+  }
+  if (!['add', 'remove', 'list'].includes(command)) throw new UsageError(`Unknown command "${command}".`)
+  if (command !== 'list' && (!email || email.startsWith('--'))) {
+    throw new UsageError(`"${command}" needs an e-mail address.`)
+  }
+
+  const config = readConfig()
+  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+  try {
+    const services = createServices({
+      config,
+      db: database.db,
+      clock: systemClock,
+      site: loadStaticSite(resolve(config.distDir)),
+      ...adaptersFromConfig(config, database.db, systemClock),
+    })
+    const staff = services.staff
+    if (command === 'list') {
+      const members = await staff.list()
+      if (members.length === 0)
+        console.log('No staff accounts yet. Add one with: npm run staff -- add <email>')
+      for (const member of members) {
+        const name = `${member.firstName} ${member.lastName}`.trim()
+        console.log(`${member.email}${name ? `  (${name})` : ''}`)
+      }
+      return
+    }
+    if (command === 'add') {
+      const { outcome, user } = await staff.add(email as string, askPassword, nameOption(args))
+      const said = {
+        created: `Created ${user.email} as staff. They can sign in at /login and open /dashboard.`,
+        promoted: `${user.email} is staff now; their password and sign-in stay as they were.`,
+        'already-staff': `${user.email} is staff already. Nothing changed.`,
+      }
+      console.log(said[outcome])
+      return
+    }
+    const { outcome, user } = await staff.remove(email as string)
+    console.log(
+      outcome === 'removed'
+        ? `${user.email} is no longer staff and has been signed out everywhere.`
+        : `${user.email} was not staff; they have been signed out everywhere all the same.`,
+    )
+  } finally {
+    database.close()
+  }
+}
+
+try {
+  await main(process.argv.slice(2))
+} catch (error) {
+  if (error instanceof UsageError || error instanceof StaffCommandError || error instanceof ConfigError) {
+    console.error(error.message)
+    if (error instanceof UsageError) console.error(`\n${USAGE}`)
+    process.exit(1)
+  }
+  throw error
+}

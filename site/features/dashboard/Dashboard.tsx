@@ -1,0 +1,153 @@
+import { useCallback, useRef, useState } from 'react'
+import { ApiError } from '../../lib/api'
+import { loginUrlFor } from '../account/sign-in-guard'
+import { showToast } from '../toasts/store'
+import { fetchOrders, fetchProducts, fetchStats, fetchWebhookEvents, markShipped, retryOrder } from './api'
+import { RETRY_FAILED_FALLBACK, serverMessageOr } from './dashboard-logic'
+import { OrderDetailDialog } from './OrderDetailDialog'
+import { OrdersTable } from './OrdersTable'
+import type { OrderActions } from './order-actions'
+import { PackageCalculator } from './PackageCalculator'
+import { ProductWeights } from './ProductWeights'
+import { StatsCards } from './StatsCards'
+import { usePolling } from './use-polling'
+import { WebhookEvents } from './WebhookEvents'
+
+/** Spec §9 refresh intervals. */
+const STATS_EVERY_MS = 30_000
+const ORDERS_EVERY_MS = 15_000
+const EVENTS_EVERY_MS = 10_000
+/** After a Retry the label is usually bought within seconds: look again soon instead of in 15 s. */
+const AFTER_RETRY_MS = [2_500, 6_000]
+
+export function Dashboard({ onForbidden }: { onForbidden: (email: string) => void }) {
+  // A 401 means the session ended (signed out, or removed from staff): sign in again and come back.
+  // A 403 means the account is no longer staff.
+  const onError = useCallback(
+    (error: Error) => {
+      if (!(error instanceof ApiError)) return
+      if (error.status === 401) window.location.replace(loginUrlFor('/dashboard'))
+      if (error.status === 403) onForbidden('')
+    },
+    [onForbidden],
+  )
+  const stats = usePolling(fetchStats, STATS_EVERY_MS, onError)
+  const orders = usePolling(fetchOrders, ORDERS_EVERY_MS, onError)
+  const events = usePolling(fetchWebhookEvents, EVENTS_EVERY_MS, onError)
+  const products = usePolling(fetchProducts, null, onError)
+  const [busy, setBusy] = useState<ReadonlySet<number>>(new Set())
+  const [refreshing, setRefreshing] = useState(false)
+  const [detail, setDetail] = useState<{ id: number; version: number } | null>(null)
+  const opener = useRef<HTMLElement | null>(null)
+
+  const refreshOrders = useCallback(async () => {
+    await Promise.allSettled([orders.refresh(), stats.refresh()])
+    setDetail((open) => (open ? { ...open, version: open.version + 1 } : open))
+  }, [orders.refresh, stats.refresh])
+
+  async function withBusy(id: number, work: () => Promise<void>) {
+    setBusy((current) => new Set(current).add(id))
+    try {
+      await work()
+    } finally {
+      setBusy((current) => {
+        const next = new Set(current)
+        next.delete(id)
+        return next
+      })
+    }
+  }
+
+  const actions: OrderActions = {
+    busy,
+    async retry(order) {
+      await withBusy(order.id, async () => {
+        try {
+          const answer = await retryOrder(order.id)
+          showToast({ title: 'Order Retry Successful', description: answer.message })
+          for (const delay of AFTER_RETRY_MS) window.setTimeout(() => void refreshOrders(), delay)
+        } catch (error) {
+          showToast({
+            title: 'Retry Failed',
+            description: serverMessageOr(error, RETRY_FAILED_FALLBACK),
+            variant: 'error',
+          })
+        }
+        await refreshOrders()
+      })
+    },
+    async ship(order) {
+      await withBusy(order.id, async () => {
+        try {
+          const answer = await markShipped(order.id)
+          showToast({ title: 'Order Shipped', description: answer.message })
+        } catch (error) {
+          showToast({
+            title: 'Mark Shipped Failed',
+            description: serverMessageOr(error, 'Failed to mark the order shipped.'),
+            variant: 'error',
+          })
+        }
+        await refreshOrders()
+      })
+    },
+    open(order, from) {
+      opener.current = from
+      setDetail({ id: order.id, version: 0 })
+    },
+  }
+
+  async function refreshAll() {
+    setRefreshing(true)
+    const results = await Promise.allSettled([
+      stats.refresh(),
+      orders.refresh(),
+      events.refresh(),
+      products.refresh(),
+    ])
+    setRefreshing(false)
+    const failed = results.find((result) => result.status === 'rejected')
+    if (failed) {
+      showToast({
+        title: 'Refresh Failed',
+        description: serverMessageOr(failed.reason, 'Some parts of the dashboard could not be loaded.'),
+        variant: 'error',
+      })
+    } else {
+      showToast({ title: 'Dashboard Refreshed', description: 'Orders, events and products are up to date.' })
+    }
+  }
+
+  return (
+    <div className="mt-6 grid grid-cols-1 gap-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-muted">
+          Orders refresh every 15 s, events every 10 s and the numbers every 30 s while this tab is open.
+        </p>
+        <button type="button" className="btn-outline" onClick={refreshAll} disabled={refreshing}>
+          {refreshing ? 'Refreshing...' : 'Refresh'}
+        </button>
+      </div>
+      <StatsCards state={stats} />
+      <OrdersTable state={orders} actions={actions} />
+      <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
+        <WebhookEvents state={events} />
+        <div className="grid min-w-0 grid-cols-1 content-start gap-8">
+          <PackageCalculator />
+          <ProductWeights state={products} />
+        </div>
+      </div>
+      {detail && (
+        <OrderDetailDialog
+          orderId={detail.id}
+          version={detail.version}
+          actions={actions}
+          onClose={() => {
+            setDetail(null)
+            opener.current?.focus()
+          }}
+        />
+      )}
+    </div>
+  )
+}

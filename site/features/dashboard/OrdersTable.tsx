@@ -1,0 +1,93 @@
+import { formatCurrency } from '../../../api/rules/money'
+import type { DashboardOrder } from './api'
+import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
+import { OrderActionButtons } from './OrderActionButtons'
+import type { OrderActions } from './order-actions'
+import { Section } from './Section'
+import { StatusBadge } from './StatusBadge'
+import type { Polled } from './use-polling'
+
+/** Spec §7: the newest 10 orders, refreshed every 15 s, with what staff can do to each. */
+export function OrdersTable({ state, actions }: { state: Polled<DashboardOrder[]>; actions: OrderActions }) {
+  const orders = state.data ?? []
+  return (
+    <Section
+      id="orders"
+      title="Recent Orders"
+      loading={state.loading}
+      error={state.error}
+      hasData={state.data !== null}
+      loadingText="Loading orders..."
+    >
+      {orders.length === 0 ? (
+        <p className="text-muted">No orders yet. Paid orders appear here within seconds.</p>
+      ) : (
+        // Status and actions come first; the rest scrolls sideways on a narrow screen. Focusable, so keyboard
+        // users can scroll it too.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+        <section className="overflow-x-auto" aria-label="Orders table" tabIndex={0}>
+          <table className="dashboard-table w-full min-w-[50rem] border-collapse text-sm">
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+                <th scope="col">Items</th>
+                <th scope="col">Package</th>
+                <th scope="col">Total</th>
+                <th scope="col">Tracking</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((order) => (
+                <OrderRow key={order.id} order={order} actions={actions} />
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+    </Section>
+  )
+}
+
+function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderActions }) {
+  const busy = actions.busy.has(order.id)
+  return (
+    <tr data-order={order.number}>
+      <th scope="row">
+        <button
+          type="button"
+          className="font-mono font-bold text-brand underline underline-offset-4"
+          onClick={(event) => actions.open(order, event.currentTarget)}
+        >
+          #{order.number}
+          <span className="sr-only"> details</span>
+        </button>
+        <div className="text-xs text-muted">{formatDateTime(order.createdAt)}</div>
+      </th>
+      <td>
+        <div className="font-semibold">{order.customerName}</div>
+        <div className="text-xs text-muted break-all">{order.customerEmail}</div>
+      </td>
+      <td>
+        <StatusBadge status={order.status} />
+        {order.failureReason && (
+          <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.failureReason}</div>
+        )}
+      </td>
+      <td>
+        <OrderActionButtons order={order} actions={actions} busy={busy} />
+      </td>
+      <td>
+        {order.itemCount} · {formatOunces(order.totalWeight)}
+      </td>
+      <td>
+        {packageName(order.packageType)}
+        <div className="text-xs text-muted">{formatDimensions(order.packageDimensions)}</div>
+      </td>
+      <td>{formatCurrency(order.totalAmount)}</td>
+      <td className="font-mono text-xs break-all">{order.shippoTrackingNumber ?? '—'}</td>
+    </tr>
+  )
+}

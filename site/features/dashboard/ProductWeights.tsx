@@ -1,0 +1,107 @@
+import { type FormEvent, useState } from 'react'
+import { PRODUCT_WEIGHT_MESSAGE } from '../../../api/rules/product-weight'
+import { showToast } from '../toasts/store'
+import { type DashboardProduct, setProductWeight } from './api'
+import { formatOunces, serverMessageOr, weightFromField } from './dashboard-logic'
+import { Section } from './Section'
+import type { Polled } from './use-polling'
+
+/** Products with their shipping weight, each editable in place (rates and labels use it from then on). */
+export function ProductWeights({ state }: { state: Polled<DashboardProduct[]> }) {
+  const [saved, setSaved] = useState<Record<number, number>>({})
+  const products = (state.data ?? []).map((product) =>
+    saved[product.id] === undefined ? product : { ...product, weight: saved[product.id] as number },
+  )
+  return (
+    <Section
+      id="products"
+      title="Products"
+      loading={state.loading}
+      error={state.error}
+      hasData={state.data !== null}
+      loadingText="Loading products..."
+    >
+      <ul className="grid gap-3">
+        {products.map((product) => (
+          <WeightRow
+            key={product.id}
+            product={product}
+            onSaved={(weight) => setSaved((current) => ({ ...current, [product.id]: weight }))}
+          />
+        ))}
+      </ul>
+    </Section>
+  )
+}
+
+function WeightRow({ product, onSaved }: { product: DashboardProduct; onSaved: (weight: number) => void }) {
+  const [value, setValue] = useState(product.weight.toFixed(1))
+  const [busy, setBusy] = useState(false)
+  const [invalid, setInvalid] = useState(false)
+  const inputId = `weight-${product.id}`
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (busy) return
+    const weight = weightFromField(value)
+    if (weight === null) {
+      setInvalid(true)
+      showToast({ title: 'Update Failed', description: PRODUCT_WEIGHT_MESSAGE, variant: 'error' })
+      return
+    }
+    setInvalid(false)
+    setBusy(true)
+    try {
+      const answer = await setProductWeight(product.id, weight)
+      onSaved(answer.product.weight)
+      setValue(answer.product.weight.toFixed(1))
+      showToast({ title: 'Weight Updated', description: answer.message })
+    } catch (error) {
+      showToast({
+        title: 'Update Failed',
+        description: serverMessageOr(error, 'The weight could not be saved. Please try again.'),
+        variant: 'error',
+      })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <li className="rounded-md border border-line p-3" data-product={product.id}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="font-semibold">{product.name}</h3>
+        <span className="text-sm text-muted">
+          Now <span data-weight>{formatOunces(product.weight)}</span>
+        </span>
+      </div>
+      <p className="mt-1 line-clamp-2 text-sm text-muted">{product.description}</p>
+      <form className="mt-2" onSubmit={onSubmit} noValidate>
+        <label htmlFor={inputId} className="block text-xs font-semibold">
+          Weight of {product.name} (oz)
+        </label>
+        <div className="mt-1 flex flex-wrap items-center gap-2">
+          <input
+            id={inputId}
+            className="field w-28"
+            type="number"
+            inputMode="decimal"
+            step="0.1"
+            min="0.1"
+            max="1000"
+            value={value}
+            aria-invalid={invalid || undefined}
+            onChange={(event) => {
+              setValue(event.target.value)
+              setInvalid(false)
+            }}
+          />
+          <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
+            {busy ? 'Saving...' : 'Save'}
+            <span className="sr-only"> weight of {product.name}</span>
+          </button>
+        </div>
+      </form>
+    </li>
+  )
+}

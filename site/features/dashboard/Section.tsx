@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react'
+
+/** A titled dashboard panel with its loading and error lines. */
+export function Section(props: {
+  id: string
+  title: string
+  loading: boolean
+  error: Error | null
+  hasData: boolean
+  loadingText: string
+  children: ReactNode
+}) {
+  return (
+    <section
+      aria-labelledby={`${props.id}-heading`}
+      className="rounded-lg border border-line bg-surface p-4 sm:p-6"
+    >
+      <h2 id={`${props.id}-heading`} className="text-xl font-bold uppercase">
+        {props.title}
+      </h2>
+      {props.error && (
+        <p role="alert" className="mt-2 text-sm font-semibold text-danger">
+          {props.hasData ? 'Could not refresh: ' : 'Could not load: '}
+          {props.error.message}
+        </p>
+      )}
+      {!props.hasData && props.loading && !props.error && (
+        <p role="status" className="mt-3 text-muted">
+          {props.loadingText}
+        </p>
+      )}
+      {props.hasData && <div className="mt-4">{props.children}</div>}
+    </section>
+  )
+}

@@ -1,0 +1,49 @@
+/** The staff dashboard's calls (spec §7), typed from the API's own schemas (types only). */
+import type {
+  DashboardOrder,
+  DashboardProduct,
+  DashboardStats,
+  OrderActionResponse,
+  OrderDetail,
+  PackageRecommendationAnswer,
+  WebhookEventAnswer,
+  WeightResponse,
+} from '../../../api/modules/dashboard/model'
+import { apiRequest } from '../../lib/api'
+
+export type {
+  DashboardOrder,
+  DashboardProduct,
+  DashboardStats,
+  OrderDetail,
+  PackageRecommendationAnswer,
+  WebhookEventAnswer,
+}
+
+/** Spec §7: the dashboard shows the first 10 orders and events. */
+export const LIST_SIZE = 10
+
+export const fetchStats = (signal?: AbortSignal) =>
+  apiRequest<DashboardStats>('GET', '/api/dashboard/stats', undefined, { signal })
+
+export const fetchOrders = (signal?: AbortSignal) =>
+  apiRequest<DashboardOrder[]>('GET', `/api/orders?limit=${LIST_SIZE}`, undefined, { signal })
+
+export const fetchOrder = (id: number, signal?: AbortSignal) =>
+  apiRequest<OrderDetail>('GET', `/api/orders/${id}`, undefined, { signal })
+
+export const fetchWebhookEvents = (signal?: AbortSignal) =>
+  apiRequest<WebhookEventAnswer[]>('GET', `/api/webhooks?limit=${LIST_SIZE}`, undefined, { signal })
+
+export const fetchProducts = (signal?: AbortSignal) =>
+  apiRequest<DashboardProduct[]>('GET', '/api/products', undefined, { signal })
+
+export const retryOrder = (id: number) => apiRequest<OrderActionResponse>('POST', `/api/orders/${id}/retry`)
+
+export const markShipped = (id: number) => apiRequest<OrderActionResponse>('POST', `/api/orders/${id}/ship`)
+
+export const setProductWeight = (id: number, weight: number) =>
+  apiRequest<WeightResponse>('PATCH', `/api/products/${id}/weight`, { weight })
+
+export const calculatePackage = (itemCount: number) =>
+  apiRequest<PackageRecommendationAnswer>('POST', '/api/calculate-package', { itemCount })

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+
+export interface Polled<T> {
+  data: T | null
+  /** The last failure, cleared by the next success; earlier data stays on screen meanwhile. */
+  error: Error | null
+  loading: boolean
+  /** Loads now (and restarts the interval); resolves when done, rejects with the failure. */
+  refresh: () => Promise<void>
+}
+
+/**
+ * Loads now, then every `intervalMs` while the tab is visible (spec §9: 30 s, 15 s, 10 s). A hidden tab
+ * stops polling; coming back loads at once. `onError` sees each failure (401 and 403 end the page's access).
+ */
+export function usePolling<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  intervalMs: number | null,
+  onError?: (error: Error) => void,
+): Polled<T> {
+  const [data, setData] = useState<T | null>(null)
+  const [error, setError] = useState<Error | null>(null)
+  const [loading, setLoading] = useState(true)
+  const loadRef = useRef(load)
+  loadRef.current = load
+  const onErrorRef = useRef(onError)
+  onErrorRef.current = onError
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const controller = useRef<AbortController | null>(null)
+  const active = useRef(true)
+
+  const run = useCallback(async (): Promise<void> => {
+    clearTimeout(timer.current)
+    controller.current?.abort()
+    const current = new AbortController()
+    controller.current = current
+    setLoading(true)
+    try {
+      const answer = await loadRef.current(current.signal)
+      if (current.signal.aborted || !active.current) return
+      setData(answer)
+      setError(null)
+    } catch (caught) {
+      if (current.signal.aborted || !active.current) return
+      const failure = caught instanceof Error ? caught : new Error(String(caught))
+      setError(failure)
+      onErrorRef.current?.(failure)
+      throw failure
+    } finally {
+      if (!current.signal.aborted && active.current) {
+        setLoading(false)
+        if (intervalMs !== null && document.visibilityState === 'visible') {
+          timer.current = setTimeout(() => void run().catch(() => undefined), intervalMs)
+        }
+      }
+    }
+  }, [intervalMs])
+
+  useEffect(() => {
+    active.current = true
+    void run().catch(() => undefined)
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') {
+        clearTimeout(timer.current)
+      } else {
+        void run().catch(() => undefined)
+      }
+    }
+    document.addEventListener('visibilitychange', onVisibility)
+    return () => {
+      active.current = false
+      clearTimeout(timer.current)
+      controller.current?.abort()
+      document.removeEventListener('visibilitychange', onVisibility)
+    }
+  }, [run])
+
+  return { data, error, loading, refresh: run }
+}

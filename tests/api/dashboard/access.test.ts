@@ -1,0 +1,192 @@
+// Every staff call answers 401 to anonymous callers and 403 to customers before it does anything, and
+// works for staff; `npm run staff` adds and removes staff, and a removed staff member is shut out at once.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { join } from 'node:path'
+import { STAFF_ONLY_MESSAGE } from '../../../api/plugins/auth'
+import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
+import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
+import { orderRow, paidOrder, STAFF_PASSWORD, staffMember, switchableCarrier } from './helpers'
+
+// Argon2id hashing and the staff command's own process take a while on a busy machine.
+setDefaultTimeout(60_000)
+
+let shop: TestApp
+let carrier: ReturnType<typeof switchableCarrier>
+let staff: Customer
+let customer: Customer
+let labelled: number
+let failed: number
+
+beforeAll(async () => {
+  shop = await createTestApp({ TRUST_PROXY: 'true' }, (base) => {
+    carrier = switchableCarrier(base.shipping)
+    return { shipping: carrier.provider }
+  })
+  staff = await staffMember(shop)
+  customer = await signUp(shop)
+  labelled = await paidOrder(shop)
+  await shop.runDueJobs()
+  carrier.state.failing = true
+  failed = await paidOrder(shop)
+  // The label job's last attempt marks the order failed; run it to the end.
+  for (let attempt = 0; attempt < 8; attempt++) {
+    await shop.runDueJobs()
+    shop.clock.advance(2 * 60 * 60 * 1000)
+  }
+  carrier.state.failing = false
+})
+afterAll(() => shop.close())
+
+/** Every staff call, with a body where it takes one. Ids are filled in once the orders exist. */
+function staffCalls(): [method: string, path: string, body?: unknown][] {
+  return [
+    ['GET', '/api/dashboard/stats'],
+    ['GET', '/api/orders'],
+    ['GET', '/api/orders?limit=5'],
+    ['GET', `/api/orders/${labelled}`],
+    ['GET', `/api/orders/${labelled}/label`],
+    ['POST', `/api/orders/${failed}/retry`],
+    ['POST', `/api/orders/${labelled}/ship`],
+    ['GET', '/api/products'],
+    ['PATCH', '/api/products/2/weight', { weight: 2.8 }],
+    ['GET', '/api/webhooks'],
+    ['POST', '/api/calculate-package', { itemCount: 3 }],
+  ]
+}
+
+function call(method: string, path: string, body: unknown, cookie: string | null): Promise<Response> {
+  return shop.call(method, path, body, cookie ? { cookie } : {})
+}
+
+describe('access', () => {
+  test('anonymous callers get 401 and customers 403 on every staff call, and nothing happens', async () => {
+    expect((await orderRow(shop, failed))?.status).toBe('failed')
+    expect((await orderRow(shop, labelled))?.status).toBe('label_created')
+    for (const [method, path, body] of staffCalls()) {
+      const anonymous = await call(method, path, body, null)
+      expect([path, anonymous.status]).toEqual([path, 401])
+      expect(await anonymous.json()).toEqual({ error: 'Please sign in to continue.' })
+
+      const refused = await call(method, path, body, customer.cookie)
+      expect([path, refused.status]).toEqual([path, 403])
+      expect(await refused.json()).toEqual({ error: STAFF_ONLY_MESSAGE })
+    }
+    // A forged or stale cookie is no better than none.
+    const forged = await call('GET', '/api/orders', undefined, 'session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+    expect(forged.status).toBe(401)
+    await shop.runDueJobs()
+    expect((await orderRow(shop, failed))?.status).toBe('failed')
+    expect((await orderRow(shop, labelled))?.status).toBe('label_created')
+    expect(carrier.state.bought).toHaveLength(1)
+    const products = await shop.services.catalog.byId(2)
+    expect(products?.weightTenthsOz).toBe(28)
+  })
+
+  test('staff get an answer from every staff call', async () => {
+    for (const [method, path, body] of staffCalls()) {
+      const res = await call(method, path, body, staff.cookie)
+      expect([method, path, res.status]).toEqual([method, path, 200])
+      expect(res.headers.get('cache-control')).toContain('no-store')
+    }
+  })
+
+  test('a customer signed in with a cookie of their own cannot become staff through the profile call', async () => {
+    const res = await shop.call(
+      'PUT',
+      '/api/auth/update-profile',
+      { firstName: 'Sneaky', role: 'staff' },
+      { cookie: customer.cookie },
+    )
+    expect(res.status).toBe(200)
+    expect((await call('GET', '/api/orders', undefined, customer.cookie)).status).toBe(403)
+  })
+})
+
+/** Runs `npm run staff -- …` (scripts/staff.ts) against this test's database, as staff would on the server. */
+async function staffCommand(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, '../../../scripts/staff.ts'), ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      PUBLIC_URL: ORIGIN,
+      DATABASE_URL: shop.deps.config.databaseUrl,
+      DATA_DIR: shop.deps.config.dataDir,
+      DIST_DIR: join(shop.deps.config.dataDir, 'no-site'),
+      ...env,
+    },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
+  return { code: await child.exited, out, err }
+}
+
+describe('npm run staff', () => {
+  test('add creates a staff account with STAFF_PASSWORD; list shows it; the password is never printed', async () => {
+    const email = uniqueEmail('foreman')
+    const added = await staffCommand(['add', email, '--name', 'Jo Mason'], { STAFF_PASSWORD })
+    expect(added.code).toBe(0)
+    expect(added.out).toContain(`Created ${email} as staff`)
+    expect(added.out + added.err).not.toContain(STAFF_PASSWORD)
+
+    const signedIn = await signIn(shop, email, STAFF_PASSWORD, uniqueAddress())
+    expect(signedIn.status).toBe(200)
+    expect((await signedIn.json()).user).toMatchObject({ role: 'staff', firstName: 'Jo', lastName: 'Mason' })
+    const orders = await call('GET', '/api/orders', undefined, cookieHeader(signedIn))
+    expect(orders.status).toBe(200)
+
+    const listed = await staffCommand(['list'])
+    expect(listed.code).toBe(0)
+    expect(listed.out).toContain(email)
+    expect(listed.out).not.toContain(customer.email)
+  })
+
+  test('add without a terminal or STAFF_PASSWORD refuses, and a short password is refused', async () => {
+    const email = uniqueEmail('nopass')
+    const noPassword = await staffCommand(['add', email])
+    expect(noPassword.code).toBe(1)
+    expect(noPassword.err).toContain('set STAFF_PASSWORD')
+    const short = await staffCommand(['add', email], { STAFF_PASSWORD: 'short' })
+    expect(short.code).toBe(1)
+    expect(short.err).toContain('at least 12 characters')
+    expect(await shop.services.accounts.findByEmail(email)).toBeNull()
+    const bad = await staffCommand(['add', 'not-an-email'], { STAFF_PASSWORD })
+    expect(bad.code).toBe(1)
+  })
+
+  test('add promotes an existing customer: their open session reaches the dashboard at once', async () => {
+    const person = await signUp(shop)
+    expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(403)
+    const promoted = await staffCommand(['add', person.email])
+    expect(promoted.code).toBe(0)
+    expect(promoted.out).toContain('is staff now')
+    expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(200)
+  })
+
+  test('remove demotes and signs out everywhere: the next call is refused', async () => {
+    const leaving = await staffMember(shop)
+    const otherBrowser = await signIn(shop, leaving.email, STAFF_PASSWORD, uniqueAddress())
+    expect((await call('GET', '/api/orders', undefined, leaving.cookie)).status).toBe(200)
+
+    const removed = await staffCommand(['remove', leaving.email])
+    expect(removed.code).toBe(0)
+    expect(removed.out).toContain('is no longer staff')
+
+    expect((await call('GET', '/api/orders', undefined, leaving.cookie)).status).toBe(401)
+    expect((await call('GET', '/api/orders', undefined, cookieHeader(otherBrowser))).status).toBe(401)
+    // Signing in again makes a customer session: still no dashboard.
+    const back = await signIn(shop, leaving.email, STAFF_PASSWORD, uniqueAddress())
+    expect((await call('GET', '/api/orders', undefined, cookieHeader(back))).status).toBe(403)
+    expect((await staffCommand(['list'])).out).not.toContain(leaving.email)
+  })
+
+  test('remove of an unknown e-mail says so', async () => {
+    const res = await staffCommand(['remove', uniqueEmail('nobody')])
+    expect(res.code).toBe(1)
+    expect(res.err).toContain('No account has the e-mail')
+  })
+})

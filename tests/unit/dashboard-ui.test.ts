@@ -1,0 +1,92 @@
+import { describe, expect, test } from 'bun:test'
+import { afterSignIn, safeNextPath } from '../../site/features/account/redirects'
+import { loginUrlFor, signedInGuardScript } from '../../site/features/account/sign-in-guard'
+import {
+  calculatorCount,
+  formatDimensions,
+  RETRY_FAILED_FALLBACK,
+  serverMessageOr,
+  weightFromField,
+} from '../../site/features/dashboard/dashboard-logic'
+import { ApiError } from '../../site/lib/api'
+
+describe('sign-in and back', () => {
+  test('/login?next= returns to a path on this site', () => {
+    expect(loginUrlFor('/dashboard')).toBe('/login?next=%2Fdashboard')
+    expect(afterSignIn('?next=%2Fdashboard')).toBe('/dashboard')
+    expect(afterSignIn('?next=/account/orders%3Fnumber%3D000042')).toBe('/account/orders?number=000042')
+    expect(afterSignIn('?checkout=true&next=/dashboard')).toBe('/shipping')
+    expect(afterSignIn('')).toBe('/account')
+  })
+
+  test.each([
+    ['https://evil.example/'],
+    ['//evil.example/dashboard'],
+    ['/\\evil.example'],
+    ['\\\\evil.example'],
+    ['javascript:alert(1)'],
+    ['dashboard'],
+    ['/%0d%0aSet-Cookie:x'.replace('%0d%0a', '\r\n')],
+    [''],
+  ])('next=%p is not followed', (next) => {
+    expect(safeNextPath(`?next=${encodeURIComponent(next)}`)).toBeNull()
+    expect(afterSignIn(`?next=${encodeURIComponent(next)}`)).toBe('/account')
+  })
+
+  test('the head guard sends visitors without the hint to the given sign-in address', () => {
+    const sent: string[] = []
+    const run = new Function('document', 'location', signedInGuardScript(loginUrlFor('/dashboard')))
+    run({ cookie: '', documentElement: { setAttribute() {} } }, { replace: (url: string) => sent.push(url) })
+    run(
+      { cookie: 'signed_in=1', documentElement: { setAttribute() {} } },
+      { replace: (url: string) => sent.push(url) },
+    )
+    expect(sent).toEqual(['/login?next=%2Fdashboard'])
+  })
+})
+
+describe('dashboard fields', () => {
+  test.each([
+    ['1', 1],
+    ['7', 7],
+    ['20', 20],
+    ['0', 1],
+    ['21', 1],
+    ['2.5', 1],
+    ['', 1],
+    ['abc', 1],
+    ['-3', 1],
+  ])('calculator %p counts as %p', (raw, count) => {
+    expect(calculatorCount(raw)).toBe(count)
+  })
+
+  test('weights read as ounces with one decimal, or not at all', () => {
+    expect(weightFromField('2.5')).toBe(2.5)
+    expect(weightFromField('1000')).toBe(1000)
+    expect(weightFromField('0')).toBeNull()
+    expect(weightFromField('2.55')).toBeNull()
+    expect(weightFromField('heavy')).toBeNull()
+  })
+
+  test("Retry Failed shows the server's message, else the spec's", () => {
+    const conflict = new ApiError(409, 'Order 000042 is SHIPPED: only a FAILED order can be retried.', {
+      error: 'Order 000042 is SHIPPED: only a FAILED order can be retried.',
+    })
+    expect(serverMessageOr(conflict, RETRY_FAILED_FALLBACK)).toBe(
+      'Order 000042 is SHIPPED: only a FAILED order can be retried.',
+    )
+    expect(serverMessageOr(new ApiError(0, 'Could not reach the shop.'), RETRY_FAILED_FALLBACK)).toBe(
+      'Failed to retry order processing.',
+    )
+    expect(serverMessageOr(new ApiError(502, '502: Bad Gateway'), RETRY_FAILED_FALLBACK)).toBe(
+      'Failed to retry order processing.',
+    )
+    expect(serverMessageOr(new Error('boom'), RETRY_FAILED_FALLBACK)).toBe(
+      'Failed to retry order processing.',
+    )
+  })
+
+  test('dimensions read as inches', () => {
+    expect(formatDimensions({ width: 4.25, length: 7, height: 1 })).toBe('4.25 × 7 × 1 in')
+  })
+})
