@@ -1,6 +1,8 @@
 // The dashboard's lists and tools: stats for the shop's day, orders and webhook events newest first with
 // keyset paging, product weights that later rates use, and the package calculator's rules.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { products } from '../../../db/schema/catalog'
 import { getRates, rateFor } from '../checkout/helpers'
 import type { Customer } from '../support/accounts'
 import { createTestApp, type TestApp } from '../support/test-app'
@@ -191,6 +193,9 @@ describe('products and weights', () => {
       product: expect.objectContaining({ id: 5, weight: 40.5 }),
     })
     expect((await (await asStaff('GET', '/api/products')).json())[4].weight).toBe(40.5)
+    // Marked as staff's, so the next content sync at boot keeps it.
+    const [row] = await shop.deps.db.select().from(products).where(eq(products.id, 5))
+    expect(row).toMatchObject({ weightTenthsOz: 405, weightOverridden: true })
     const catalog = (await (await shop.call('GET', '/api/catalog')).json()) as {
       products: { id: number; weight: string }[]
     }
