@@ -192,6 +192,11 @@ test.describe('staff dashboard', () => {
 
     await page.getByRole('button', { name: 'Refresh' }).click()
     await expect(toast(page, 'Dashboard Refreshed')).toBeVisible()
+
+    // Staff find the dashboard from their account page.
+    await page.goto('/account')
+    await page.getByRole('link', { name: 'Staff Dashboard' }).click()
+    await expect(page).toHaveURL(/\/dashboard$/)
   })
 
   test('polling rests while the tab is hidden and picks up again when it is shown', async ({
@@ -235,6 +240,9 @@ test.describe('staff dashboard', () => {
     await expect(page.getByRole('heading', { name: 'Staff only' })).toBeVisible()
     await expect(page.getByText(`You are signed in as ${email}, a customer account.`)).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Recent Orders' })).toHaveCount(0)
+    await page.goto('/account')
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Staff Dashboard' })).toHaveCount(0)
     const orders = await page.request.get('/api/orders')
     expect(orders.status()).toBe(403)
     await axe()

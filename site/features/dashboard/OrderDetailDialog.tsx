@@ -53,6 +53,7 @@ export function OrderDetailDialog(props: {
 
   useEffect(() => {
     const controller = new AbortController()
+    // A new version means an action elsewhere may have moved the order: load it again.
     void props.version
     fetchOrder(props.orderId, controller.signal).then(
       (answer) => {

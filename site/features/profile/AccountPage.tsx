@@ -120,6 +120,11 @@ export default function AccountPage() {
             </button>
           ))}
         </div>
+        {user.role === 'staff' && (
+          <a href="/dashboard" className="btn-primary w-full">
+            Staff Dashboard
+          </a>
+        )}
         <button type="button" className="btn-outline w-full" onClick={logout} disabled={leaving}>
           {leaving ? 'Signing out...' : 'Logout'}
         </button>
