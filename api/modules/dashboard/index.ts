@@ -9,6 +9,7 @@ import {
   idParams,
   orderActionResponse,
   orderDetailSchema,
+  ordersQuery,
   packageRecommendationSchema,
   pageQuery,
   webhookEventSchema,
@@ -32,7 +33,7 @@ export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'da
       })
       .get('/api/orders', ({ query }) => dashboard.orders(query), {
         staff: true,
-        query: pageQuery,
+        query: ordersQuery,
         response: { 200: t.Array(dashboardOrderSchema) },
       })
       .get('/api/orders/:id', ({ params }) => dashboard.order(params.id), {

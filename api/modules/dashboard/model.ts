@@ -138,6 +138,13 @@ export const pageQuery = t.Object({
   before: t.Optional(t.String()),
 })
 
+/** The orders list also takes ?status=failed or ?status=label_created,failed (any of these). */
+export const ordersQuery = t.Object({
+  limit: t.Optional(t.String()),
+  before: t.Optional(t.String()),
+  status: t.Optional(t.String()),
+})
+
 export const idParams = t.Object({ id: t.String() })
 
 /** Most rows one page may hold. */

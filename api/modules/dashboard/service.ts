@@ -2,7 +2,13 @@ import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { startOfDay } from '../../lib/time-zone'
 import { badRequest, conflict, notFound } from '../../plugins/errors'
-import { formatOrderNumber, statusLabel } from '../../rules/order-status'
+import {
+  formatOrderNumber,
+  isOrderStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+  statusLabel,
+} from '../../rules/order-status'
 import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '../../rules/package'
 import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '../../rules/product-weight'
 import type { AccountService } from '../account/service'
@@ -44,6 +50,16 @@ export function pageLimit(raw: string | undefined): number {
     throw badRequest(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.`)
   }
   return Number(raw)
+}
+
+/** ?status= of the orders list: one status or several, comma-separated; absent means every status. */
+export function statusFilter(raw: string | undefined): OrderStatus[] | undefined {
+  if (raw === undefined || raw === '') return undefined
+  const wanted = raw.split(',').map((status) => status.trim())
+  if (wanted.length > ORDER_STATUSES.length || !wanted.every(isOrderStatus)) {
+    throw badRequest(`status must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`)
+  }
+  return [...new Set(wanted)]
 }
 
 function dashboardOrder(order: Omit<OrderRow, 'shippingAddress' | 'billingAddress'>): DashboardOrder {
@@ -130,14 +146,15 @@ export function createDashboardService(deps: {
       }
     },
 
-    async orders(query: { limit?: string; before?: string }): Promise<DashboardOrder[]> {
+    async orders(query: { limit?: string; before?: string; status?: string }): Promise<DashboardOrder[]> {
       const limit = pageLimit(query.limit)
       let before: number | undefined
       if (query.before !== undefined && query.before !== '') {
         if (!/^\d{1,9}$/.test(query.before)) throw badRequest('before must be an order number.')
         before = Number(query.before)
       }
-      return (await orders.page({ limit, before })).map(dashboardOrder)
+      const statuses = statusFilter(query.status)
+      return (await orders.page({ limit, before, statuses })).map(dashboardOrder)
     },
 
     async order(segment: string): Promise<OrderDetail> {

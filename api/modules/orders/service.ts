@@ -204,14 +204,20 @@ export function createOrdersService(
     },
 
     /**
-     * One page of orders, newest first, without lines: those numbered below `before` when it is given.
-     * Keyset paging on the primary key, so a page costs the same at order 100,000 as at order 10.
+     * One page of orders, newest first, without lines: those numbered below `before` when it is given, in
+     * one of `statuses` when they are. Keyset paging on the primary key (the status index holds it too), so
+     * a page costs the same at order 100,000 as at order 10.
      */
-    async page(options: { limit: number; before?: number }): Promise<OrderRow[]> {
+    async page(options: { limit: number; before?: number; statuses?: OrderStatus[] }): Promise<OrderRow[]> {
       return db
         .select()
         .from(orders)
-        .where(options.before === undefined ? undefined : lt(orders.id, options.before))
+        .where(
+          and(
+            options.before === undefined ? undefined : lt(orders.id, options.before),
+            options.statuses === undefined ? undefined : inArray(orders.status, options.statuses),
+          ),
+        )
         .orderBy(desc(orders.id))
         .limit(Math.min(Math.max(options.limit, 1), 500))
     },

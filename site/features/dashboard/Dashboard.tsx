@@ -2,7 +2,16 @@ import { useCallback, useRef, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { loginUrlFor } from '../account/sign-in-guard'
 import { showToast } from '../toasts/store'
-import { fetchOrders, fetchProducts, fetchStats, fetchWebhookEvents, markShipped, retryOrder } from './api'
+import {
+  fetchOrders,
+  fetchProducts,
+  fetchStats,
+  fetchWebhookEvents,
+  LIST_SIZE,
+  markShipped,
+  type OrdersView,
+  retryOrder,
+} from './api'
 import { RETRY_FAILED_FALLBACK, serverMessageOr } from './dashboard-logic'
 import { OrderDetailDialog } from './OrderDetailDialog'
 import { OrdersTable } from './OrdersTable'
@@ -32,7 +41,9 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
     [onForbidden],
   )
   const stats = usePolling(fetchStats, STATS_EVERY_MS, onError)
-  const orders = usePolling(fetchOrders, ORDERS_EVERY_MS, onError)
+  const [ordersView, setOrdersView] = useState<OrdersView>({ status: '', limit: LIST_SIZE })
+  const loadOrders = useCallback((signal: AbortSignal) => fetchOrders(ordersView, signal), [ordersView])
+  const orders = usePolling(loadOrders, ORDERS_EVERY_MS, onError, `${ordersView.status}:${ordersView.limit}`)
   const events = usePolling(fetchWebhookEvents, EVENTS_EVERY_MS, onError)
   const products = usePolling(fetchProducts, null, onError)
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set())
@@ -129,7 +140,7 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
         </button>
       </div>
       <StatsCards state={stats} />
-      <OrdersTable state={orders} actions={actions} />
+      <OrdersTable state={orders} actions={actions} view={ordersView} onViewChange={setOrdersView} />
       <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
         <WebhookEvents state={events} />
         <div className="grid min-w-0 grid-cols-1 content-start gap-8">

@@ -1,5 +1,5 @@
 import { formatCurrency } from '../../../api/rules/money'
-import type { DashboardOrder } from './api'
+import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
 import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
 import type { OrderActions } from './order-actions'
@@ -7,8 +7,29 @@ import { Section } from './Section'
 import { StatusBadge } from './StatusBadge'
 import type { Polled } from './use-polling'
 
-/** Spec §7: the newest 10 orders, refreshed every 15 s, with what staff can do to each. */
-export function OrdersTable({ state, actions }: { state: Polled<DashboardOrder[]>; actions: OrderActions }) {
+/** The table's filter: every order, or those waiting for someone. */
+const FILTERS = [
+  { value: '', label: 'All orders' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'label_created', label: 'Ready to ship (LABEL CREATED)' },
+  { value: 'pending,processing', label: 'Processing' },
+  { value: 'shipped', label: 'Shipped' },
+] as const
+
+/** The most rows the table asks for (the API's page limit). */
+const MAX_ROWS = 100
+
+/**
+ * Spec §7: the newest 10 orders, refreshed every 15 s, with what staff can do to each. A filter finds the
+ * orders that wait for someone however old they are, and 'Show 10 more' reaches further back.
+ */
+export function OrdersTable(props: {
+  state: Polled<DashboardOrder[]>
+  actions: OrderActions
+  view: OrdersView
+  onViewChange: (view: OrdersView) => void
+}) {
+  const { state, actions, view, onViewChange } = props
   const orders = state.data ?? []
   return (
     <Section
@@ -19,8 +40,29 @@ export function OrdersTable({ state, actions }: { state: Polled<DashboardOrder[]
       hasData={state.data !== null}
       loadingText="Loading orders..."
     >
+      <div className="mb-3 flex flex-wrap items-center gap-2">
+        <label htmlFor="orders-filter" className="text-sm font-semibold">
+          Show
+        </label>
+        <select
+          id="orders-filter"
+          className="field w-auto"
+          value={view.status}
+          onChange={(event) => onViewChange({ status: event.target.value, limit: LIST_SIZE })}
+        >
+          {FILTERS.map((filter) => (
+            <option key={filter.value} value={filter.value}>
+              {filter.label}
+            </option>
+          ))}
+        </select>
+      </div>
       {orders.length === 0 ? (
-        <p className="text-muted">No orders yet. Paid orders appear here within seconds.</p>
+        <p className="text-muted">
+          {view.status
+            ? 'No orders in this status.'
+            : 'No orders yet. Paid orders appear here within seconds.'}
+        </p>
       ) : (
         // Status and actions come first; the rest scrolls sideways on a narrow screen. Focusable, so keyboard
         // users can scroll it too.
@@ -46,6 +88,15 @@ export function OrdersTable({ state, actions }: { state: Polled<DashboardOrder[]
             </tbody>
           </table>
         </section>
+      )}
+      {orders.length >= view.limit && view.limit < MAX_ROWS && (
+        <button
+          type="button"
+          className="btn-outline mt-3 !px-4 !py-2 text-xs"
+          onClick={() => onViewChange({ ...view, limit: Math.min(view.limit + LIST_SIZE, MAX_ROWS) })}
+        >
+          Show {LIST_SIZE} more
+        </button>
       )}
     </Section>
   )

@@ -26,8 +26,17 @@ export const LIST_SIZE = 10
 export const fetchStats = (signal?: AbortSignal) =>
   apiRequest<DashboardStats>('GET', '/api/dashboard/stats', undefined, { signal })
 
-export const fetchOrders = (signal?: AbortSignal) =>
-  apiRequest<DashboardOrder[]>('GET', `/api/orders?limit=${LIST_SIZE}`, undefined, { signal })
+/** Which orders the table shows: a status filter ('' for all, or a comma-separated list) and how many. */
+export interface OrdersView {
+  status: string
+  limit: number
+}
+
+export const fetchOrders = (view: OrdersView, signal?: AbortSignal) => {
+  const query = new URLSearchParams({ limit: String(view.limit) })
+  if (view.status) query.set('status', view.status)
+  return apiRequest<DashboardOrder[]>('GET', `/api/orders?${query}`, undefined, { signal })
+}
 
 export const fetchOrder = (id: number, signal?: AbortSignal) =>
   apiRequest<OrderDetail>('GET', `/api/orders/${id}`, undefined, { signal })

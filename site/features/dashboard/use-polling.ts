@@ -12,11 +12,13 @@ export interface Polled<T> {
 /**
  * Loads now, then every `intervalMs` while the tab is visible (spec §9: 30 s, 15 s, 10 s). A hidden tab
  * stops polling; coming back loads at once. `onError` sees each failure (401 and 403 end the page's access).
+ * A new `key` (what `load` asks for has changed) loads at once and starts the interval again.
  */
 export function usePolling<T>(
   load: (signal: AbortSignal) => Promise<T>,
   intervalMs: number | null,
   onError?: (error: Error) => void,
+  key = '',
 ): Polled<T> {
   const [data, setData] = useState<T | null>(null)
   const [error, setError] = useState<Error | null>(null)
@@ -54,7 +56,9 @@ export function usePolling<T>(
         }
       }
     }
-  }, [intervalMs])
+    // `key` is not read here: a new one makes a new `run`, which the effect below starts at once.
+    void key
+  }, [intervalMs, key])
 
   useEffect(() => {
     active.current = true

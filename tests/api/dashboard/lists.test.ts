@@ -96,6 +96,42 @@ describe('orders', () => {
     expect(all.map((order) => order.id)).toEqual([...all.map((order) => order.id)].sort((a, b) => b - a))
   })
 
+  test('?status= keeps the orders in those statuses, newest first', async () => {
+    const all = (await (await asStaff('GET', '/api/orders?limit=100')).json()) as {
+      id: number
+      status: string
+    }[]
+    expect(new Set(all.map((order) => order.status))).toEqual(new Set(['label_created', 'pending']))
+    for (const [query, statuses] of [
+      ['pending', ['pending']],
+      ['label_created', ['label_created']],
+      ['label_created,pending', ['label_created', 'pending']],
+      ['failed', []],
+    ] as const) {
+      const res = await asStaff('GET', `/api/orders?limit=100&status=${query}`)
+      expect(res.status).toBe(200)
+      const ids = ((await res.json()) as { id: number }[]).map((order) => order.id)
+      expect([query, ids]).toEqual([
+        query,
+        all
+          .filter((order) => (statuses as readonly string[]).includes(order.status))
+          .map((order) => order.id),
+      ])
+    }
+    const newestPending = all.find((order) => order.status === 'pending')?.id ?? 0
+    const older = (await (
+      await asStaff('GET', `/api/orders?status=pending&before=${newestPending}`)
+    ).json()) as { id: number; status: string }[]
+    expect(older.every((order) => order.id < newestPending && order.status === 'pending')).toBe(true)
+    for (const query of ['lost', 'failed,,', 'FAILED']) {
+      const bad = await asStaff('GET', `/api/orders?status=${query}`)
+      expect([query, bad.status]).toEqual([query, 400])
+      expect((await bad.json()).error).toBe(
+        'status must be one or more of pending, processing, label_created, shipped, failed, separated by commas.',
+      )
+    }
+  })
+
   test('bad paging values are a 400 that says what is expected', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'before=abc', 'before=-1']) {
       const res = await asStaff('GET', `/api/orders?${query}`)
