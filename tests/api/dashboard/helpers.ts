@@ -85,6 +85,27 @@ export async function paidOrder(
   return order.id
 }
 
+/**
+ * Two paid orders for the staff calls to act on: one whose label was bought, one whose label purchase
+ * failed for good (the carrier refused every attempt). `carrier` is the test app's switchable carrier.
+ */
+export async function labelledAndFailedOrders(
+  shop: TestApp,
+  carrier: ReturnType<typeof switchableCarrier>,
+): Promise<{ labelled: number; failed: number }> {
+  const labelled = await paidOrder(shop)
+  await shop.runDueJobs()
+  carrier.state.failing = true
+  const failed = await paidOrder(shop)
+  // The label job's last attempt marks the order failed; run it to the end.
+  for (let attempt = 0; attempt < 8; attempt++) {
+    await shop.runDueJobs()
+    shop.clock.advance(2 * 60 * 60 * 1000)
+  }
+  carrier.state.failing = false
+  return { labelled, failed }
+}
+
 export async function orderRow(shop: TestApp, id: number) {
   const [row] = await shop.deps.db.select().from(orders).where(eq(orders.id, id))
   return row
