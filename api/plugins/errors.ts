@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { withoutPersonalData } from '../lib/redact'
 
 /** An error whose message is safe to show the customer, with the HTTP status that goes with it. */
 export class HttpError extends Error {
@@ -95,7 +96,7 @@ export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
         const url = new URL(request.url)
         console.error(
           `[error] ${request.method} ${url.pathname}:`,
-          error instanceof Error ? error.stack : error,
+          withoutPersonalData(error instanceof Error ? (error.stack ?? error.message) : String(error)),
         )
         return jsonError(500, 'Something went wrong on our side. Please try again.')
       }

@@ -26,12 +26,26 @@ function subjectOf(raw: string): string {
   return (match?.[1] ?? '').replace(/\r?\n[ \t]/g, ' ').trim()
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  /** Recipients refused at RCPT TO the way a real server refuses an unknown mailbox (550 5.1.1). */
+  rejectRecipients?: (address: string) => boolean
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.rejectRecipients?.(address.address)) return callback()
+      // Real servers name the refused mailbox in their answer, so the sender's error carries it.
+      const error = Object.assign(
+        new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`),
+        { responseCode: 550 },
+      )
+      callback(error)
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))

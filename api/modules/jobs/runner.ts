@@ -1,3 +1,4 @@
+import { withoutPersonalData } from '../../lib/redact'
 import type { Services } from '../../services'
 import type { JobHandler } from './service'
 
@@ -34,7 +35,10 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
         if (sweep) lastSweep = Date.now()
         running = (sweep ? runner.sweepWebhooks().then(() => runner.runDueJobs()) : runner.runDueJobs())
           .catch((error) =>
-            console.error('[jobs] worker loop:', error instanceof Error ? error.message : error),
+            console.error(
+              '[jobs] worker loop:',
+              withoutPersonalData(error instanceof Error ? error.message : String(error)),
+            ),
           )
           .finally(() => {
             if (!stopped) timer = setTimeout(tick, intervalMs)

@@ -3,6 +3,7 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { jobs } from '../../../db/schema/jobs'
 import type { Clock } from '../../lib/clock'
+import { withoutPersonalData } from '../../lib/redact'
 
 export type Job = typeof jobs.$inferSelect
 
@@ -169,7 +170,10 @@ export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: 
           await queue.complete(job)
         } catch (error) {
           failed += 1
-          console.error(`[jobs] ${job.type} #${job.id} attempt ${job.attempts} failed: ${errorText(error)}`)
+          // The job's own row keeps the whole message for staff; the log line drops any address it quotes.
+          console.error(
+            `[jobs] ${job.type} #${job.id} attempt ${job.attempts} failed: ${withoutPersonalData(errorText(error))}`,
+          )
           await queue.fail(job, error)
         }
       }

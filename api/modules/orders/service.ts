@@ -4,6 +4,7 @@ import { labelsDirFor } from '../../adapters/rate-table'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { crashPoint } from '../../lib/crash-points'
+import { withoutPersonalData } from '../../lib/redact'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
@@ -107,7 +108,7 @@ export function createOrdersService(
     )
     if (!failed) {
       console.error(
-        `[orders] ${formatOrderNumber(id)} left processing before it could be marked failed: ${reason}`,
+        `[orders] ${formatOrderNumber(id)} left processing before it could be marked failed: ${withoutPersonalData(reason)}`,
       )
     }
   }
@@ -359,7 +360,7 @@ export function createOrdersService(
         if (error instanceof PaidServiceUnavailableError) {
           // Retrying on a timer would meet the same rates: staff decide (Retry once it is offered, or refund).
           const reason = `${error.message}; the customer paid for ${order.shippingService}`
-          console.error(`[orders] ${number}: ${reason}`)
+          console.error(`[orders] ${number}: ${withoutPersonalData(reason)}`)
           await failLabel(order.id, reason)
           return
         }

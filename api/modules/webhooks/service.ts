@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { withoutPersonalData } from '../../lib/redact'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
@@ -158,7 +159,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         // The order stands; a missed redemption only lets a one-time code be used again.
         console.error(
           `[webhooks] redemption for order ${orderId} not recorded:`,
-          error instanceof Error ? error.message : error,
+          withoutPersonalData(error instanceof Error ? error.message : String(error)),
         )
       }
     }
