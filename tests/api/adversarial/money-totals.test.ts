@@ -113,6 +113,58 @@ test('the charge always equals the catalogue total less the discount plus shippi
         expect(Number.isInteger(line.unitAmountCents) && line.unitAmountCents > 0).toBe(true)
       }
     }),
-    { numRuns: 150 },
+    {
+      numRuns: 150,
+      // The edges, always tried: goods of exactly $35.00 after a discount (free standard shipping) and
+      // $34.00 (not free), exactly the $0.50 minimum left and nothing left, and a minimum subtotal met
+      // exactly and missed by a dollar.
+      examples: [
+        [
+          [
+            { id: 1, quantity: 1 },
+            { id: 5, quantity: 1 },
+          ],
+          'SAVE5',
+          'USPS Ground Advantage',
+        ],
+        [
+          [
+            { id: 1, quantity: 1 },
+            { id: 2, quantity: 1 },
+          ],
+          'SAVE5',
+          'USPS Ground Advantage',
+        ],
+        [
+          [
+            { id: 4, quantity: 1 },
+            { id: 2, quantity: 1 },
+            { id: 5, quantity: 1 },
+          ],
+          'PROPBIG',
+          'USPS Priority Mail',
+        ],
+        [[{ id: 4, quantity: 2 }], 'PROPALL', 'USPS Priority Mail'],
+        [
+          [
+            { id: 4, quantity: 1 },
+            { id: 2, quantity: 1 },
+            { id: 5, quantity: 1 },
+          ],
+          'TOOLBOX20',
+          'USPS Ground Advantage',
+        ],
+        [
+          [
+            { id: 4, quantity: 1 },
+            { id: 2, quantity: 1 },
+            { id: 3, quantity: 1 },
+          ],
+          'TOOLBOX20',
+          'USPS Ground Advantage',
+        ],
+        [[{ id: 2, quantity: 2 }], null, 'USPS Priority Mail'],
+      ],
+    },
   )
 })
