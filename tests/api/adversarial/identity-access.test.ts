@@ -20,6 +20,7 @@ let staff: Customer
 let alice: Customer
 let bob: Customer
 let aliceOrder: number
+let aliceSession: string
 let orders: { labelled: number; failed: number }
 
 /** What only Alice's answers may contain. */
@@ -66,6 +67,7 @@ beforeAll(async () => {
   )
   expect(opened.status).toBe(200)
   const { sessionId } = (await opened.json()) as { sessionId: string }
+  aliceSession = sessionId
   const paid = await payDemo(shop, sessionId)
   expect(paid.status).toBe(200)
   aliceOrder = Number(((await paid.json()) as { orderNumber: string }).orderNumber)
@@ -123,6 +125,20 @@ describe("one customer cannot reach another's orders or address", () => {
       attacks.tried()
       const res = await shop.call('GET', path, undefined, { cookie: bob.cookie })
       expect([path, res.status === 200, leaksAlice(await res.text())]).toEqual([path, false, []])
+    }
+  })
+
+  test('a paid session id, which /success shows in its address, reveals nothing personal to anyone', async () => {
+    for (const path of [
+      `/api/checkout/session/${aliceSession}/status`,
+      `/api/demo-payments/${aliceSession}`,
+    ]) {
+      for (const cookie of [undefined, bob.cookie]) {
+        attacks.tried()
+        const res = await shop.call('GET', path, undefined, cookie ? { cookie } : {})
+        expect(res.status).toBe(200)
+        expect([path, leaksAlice(await res.text())]).toEqual([path, []])
+      }
     }
   })
 
