@@ -174,13 +174,43 @@ test('sign-up, sign-in, reset, checkout and webhooks log no password, token, e-m
     tampered.data.object.amount_total = 1
     await postWebhook(shop, JSON.stringify(tampered), WEBHOOK_SECRET)
     await shop.runDueJobs()
+    // The demo provider's own card form: a paid card, a declined one and a malformed one.
+    const demo = await createTestApp({ TRUST_PROXY: 'true' })
+    try {
+      secrets.demoBuyerEmail = uniqueEmail('democanary')
+      const demoRate = rateFor(await getRates(demo, items, address), 'USPS Priority Mail')
+      const demoOpened = await demo.call(
+        'POST',
+        '/api/create-checkout-session',
+        sessionBody(items, demoRate, { customer_email: secrets.demoBuyerEmail, shipping_address: address }),
+        uniqueAddress(),
+      )
+      const demoSession = ((await demoOpened.json()) as { sessionId: string }).sessionId
+      secrets.declinedCard = '4000000000000002'
+      secrets.malformedCard = '4242424242424241'
+      secrets.cardName = 'Canary Cardholder'
+      attacks.tried(3)
+      for (const cardNumber of [secrets.declinedCard, secrets.malformedCard, '4242 4242 4242 4242']) {
+        await demo.call(
+          'POST',
+          `/api/demo-payments/${demoSession}/pay`,
+          { cardNumber, expiry: '12/30', cvc: '987', name: secrets.cardName },
+          uniqueAddress(),
+        )
+      }
+      await demo.runDueJobs()
+    } finally {
+      demo.close()
+    }
+    secrets.card = '4242 4242 4242 4242'
+    secrets.cardDigits = '4242424242424242'
     secrets.webhookSecret = WEBHOOK_SECRET
     secrets.stripeKey = stripe.secretKey
   })
 
   // The run did log (mail written, jobs failing): the search below has something to search.
   expect(logs).toContain('[jobs]')
-  expect(Object.keys(secrets)).toHaveLength(18)
+  expect(Object.keys(secrets)).toHaveLength(24)
   const lower = logs.toLowerCase()
   const leaks: string[] = []
   for (const [name, secret] of Object.entries(secrets)) {
