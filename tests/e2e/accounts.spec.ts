@@ -374,9 +374,10 @@ test.describe('sign-in page', () => {
       '/forgot-password',
     )
     await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup')
+    // Google's round trip comes back into checkout too.
     await expect(page.getByRole('link', { name: 'Sign in with Google' })).toHaveAttribute(
       'href',
-      '/google-sign-in',
+      '/google-sign-in?next=%2Fshipping',
     )
     await restPointer(page)
     await axe()
@@ -479,6 +480,33 @@ test.describe('Google sign-in', () => {
     await expect(
       toast(page, 'Use Google Sign In', 'This email is registered with Google. Please use Google Sign In.'),
     ).toBeVisible()
+  })
+
+  test('Google sign-in goes back to the page that asked (next), and never to another site', async ({
+    page,
+    baseURL,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo.project.name, 'gnext')
+    await chooseGoogleAccount(page, email, baseURL)
+    const google = page.getByRole('link', { name: 'Sign in with Google' })
+    // A crafted link: the sign-in page drops a next that leaves the site.
+    await page.goto(`/login?next=${encodeURIComponent('//evil.example')}`)
+    await waitForIsland(page, 'LoginForm')
+    await expect(google).toHaveAttribute('href', '/google-sign-in')
+
+    await page.goto(`/login?next=${encodeURIComponent('/profile')}`)
+    await waitForIsland(page, 'LoginForm')
+    await expect(google).toHaveAttribute('href', '/google-sign-in?next=%2Fprofile')
+    await google.click()
+    await expect(page).toHaveURL(/\/profile$/)
+    await expect(page.getByRole('region', { name: 'Personal Information' })).toContainText('Gail')
+
+    // Crafted links straight to the hand-off page: the server drops them too.
+    for (const next of ['//evil.example', 'https://evil.example']) {
+      await page.goto(`/google-sign-in?next=${encodeURIComponent(next)}`)
+      await expect(page).toHaveURL(/\/account$/)
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL ?? '').origin)
+    }
   })
 })
 

@@ -6,7 +6,7 @@ import { $user } from './auth-store'
 import { googleReturnMessage, loginError } from './messages'
 import { NeedsScriptNote } from './NeedsScriptNote'
 import { PasswordField } from './PasswordField'
-import { afterSignIn, isCheckoutLogin, tokenFromFragment } from './redirects'
+import { afterSignIn, googleSignInHref, isCheckoutLogin, tokenFromFragment } from './redirects'
 import { useFieldErrors } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
 import { type LoginField, loginProblem } from './validation'
@@ -18,6 +18,7 @@ const SUCCESS_PAUSE_MS = 600
 export default function LoginForm() {
   const hydrated = useHydrated()
   const [checkout, setCheckout] = useState(false)
+  const [googleHref, setGoogleHref] = useState('/google-sign-in')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [busy, setBusy] = useState(false)
@@ -39,6 +40,7 @@ export default function LoginForm() {
     }
     const params = new URLSearchParams(window.location.search)
     setCheckout(isCheckoutLogin(window.location.search))
+    setGoogleHref(googleSignInHref(window.location.search))
     const google = googleReturnMessage(params.get('google'))
     if (google) showToast({ ...google, variant: 'error' })
   }, [])
@@ -135,7 +137,7 @@ export default function LoginForm() {
       </form>
 
       <div className="mt-6 grid gap-3">
-        <a href="/google-sign-in" className="btn-outline w-full">
+        <a href={googleHref} className="btn-outline w-full">
           Sign in with Google
         </a>
         <p className="text-center text-sm">
