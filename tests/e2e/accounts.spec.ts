@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Locator, Page, Route } from '@playwright/test'
+import { payWithTestCard } from './support/checkout'
 import { expect, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
 
 // playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
@@ -248,16 +249,7 @@ test.describe('a customer account from sign-up to a new password', () => {
     await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
     await page.getByRole('group', { name: 'Select Shipping Method' }).getByRole('radio').first().check()
     await page.getByRole('button', { name: 'Continue to Payment' }).click()
-    await expect(page).toHaveURL(/\/checkout\?client_secret=cs_test_/)
-    await input(page, 'Card number').fill('4242 4242 4242 4242')
-    await input(page, 'Expiry (MM/YY)').fill('1234')
-    await input(page, 'CVC').fill('123')
-    await input(page, 'Name on card').fill('Samuel Carpenter')
-    await page.getByRole('button', { name: /^Pay \$/ }).click()
-    await expect(page).toHaveURL(/\/success\?session_id=/)
-    const orderNumber = page.getByText(/^Order number #\d{6}$/)
-    await expect(orderNumber).toBeVisible({ timeout: 15_000 })
-    const number = ((await orderNumber.textContent()) ?? '').replace(/\D/g, '')
+    const number = await payWithTestCard(page, 'Samuel Carpenter')
 
     // The order is in the history, and 'View Details' opens its page.
     await page.goto('/account#orders')

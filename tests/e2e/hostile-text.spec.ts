@@ -2,6 +2,7 @@
 // typed and shown as those characters on the profile, in the order history, on the staff dashboard and in
 // the confirmation e-mail, and no script of theirs runs anywhere (a dialog would mean one did).
 import type { Locator, Page } from '@playwright/test'
+import { payWithTestCard } from './support/checkout'
 import { expect, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 import { addStaff, STAFF_PASSWORD } from './support/staff'
@@ -93,16 +94,7 @@ test('hostile text is shown as typed on every page and in the e-mail, and none o
   await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
   await page.getByRole('group', { name: 'Select Shipping Method' }).getByRole('radio').first().check()
   await page.getByRole('button', { name: 'Continue to Payment' }).click()
-  await expect(page).toHaveURL(/\/checkout\?client_secret=cs_test_/)
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
-  await page.getByLabel('Expiry (MM/YY)').fill('1234')
-  await page.getByLabel('CVC').fill('123')
-  await page.getByLabel('Name on card').fill(FULL_NAME)
-  await page.getByRole('button', { name: /^Pay \$/ }).click()
-  await expect(page).toHaveURL(/\/success\?session_id=/)
-  const orderNumber = page.getByText(/^Order number #\d{6}$/)
-  await expect(orderNumber).toBeVisible({ timeout: 15_000 })
-  const number = ((await orderNumber.textContent()) ?? '').replace(/\D/g, '')
+  const number = await payWithTestCard(page, FULL_NAME)
 
   // Order history, and the order's own page with its address.
   await page.goto('/account#orders')
