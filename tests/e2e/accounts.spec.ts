@@ -6,23 +6,14 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Locator, Page, Route } from '@playwright/test'
+import { input, PASSWORD, signUp } from './support/accounts'
 import { payWithTestCard } from './support/checkout'
 import { expect, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
 
 // playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
 // `${DATA_DIR}/outbox/*.json` (api/adapters/outbox.ts).
 const OUTBOX = join(process.cwd(), 'data', 'e2e', 'outbox')
-const PASSWORD = 'cedar-and-sawdust'
 const NEW_PASSWORD = 'new-leather-apron'
-
-/**
- * A form control by its label. Required fields' labels end in an aria-hidden '*', and the show/hide
- * buttons are named 'Show password': an anchored pattern finds the control and nothing else.
- */
-function input(scope: Page | Locator, label: string): Locator {
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return scope.getByLabel(new RegExp(`^${escaped}( \\*)?( \\(optional\\))?$`))
-}
 
 function uniqueEmail(project: string, name = 'sam'): string {
   return `${name}.${project}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
@@ -60,18 +51,6 @@ function resetLinkFor(email: string): string | null {
 
 async function signedInCookie(page: Page): Promise<string | undefined> {
   return (await page.context().cookies()).find((cookie) => cookie.name === 'signed_in')?.value
-}
-
-async function signUp(page: Page, email: string) {
-  await page.goto('/signup')
-  await waitForIsland(page, 'SignupForm')
-  await input(page, 'First name').fill('Sam')
-  await input(page, 'Last name').fill('Carpenter')
-  await input(page, 'Email').fill(email)
-  await input(page, 'Password').fill(PASSWORD)
-  await input(page, 'Confirm password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(/\/profile$/)
 }
 
 async function signIn(page: Page, email: string, password: string) {

@@ -1,7 +1,8 @@
 // Text a customer typed is data, never markup: a name and an address line written as HTML are stored as
 // typed and shown as those characters on the profile, in the order history, on the staff dashboard and in
 // the confirmation e-mail, and no script of theirs runs anywhere (a dialog would mean one did).
-import type { Locator, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { input, signUp } from './support/accounts'
 import { payWithTestCard } from './support/checkout'
 import { expect, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
@@ -10,12 +11,6 @@ import { addStaff, STAFF_PASSWORD } from './support/staff'
 const FIRST_NAME = '<img src=x onerror=alert(1)>Bob'
 const FULL_NAME = `${FIRST_NAME} Carpenter`
 const STREET = '"><script>alert(2)</script>'
-const PASSWORD = 'cedar-and-sawdust'
-
-/** A form control by its label; required labels end in an aria-hidden '*'. */
-function input(scope: Page | Locator, label: string): Locator {
-  return scope.getByLabel(new RegExp(`^${label}( \\*)?$`))
-}
 
 /** Every dialog any page of the test opens: alert(1) or alert(2) running is exactly what must not happen. */
 const dialogs: string[] = []
@@ -50,15 +45,7 @@ test('hostile text is shown as typed on every page and in the e-mail, and none o
   const email = `hostile.${testInfo.project.name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
 
   // Sign up with the name, then save the address line on the profile.
-  await page.goto('/signup')
-  await waitForIsland(page, 'SignupForm')
-  await input(page, 'First name').fill(FIRST_NAME)
-  await input(page, 'Last name').fill('Carpenter')
-  await input(page, 'Email').fill(email)
-  await input(page, 'Password').fill(PASSWORD)
-  await input(page, 'Confirm password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(/\/profile$/)
+  await signUp(page, email, FIRST_NAME)
   await waitForIsland(page, 'AccountPage')
   const personal = page.getByRole('region', { name: 'Personal Information' })
   await expect(personal).toContainText(FIRST_NAME)
