@@ -5,7 +5,6 @@ import { eq } from 'drizzle-orm'
 import { createApp } from '../../../api/app'
 import { createServices } from '../../../api/services'
 import { sessions, signInFailures } from '../../../db/schema/auth'
-import { memoryMailer } from '../dashboard/helpers'
 import {
   cookieHeader,
   PASSWORD,
@@ -16,6 +15,7 @@ import {
   uniqueEmail,
   whoAmI,
 } from '../support/accounts'
+import { memoryMailer } from '../support/orders'
 import { createTestApp, PRODUCTION_ENV, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
 

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { join } from 'node:path'
 import { STAFF_ONLY_MESSAGE } from '../../../api/plugins/auth'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
+import { orderRow, switchableCarrier } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
-import { labelledAndFailedOrders, orderRow, STAFF_PASSWORD, staffMember, switchableCarrier } from './helpers'
+import { labelledAndFailedOrders, STAFF_PASSWORD, staffMember } from './helpers'
 
 // Argon2id hashing and the staff command's own process take a while on a busy machine.
 setDefaultTimeout(60_000)
