@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { unprocessable } from '../../plugins/errors'
+import { lineLabel } from '../../rules/catalog'
 import type { PricedLine } from '../../rules/discounts'
 import type { CatalogService } from './service'
 
@@ -111,5 +112,5 @@ export function pricedLines(cart: Cart): PricedLine[] {
 }
 
 export function lineName(line: Pick<CartLine, 'name' | 'variant'>): string {
-  return line.variant ? `${line.name} (${line.variant})` : line.name
+  return lineLabel(line)
 }
