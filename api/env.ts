@@ -1,5 +1,6 @@
 // Configuration is read and checked once, at boot. A bad value stops the server with one clear line,
 // instead of failing later in the middle of a customer's checkout.
+import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
 
 export interface Config {
@@ -29,6 +30,10 @@ export interface Config {
   trustedProxyHops: number
   /** How long a claimed job may run before another worker presumes its process dead and takes it over. */
   jobLeaseSeconds: number
+  /** How long a failed job waits before its first retry; each further retry waits twice as long. */
+  jobRetrySeconds: number
+  /** What the JSON log on standard output carries: info (a line per request and more), warn, error or silent. */
+  logLevel: LogLevel
   /** The IANA time zone the shop works in: the dashboard's 'orders today' is today there. */
   shopTimeZone: string
 }
@@ -244,6 +249,8 @@ export function readConfig(env: Env = process.env): Config {
       : null,
     trustedProxyHops: proxyHops(env),
     jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
+    jobRetrySeconds: seconds(env, 'JOB_RETRY_SECONDS', 30, { min: 1, max: 3600 }),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),
   }
 }

@@ -20,7 +20,10 @@ import { createMemoryRateCounter, createRateCounter } from './plugins/rate-limit
 
 export function createServices(deps: AppDeps) {
   const { db, clock } = deps
-  const jobs = createJobQueue(db, clock, { leaseMs: deps.config.jobLeaseSeconds * 1000 })
+  const jobs = createJobQueue(db, clock, {
+    leaseMs: deps.config.jobLeaseSeconds * 1000,
+    firstRetryMs: deps.config.jobRetrySeconds * 1000,
+  })
   // Cheap public calls count in memory per instance (docs/decisions/007).
   const rateCounter = createMemoryRateCounter(clock)
   // Sign-up and password-reset limits guard slow hashing and people's inboxes: every instance counts the

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { errorMessage, log } from '../../lib/log'
 import { sessionAuth } from '../../plugins/auth'
 import { badRequest } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
@@ -170,7 +171,7 @@ export function authRoutes(
           start = await auth.startGoogleSignIn()
         } catch (error) {
           if (!(error instanceof IdentityProviderError)) throw error
-          console.error(`[auth] Google sign-in could not start: ${error.message}`)
+          log.error('google sign-in could not start', { error: errorMessage(error) })
           return googleUnavailablePage('unreachable')
         }
         const { state, nonce, codeVerifier } = start.checks
@@ -207,7 +208,7 @@ export function authRoutes(
           set.headers.location = '/account'
         } catch (error) {
           if (!(error instanceof IdentityProviderError)) throw error
-          console.warn(`[auth] Google sign-in refused: ${error.message}`)
+          log.warn('google sign-in refused', { error: errorMessage(error) })
           set.headers.location =
             error.message === MESSAGES.googleUnverified ? '/login?google=unverified' : '/login?google=failed'
         }

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { errorMessage, log } from '../../lib/log'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
@@ -134,13 +135,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     // The provider charged what it was asked; anything else means the session is not ours to fulfil. An
     // event that does not say what was charged cannot be checked, so it makes no order either.
     if (session.amountTotal === null) {
-      console.error(`[webhooks] ${event.id}: no amount for session ${session.id}`)
+      log.error('payment event without an amount', { event: event.id })
       return { status: 'failed', note: 'amount missing' }
     }
     if (session.amountTotal !== record.totalCents) {
-      console.error(
-        `[webhooks] ${event.id}: amount ${session.amountTotal} differs from session total ${record.totalCents}`,
-      )
+      log.error('payment amount differs from the checkout session', {
+        event: event.id,
+        charged: session.amountTotal,
+        expected: record.totalCents,
+      })
       return { status: 'failed', note: 'amount does not match the checkout session' }
     }
     const { orderId, created } = await orders.create(orderDraft(record), event.id)
@@ -156,10 +159,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         })
       } catch (error) {
         // The order stands; a missed redemption only lets a one-time code be used again.
-        console.error(
-          `[webhooks] redemption for order ${orderId} not recorded:`,
-          error instanceof Error ? error.message : error,
-        )
+        log.error('discount redemption not recorded', { order: orderId, error: errorMessage(error) })
       }
     }
     return { status: 'processed', orderId, note: created ? undefined : 'order already existed' }
