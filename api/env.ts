@@ -30,6 +30,8 @@ export interface Config {
   trustedProxyHops: number
   /** How long a claimed job may run before another worker presumes its process dead and takes it over. */
   jobLeaseSeconds: number
+  /** How long a webhook handler holds a payment event before a redelivery may take it over. */
+  eventLeaseSeconds: number
   /** How long a failed job waits before its first retry; each further retry waits twice as long. */
   jobRetrySeconds: number
   /** What the JSON log on standard output carries: info (a line per request and more), warn, error or silent. */
@@ -249,6 +251,7 @@ export function readConfig(env: Env = process.env): Config {
       : null,
     trustedProxyHops: proxyHops(env),
     jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
+    eventLeaseSeconds: seconds(env, 'EVENT_LEASE_SECONDS', 60, { min: 5, max: 3600 }),
     jobRetrySeconds: seconds(env, 'JOB_RETRY_SECONDS', 30, { min: 1, max: 3600 }),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),

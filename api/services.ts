@@ -35,7 +35,13 @@ export function createServices(deps: AppDeps) {
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping })
-  const webhooks = createWebhookService({ ...deps, checkout, orders, discounts })
+  const webhooks = createWebhookService({
+    ...deps,
+    checkout,
+    orders,
+    discounts,
+    eventLeaseMs: deps.config.eventLeaseSeconds * 1000,
+  })
   const accounts = createAccountService({ db, clock, orders })
   const auth = createAuthService({ ...deps, accounts, jobs })
   const dashboard = createDashboardService({ ...deps, orders, catalog, webhooks, accounts })

@@ -26,8 +26,14 @@ function subjectOf(raw: string): string {
   return (match?.[1] ?? '').replace(/\r?\n[ \t]/g, ' ').trim()
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
-  const messages: ReceivedMail[] = []
+/**
+ * Starts the sink on `port` (any free one by default). Pass the messages of a sink that was stopped to
+ * start it again as the same server with the same mailbox, as a mail server comes back after an outage.
+ */
+export async function startSmtpSink(
+  options: { port?: number; messages?: ReceivedMail[] } = {},
+): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = options.messages ?? []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -47,7 +53,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       })
     },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const { port } = server.server.address() as AddressInfo
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -10,8 +10,9 @@ import type { OrderDraft } from '../orders/model'
 import type { OrdersService } from '../orders/service'
 
 /**
- * A handler's lease on an event. Handling takes milliseconds (no outside calls), so an event still leased
- * after this was being handled by a process that died; a redelivery or the sweep takes it over.
+ * A handler's lease on an event, unless EVENT_LEASE_SECONDS says otherwise. Handling takes milliseconds (no
+ * outside calls), so an event still leased after this was being handled by a process that died; a
+ * redelivery or the sweep takes it over.
  */
 export const EVENT_LEASE_MS = 60 * 1000
 
@@ -67,6 +68,8 @@ function orderDraft(record: CheckoutRecord): OrderDraft {
 }
 
 export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'payments'> {
+  /** How long a handler holds an event; EVENT_LEASE_MS by default. */
+  eventLeaseMs?: number
   checkout: CheckoutService
   orders: OrdersService
   discounts: DiscountService
@@ -78,6 +81,7 @@ export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'paym
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, clock, checkout, orders, discounts } = deps
+  const leaseMs = deps.eventLeaseMs ?? EVENT_LEASE_MS
 
   /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
   const inFlight = new Map<string, Promise<WebhookOutcome>>()
@@ -96,7 +100,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         sessionId: event.session?.id ?? null,
         status: 'received',
         payload: storedPayload(event),
-        claimedUntil: options.claim ? now.getTime() + EVENT_LEASE_MS : null,
+        claimedUntil: options.claim ? now.getTime() + leaseMs : null,
         createdAt: now,
       })
       .onConflictDoNothing({ target: webhookEvents.id })
@@ -112,7 +116,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const now = clock.now().getTime()
     const taken = await db
       .update(webhookEvents)
-      .set({ status: 'received', note: null, claimedUntil: now + EVENT_LEASE_MS })
+      .set({ status: 'received', note: null, claimedUntil: now + leaseMs })
       .where(
         and(
           eq(webhookEvents.id, id),
@@ -196,6 +200,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   }
 
   const service = {
+    /** How long another handler may hold an event: a provider told to deliver again should wait this long. */
+    leaseSeconds: Math.ceil(leaseMs / 1000),
+
     /** The latest events, newest first. */
     async recent(limit = 50) {
       return service.page({ limit })
