@@ -32,6 +32,8 @@ export interface Config {
   jobLeaseSeconds: number
   /** How long a webhook handler holds a payment event before a redelivery may take it over. */
   eventLeaseSeconds: number
+  /** How many background jobs (e-mails, labels) one instance runs at the same time. */
+  jobConcurrency: number
   /** How long a failed job waits before its first retry; each further retry waits twice as long. */
   jobRetrySeconds: number
   /** What the JSON log on standard output carries: info (a line per request and more), warn, error or silent. */
@@ -84,6 +86,16 @@ function seconds(env: Env, name: string, fallback: number, range: { min: number;
     throw new ConfigError(
       `${name} must be a whole number of seconds from ${range.min} to ${range.max} (got "${raw}")`,
     )
+  }
+  return value
+}
+
+function count(env: Env, name: string, fallback: number, range: { min: number; max: number }): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new ConfigError(`${name} must be a whole number from ${range.min} to ${range.max} (got "${raw}")`)
   }
   return value
 }
@@ -252,6 +264,7 @@ export function readConfig(env: Env = process.env): Config {
     trustedProxyHops: proxyHops(env),
     jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
     eventLeaseSeconds: seconds(env, 'EVENT_LEASE_SECONDS', 60, { min: 5, max: 3600 }),
+    jobConcurrency: count(env, 'JOB_CONCURRENCY', 4, { min: 1, max: 32 }),
     jobRetrySeconds: seconds(env, 'JOB_RETRY_SECONDS', 30, { min: 1, max: 3600 }),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),

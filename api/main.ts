@@ -48,7 +48,7 @@ app.listen({
 })
 
 // E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
-const stopJobs = createJobRunner(services).start()
+const stopJobs = createJobRunner(services).start({ concurrency: config.jobConcurrency })
 log.info('services', { payments: deps.payments.name, shipping: deps.shipping.name, mail: deps.mailer.name })
 // Said at every boot: whoever runs the server should know that orders here cost nothing.
 const demoNotice = demoPaymentsNotice(config)

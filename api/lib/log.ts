@@ -53,6 +53,10 @@ export function captureLog(sink: (line: string) => void): () => void {
 
 /** An error's message for a log line or a job row: never a stack, no e-mail address, at most 500 characters. */
 export function errorMessage(error: unknown): string {
+  // A query error's own message quotes the SQL and its parameters (addresses among them): the database's
+  // message underneath says what went wrong without them.
+  const cause = (error as { cause?: unknown } | null)?.cause
+  if (error instanceof Error && error.message.startsWith('Failed query') && cause) return errorMessage(cause)
   const text = error instanceof Error ? error.message : String(error)
   // A mail server's refusal quotes the recipient; the address is personal data.
   return text.replace(EMAIL_ADDRESS, '[email]').slice(0, 500)

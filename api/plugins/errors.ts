@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { isDatabaseBusy } from '../lib/database-busy'
 import { errorMessage, log, redactPath } from '../lib/log'
 
 /** An error whose message is safe to show the customer, with the HTTP status that goes with it. */
@@ -89,12 +90,6 @@ function rootCause(error: unknown): unknown {
   return current
 }
 
-/** SQLite's 'database is locked': another process held the write lock past the busy timeout. */
-export function isDatabaseBusy(error: unknown): boolean {
-  const code = String((error as { code?: unknown } | null)?.code ?? '')
-  return code.startsWith('SQLITE_BUSY') || /database is locked/i.test(errorMessage(error))
-}
-
 /** The one place every error becomes an answer: clear JSON, the right status, no stack traces. */
 export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
   { as: 'global' },
@@ -127,7 +122,11 @@ function errorAnswer(code: string | number, error: unknown, request: Request): R
       }
       const reason = rootCause(error)
       if (isDatabaseBusy(reason)) {
-        log.warn('database busy', { method: request.method, path: redactPath(new URL(request.url).pathname) })
+        log.warn('database busy', {
+          method: request.method,
+          path: redactPath(new URL(request.url).pathname),
+          error: errorMessage(reason),
+        })
         return jsonError(503, DATABASE_BUSY, {}, { 'retry-after': String(DATABASE_BUSY_RETRY_SECONDS) })
       }
       log.error('request failed', {

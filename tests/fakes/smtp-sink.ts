@@ -53,6 +53,8 @@ export async function startSmtpSink(
       })
     },
   })
+  // A client that dies mid-conversation (a killed shop) resets its connection; a mail server shrugs that off.
+  server.on('error', () => {})
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const { port } = server.server.address() as AddressInfo
   return {

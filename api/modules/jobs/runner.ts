@@ -31,8 +31,11 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
      * Polls for due jobs in the background. The function it returns stops claiming jobs, lets the one in
      * hand finish, and resolves then: whatever is still queued runs at the next start.
      */
-    start(options: { intervalMs?: number } = {}): () => Promise<void> {
+    start(options: { intervalMs?: number; concurrency?: number } = {}): () => Promise<void> {
       const intervalMs = options.intervalMs ?? 2000
+      // Jobs wait on mail servers and carriers, not on this process: a few run side by side. Each claim
+      // is one conditional UPDATE, so no two workers ever hold the same job.
+      const workers = Math.max(1, options.concurrency ?? 1)
       let stopped = false
       const stopping = () => stopped
       let running: Promise<unknown> = Promise.resolve()
@@ -42,10 +45,16 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
         if (sweep) lastSweep = Date.now()
         let busy = false
         running = (sweep ? runner.sweepWebhooks() : Promise.resolve())
-          .then(() => (stopped ? { ran: 0 } : queue.runDueJobs(handlers, { limit: BATCH, stopping })))
-          .then((result) => {
+          .then(() =>
+            Promise.all(
+              Array.from({ length: stopped ? 0 : workers }, () =>
+                queue.runDueJobs(handlers, { limit: BATCH, stopping }),
+              ),
+            ),
+          )
+          .then((results) => {
             // A full batch means more is waiting: carry on at once instead of after the pause.
-            busy = result.ran >= BATCH
+            busy = results.some((result) => result.ran >= BATCH)
           })
           .catch((error) => log.error('job loop failed', { error: errorMessage(error) }))
           .finally(() => {

@@ -3,6 +3,7 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { jobs } from '../../../db/schema/jobs'
 import type { Clock } from '../../lib/clock'
+import { whileBusy } from '../../lib/database-busy'
 import { errorMessage, log } from '../../lib/log'
 
 export type Job = typeof jobs.$inferSelect
@@ -167,6 +168,7 @@ export function createJobQueue(
         const job = await queue.claimNext()
         if (!job) break
         ran += 1
+        let outcome: { ok: true } | { ok: false; error: unknown }
         try {
           const handler = handlers[job.type]
           if (!handler) throw new Error(`no handler for job type ${job.type}`)
@@ -175,18 +177,25 @@ export function createJobQueue(
             attempt: job.attempts,
             lastAttempt: job.attempts >= job.maxAttempts,
           })
-          await queue.complete(job)
+          outcome = { ok: true }
         } catch (error) {
-          failed += 1
-          log.warn('job failed', {
-            job: job.id,
-            type: job.type,
-            attempt: job.attempts,
-            final: job.attempts >= job.maxAttempts,
-            error: errorText(error),
-          })
-          await queue.fail(job, error)
+          outcome = { ok: false, error }
         }
+        // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
+        // while another writer holds the database, or the lease would run out and the work be done twice.
+        if (outcome.ok) {
+          await whileBusy(() => queue.complete(job))
+          continue
+        }
+        failed += 1
+        log.warn('job failed', {
+          job: job.id,
+          type: job.type,
+          attempt: job.attempts,
+          final: job.attempts >= job.maxAttempts,
+          error: errorText(outcome.error),
+        })
+        await whileBusy(() => queue.fail(job, outcome.error))
       }
       return { ran, failed }
     },

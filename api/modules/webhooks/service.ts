@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
 import { errorMessage, log } from '../../lib/log'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
@@ -15,6 +16,9 @@ import type { OrdersService } from '../orders/service'
  * redelivery or the sweep takes it over.
  */
 export const EVENT_LEASE_MS = 60 * 1000
+
+/** How long a handler keeps trying to write down an event's outcome while another writer holds the database. */
+const RELEASE_WAIT_MS = 10_000
 
 /** The sweep leaves events this young to the request that stored them. */
 const SWEEP_GRACE_MS = 30 * 1000
@@ -303,27 +307,37 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     try {
       handled = await handle(event)
     } catch (error) {
-      await db
-        .update(webhookEvents)
-        .set({
-          status: 'failed',
-          note: 'internal error',
-          claimedUntil: null,
-          processingTimeMs: Math.round(performance.now() - started),
-        })
-        .where(eq(webhookEvents.id, event.id))
+      // Released even while another writer holds the database, so a redelivery can take the event at once
+      // instead of waiting out the lease.
+      await whileBusy(
+        () =>
+          db
+            .update(webhookEvents)
+            .set({
+              status: 'failed',
+              note: isDatabaseBusy(error) ? 'database busy' : 'internal error',
+              claimedUntil: null,
+              processingTimeMs: Math.round(performance.now() - started),
+            })
+            .where(eq(webhookEvents.id, event.id)),
+        RELEASE_WAIT_MS,
+      )
       throw error
     }
-    await db
-      .update(webhookEvents)
-      .set({
-        status: handled.status,
-        orderId: handled.orderId ?? null,
-        note: handled.note ?? null,
-        claimedUntil: null,
-        processingTimeMs: Math.round(performance.now() - started),
-      })
-      .where(eq(webhookEvents.id, event.id))
+    await whileBusy(
+      () =>
+        db
+          .update(webhookEvents)
+          .set({
+            status: handled.status,
+            orderId: handled.orderId ?? null,
+            note: handled.note ?? null,
+            claimedUntil: null,
+            processingTimeMs: Math.round(performance.now() - started),
+          })
+          .where(eq(webhookEvents.id, event.id)),
+      RELEASE_WAIT_MS,
+    )
     return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
 

@@ -267,7 +267,11 @@ const signer = new Stripe('sk_test_drill_signing_only')
  * Delivers one event as the provider does: signed at the moment of sending, no Origin. Answers the status,
  * or 'refused' when no connection could be made and 'cut' when the connection broke before an answer.
  */
-export async function deliver(base: string, payload: string): Promise<number | 'refused' | 'cut'> {
+export async function deliver(
+  base: string,
+  payload: string,
+  onAnswer?: (res: Response) => void,
+): Promise<number | 'refused' | 'cut'> {
   const signature = await signer.webhooks.generateTestHeaderStringAsync({
     payload,
     secret: DEMO_WEBHOOK_SECRET,
@@ -280,6 +284,7 @@ export async function deliver(base: string, payload: string): Promise<number | '
       body: payload,
     })
     await res.arrayBuffer()
+    onAnswer?.(res)
     return res.status
   } catch (error) {
     return connectionFailure(error)
@@ -341,7 +346,9 @@ export async function shopCounts(shop: Shop): Promise<ShopCounts> {
     doubledOrders: await number(
       'select count(*) from (select checkout_session_id from orders group by checkout_session_id having count(*) > 1)',
     ),
-    labelled: await number("select count(*) from orders where status = 'label_created' and label_url is not null"),
+    labelled: await number(
+      "select count(*) from orders where status = 'label_created' and label_url is not null",
+    ),
     failedOrders: await number("select count(*) from orders where status = 'failed'"),
     unfinishedJobs: await number("select count(*) from jobs where status != 'done'"),
     labelFiles,
