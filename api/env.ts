@@ -34,6 +34,8 @@ export interface Config {
   eventLeaseSeconds: number
   /** How many background jobs (e-mails, labels) one instance runs at the same time. */
   jobConcurrency: number
+  /** On SIGTERM, how long the server keeps serving (not ready, closing connections) before it stops listening. */
+  shutdownDrainSeconds: number
   /** How long a failed job waits before its first retry; each further retry waits twice as long. */
   jobRetrySeconds: number
   /** What the JSON log on standard output carries: info (a line per request and more), warn, error or silent. */
@@ -265,6 +267,7 @@ export function readConfig(env: Env = process.env): Config {
     jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
     eventLeaseSeconds: seconds(env, 'EVENT_LEASE_SECONDS', 60, { min: 5, max: 3600 }),
     jobConcurrency: count(env, 'JOB_CONCURRENCY', 4, { min: 1, max: 32 }),
+    shutdownDrainSeconds: seconds(env, 'SHUTDOWN_DRAIN_SECONDS', 3, { min: 0, max: 120 }),
     jobRetrySeconds: seconds(env, 'JOB_RETRY_SECONDS', 30, { min: 1, max: 3600 }),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),

@@ -6,6 +6,7 @@ import { prepareData } from './boot'
 import type { AppDeps } from './deps'
 import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
+import { lifecycle } from './lib/lifecycle'
 import { errorMessage, log, setLogLevel } from './lib/log'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
@@ -61,15 +62,24 @@ log.info(`Grit & Whisker is open at ${config.publicUrl}`, {
 
 let stopping = false
 /**
- * Stops taking connections, lets every request already received finish and the job in hand complete
- * (queued jobs wait for the next start), then closes the database.
+ * SIGTERM: first drains (not ready, every answer closes its connection, requests still served) so the load
+ * balancer moves traffic away, then stops listening, lets every request already received finish and the
+ * job in hand complete (queued jobs wait for the next start), and closes the database. SIGINT (Ctrl-C)
+ * skips the drain.
  */
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  log.info('shutting down: finishing open requests and the current job', { signal })
+  lifecycle.draining = true
+  const drainMs = signal === 'SIGTERM' ? config.shutdownDrainSeconds * 1000 : 0
+  log.info('shutting down: draining, then finishing open requests and the current job', {
+    signal,
+    drainSeconds: drainMs / 1000,
+  })
+  const jobsStopped = stopJobs()
+  await Bun.sleep(drainMs)
   try {
-    await Promise.all([app.stop(), stopJobs()])
+    await Promise.all([app.stop(), jobsStopped])
   } catch (error) {
     log.error('shutdown did not finish cleanly', { error: errorMessage(error) })
   }

@@ -46,6 +46,7 @@ function startServer(dir: string, port: number, crashAt?: CrashPoint): Subproces
       DIST_DIR: join(dir, 'no-site'),
       FAULT_CRASH_AT: crashAt ?? '',
       JOB_LEASE_SECONDS: String(JOB_LEASE_SECONDS),
+      SHUTDOWN_DRAIN_SECONDS: '0',
     },
     stdout: 'ignore',
     stderr: 'ignore',

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { type Database, pendingMigrations } from '../../../db/client'
+import { lifecycle } from '../../lib/lifecycle'
 import { jsonError } from '../../plugins/errors'
 
 /** How long a load balancer should wait before asking /api/ready again. */
@@ -21,6 +22,7 @@ export function healthRoutes(db: Database) {
       set.headers['cache-control'] = 'no-store'
       const notReady = (reason: string) =>
         jsonError(503, reason, { status: 'unavailable' }, { 'retry-after': String(READY_RETRY_SECONDS) })
+      if (lifecycle.draining) return notReady('This instance is shutting down.')
       try {
         await db.run(sql`select 1`)
       } catch {

@@ -75,6 +75,7 @@ export function createShop(name: string, env: Record<string, string> = {}): Shop
           DIST_DIR: join(dir, 'no-site'),
           TRUST_PROXY: '1',
           LOG_LEVEL: 'warn',
+          SHUTDOWN_DRAIN_SECONDS: '1',
           FAULT_CRASH_AT: '',
           ...env,
           ...extra,
