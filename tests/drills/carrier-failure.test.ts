@@ -2,7 +2,7 @@
 // Each order ends failed with the carrier's reason; staff press Retry on the dashboard, twice at once as two
 // people might, and once more later: one label is bought per order, never a second. One retry's answer is
 // lost on the way back after Shippo sold the label; the next attempt finds that label instead of buying.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createShippoShipping } from '../../api/adapters/shippo'
 import { orders } from '../../db/schema/orders'
@@ -13,6 +13,9 @@ import { type FakeShippo, startFakeShippo } from '../fakes/shippo'
 import { recordDrill } from './support/counts'
 
 const ORDERS = 6
+
+// Signing two staff members in hashes their passwords: slow on a busy machine.
+setDefaultTimeout(60_000)
 
 let shippo: FakeShippo
 let shop: TestApp

@@ -129,6 +129,18 @@ export function createJobQueue(
       return job ?? null
     },
 
+    /**
+     * Extends the lease of a job its worker is still running, so a slow mail server or carrier never makes
+     * a live job look dead (and run twice). Only a worker that stops renewing, a dead one, loses its jobs.
+     */
+    async renewLease(job: Job): Promise<void> {
+      const now = clock.now().getTime()
+      await db
+        .update(jobs)
+        .set({ lockedUntil: now + leaseMs, updatedAt: now })
+        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, 'running')))
+    },
+
     async complete(job: Job): Promise<void> {
       await db
         .update(jobs)
@@ -169,6 +181,11 @@ export function createJobQueue(
         if (!job) break
         ran += 1
         let outcome: { ok: true } | { ok: false; error: unknown }
+        const started = performance.now()
+        const renewal = setInterval(
+          () => void queue.renewLease(job).catch(() => undefined),
+          Math.max(1000, Math.floor(leaseMs / 3)),
+        )
         try {
           const handler = handlers[job.type]
           if (!handler) throw new Error(`no handler for job type ${job.type}`)
@@ -180,11 +197,19 @@ export function createJobQueue(
           outcome = { ok: true }
         } catch (error) {
           outcome = { ok: false, error }
+        } finally {
+          clearInterval(renewal)
         }
         // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
         // while another writer holds the database, or the lease would run out and the work be done twice.
         if (outcome.ok) {
           await whileBusy(() => queue.complete(job))
+          log.info('job done', {
+            job: job.id,
+            type: job.type,
+            attempt: job.attempts,
+            ms: Math.round(performance.now() - started),
+          })
           continue
         }
         failed += 1

@@ -126,6 +126,20 @@ describe('request log', () => {
   })
 })
 
+test('background jobs log JSON lines too: which job, what kind, which attempt, and why it failed', async () => {
+  await shop.services.jobs.enqueue('no-such-job', { email: 'job.payload@example.com' })
+  const lines = await logged(() => shop.runDueJobs())
+  const failed = lines.find((line) => line.msg === 'job failed')
+  expect(failed).toMatchObject({
+    level: 'warn',
+    type: 'no-such-job',
+    attempt: 1,
+    final: false,
+    error: 'no handler for job type no-such-job',
+  })
+  expect(JSON.stringify(lines)).not.toContain('job.payload@example.com')
+})
+
 describe('health and readiness', () => {
   test('a migrated database is ready; health answers without asking it', async () => {
     const health = await shop.call('GET', '/api/health')
