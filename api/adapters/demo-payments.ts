@@ -102,7 +102,11 @@ export interface DemoSessionSummary {
   status: 'open' | 'complete' | 'expired'
   paymentStatus: 'paid' | 'unpaid'
   currency: string
-  customerEmail: string
+  /**
+   * Where the receipt goes, for the payment form: only while the session is open. Once it is paid or
+   * expired its id is shown on /success and kept in browser history, so it must not open the e-mail.
+   */
+  customerEmail?: string
   /** Cents. */
   amountTotal: number
   lineItems: { name: string; quantity: number; unitAmount: number }[]
@@ -227,12 +231,13 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       const row = await load(id)
       if (!row) return null
       const request = JSON.parse(row.request) as CheckoutSessionRequest
+      const status = sessionStatus(row, clock.now())
       return {
         sessionId: row.id,
-        status: sessionStatus(row, clock.now()),
+        status,
         paymentStatus: row.paymentStatus,
         currency: row.currency,
-        customerEmail: row.customerEmail,
+        ...(status === 'open' ? { customerEmail: row.customerEmail } : {}),
         amountTotal: row.amountTotal,
         lineItems: request.lineItems.map((item) => ({
           name: item.name,

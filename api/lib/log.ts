@@ -6,6 +6,8 @@
  * Fields are chosen by the caller and never include request bodies, cookies, tokens, query strings or
  * e-mail addresses; `redactPath` keeps addresses out of logged paths.
  */
+import { withoutPersonalData } from './redact'
+
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
@@ -59,10 +61,8 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message.startsWith('Failed query') && cause) return errorMessage(cause)
   const text = error instanceof Error ? error.message : String(error)
   // A mail server's refusal quotes the recipient; the address is personal data.
-  return text.replace(EMAIL_ADDRESS, '[email]').slice(0, 500)
+  return withoutPersonalData(text).slice(0, 500)
 }
-
-const EMAIL_ADDRESS = /[^\s@<>"'(),;:]+@[^\s@<>"'(),;:]+/g
 
 const EMAIL_IN_PATH = /[^/]*(?:@|%40)[^/]*/gi
 

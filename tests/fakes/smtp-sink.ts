@@ -26,18 +26,30 @@ function subjectOf(raw: string): string {
   return (match?.[1] ?? '').replace(/\r?\n[ \t]/g, ' ').trim()
 }
 
-/**
- * Starts the sink on `port` (any free one by default). Pass the messages of a sink that was stopped to
- * start it again as the same server with the same mailbox, as a mail server comes back after an outage.
- */
-export async function startSmtpSink(
-  options: { port?: number; messages?: ReceivedMail[] } = {},
-): Promise<SmtpSink> {
+export interface SmtpSinkOptions {
+  /** Recipients refused at RCPT TO the way a real server refuses an unknown mailbox (550 5.1.1). */
+  rejectRecipients?: (address: string) => boolean
+  /** The port to listen on (any free one by default): a sink started again on its old port is the same server. */
+  port?: number
+  /** The mailbox of a sink that was stopped, so one started again keeps what arrived before the outage. */
+  messages?: ReceivedMail[]
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = options.messages ?? []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.rejectRecipients?.(address.address)) return callback()
+      // Real servers name the refused mailbox in their answer, so the sender's error carries it.
+      const error = Object.assign(
+        new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`),
+        { responseCode: 550 },
+      )
+      callback(error)
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
