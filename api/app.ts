@@ -13,6 +13,7 @@ import { shippingRoutes } from './modules/shipping'
 import { webhookRoutes } from './modules/webhooks'
 import { errorFunnel } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
+import { requestLog } from './plugins/request-log'
 import { security } from './plugins/security'
 import { staticSite } from './plugins/static-site'
 import { createServices, type Services } from './services'
@@ -28,6 +29,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   })
   return (
     new Elysia()
+      // First, so every answer has its request id, even one the security checks give early.
+      .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
       .use(errorFunnel)
       .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
       .use(healthRoutes(deps.db))

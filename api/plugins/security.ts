@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { jsonError } from './errors'
+import { HttpError } from './errors'
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024
 
@@ -52,14 +52,14 @@ export function security(options: { publicUrl: string; production: boolean }) {
     if (!STATE_CHANGING.has(request.method)) return
 
     const declared = request.headers.get('content-length')
-    if (Number(declared ?? 0) > MAX_JSON_BODY_BYTES) return jsonError(413, BODY_TOO_LARGE)
+    if (Number(declared ?? 0) > MAX_JSON_BODY_BYTES) throw new HttpError(413, BODY_TOO_LARGE)
 
     if (!SERVER_TO_SERVER.includes(url.pathname)) {
       const origin = request.headers.get('origin')
       const fetchSite = request.headers.get('sec-fetch-site')
       const sameOrigin = origin === null || origin === publicOrigin || origin === url.origin
       if (!sameOrigin || fetchSite === 'cross-site') {
-        return jsonError(403, 'This request must come from the shop itself.')
+        throw new HttpError(403, 'This request must come from the shop itself.')
       }
     }
 
@@ -67,7 +67,7 @@ export function security(options: { publicUrl: string; production: boolean }) {
     // arrives, before any route reads it; the webhook, which reads its raw body itself, is covered too.
     const streamed = declared === null || request.headers.has('transfer-encoding')
     if (streamed && request.body && !(await streamedBodyFits(request, MAX_JSON_BODY_BYTES))) {
-      return jsonError(413, BODY_TOO_LARGE)
+      throw new HttpError(413, BODY_TOO_LARGE)
     }
   })
 }

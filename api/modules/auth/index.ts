@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
-import { withoutPersonalData } from '../../lib/redact'
+import { errorMessage, log } from '../../lib/log'
 import { sessionAuth } from '../../plugins/auth'
 import { badRequest } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
@@ -196,7 +196,7 @@ export function authRoutes(
           start = await auth.startGoogleSignIn()
         } catch (error) {
           if (!(error instanceof IdentityProviderError)) throw error
-          console.error(`[auth] Google sign-in could not start: ${withoutPersonalData(error.message)}`)
+          log.error('google sign-in could not start', { error: errorMessage(error) })
           return googleUnavailablePage('unreachable')
         }
         const next = sameSitePath(typeof query.next === 'string' ? query.next : null)
@@ -233,7 +233,7 @@ export function authRoutes(
           set.headers.location = trip.next ?? DEFAULT_AFTER_SIGN_IN
         } catch (error) {
           if (!(error instanceof IdentityProviderError)) throw error
-          console.warn(`[auth] Google sign-in refused: ${withoutPersonalData(error.message)}`)
+          log.warn('google sign-in refused', { error: errorMessage(error) })
           const reason = error.message === MESSAGES.googleUnverified ? 'unverified' : 'failed'
           set.headers.location = loginAgain(reason, trip.next)
         }

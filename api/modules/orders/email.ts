@@ -111,7 +111,13 @@ ${totals
 <p>Grit &amp; Whisker</p>
 </body></html>`
 
-  return { to: order.email, subject: `Your Grit & Whisker order ${number}`, text, html }
+  return {
+    to: order.email,
+    subject: `Your Grit & Whisker order ${number}`,
+    text,
+    html,
+    messageId: `<order-${number}-confirmation@${new URL(publicUrl).hostname}>`,
+  }
 }
 
 export interface ShippedOrder {
@@ -169,5 +175,11 @@ ${link ? `<p><a href="${escapeHtml(link)}">Track your parcel</a></p>` : ''}
 <p>Grit &amp; Whisker</p>
 </body></html>`
 
-  return { to: order.email, subject: `Your Grit & Whisker order ${number} has shipped`, text, html }
+  return {
+    to: order.email,
+    subject: `Your Grit & Whisker order ${number} has shipped`,
+    text,
+    html,
+    messageId: `<order-${number}-shipped@${new URL(publicUrl).hostname}>`,
+  }
 }

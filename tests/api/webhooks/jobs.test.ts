@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import type { ShippingProvider } from '../../../api/adapters/types'
+import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { backoffMs, createJobQueue } from '../../../api/modules/jobs/service'
 import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
@@ -50,7 +51,7 @@ describe('label purchase', () => {
         expect(job?.status).toBe('failed')
       }
     }
-    expect(waits).toEqual([1, 2, 3, 4, 5, 6, 7].map(backoffMs))
+    expect(waits).toEqual([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffMs(attempt)))
     expect(waits[0]).toBe(30_000)
     expect(await orderRow(shop, id)).toMatchObject({ status: 'failed', failureReason: 'carrier is down' })
     expect(carrier.state.bought).toHaveLength(0)
@@ -170,13 +171,13 @@ describe('label purchase survives a crash at any point', () => {
       await crashy.deps.db.update(orders).set({ status: 'failed' }).where(eq(orders.id, id))
     }
     const errors: string[] = []
-    const logged = spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      errors.push(args.join(' '))
-    })
+    setLogLevel('error')
+    const restoreLog = captureLog((line) => errors.push(line))
     try {
       await crashy.runDueJobs()
     } finally {
-      logged.mockRestore()
+      restoreLog()
+      setLogLevel('silent')
     }
     const [order] = await crashy.deps.db.select().from(orders).where(eq(orders.id, id))
     expect(order).toMatchObject({ status: 'failed', shippoTrackingNumber: null })
