@@ -10,9 +10,44 @@ const args = process.argv.slice(2)
 const n = Number(args.find((arg) => arg.startsWith('--n='))?.slice(4) ?? 2000)
 const wanted = args.filter((arg) => !arg.startsWith('--'))
 const scenarios = wanted.length > 0 ? wanted : ['catalog', 'discount', 'rates', 'checkout', 'webhook']
-const IN_FLIGHT = 16
+/** --serial: one request at a time, so --trace times each statement alone. */
+const IN_FLIGHT = args.includes('--serial') ? 1 : 16
+/** --no-code: checkout without a discount code, as the load test sends it. */
+const withCode = !args.includes('--no-code')
 
 const shop = await createTestApp({ TRUST_PROXY: 'true' })
+const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
+if (checkpointArg)
+  await shop.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${Number(checkpointArg.slice(17))}`)
+
+// --trace: time spent in each SQL statement (by its first 70 characters), to see where a scenario waits.
+const traced = new Map<string, { calls: number; ms: number }>()
+if (args.includes('--trace')) {
+  const client = shop.deps.db.$client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>
+  for (const method of ['execute', 'batch'] as const) {
+    const original = client[method]?.bind(client)
+    if (!original) continue
+    client[method] = async (...a: unknown[]) => {
+      const first = a[0] as { sql?: string } | { sql?: string }[] | string
+      const text =
+        method === 'batch'
+          ? `batch[${(first as unknown[]).length}] ${((first as { sql?: string }[])[0]?.sql ?? '').slice(0, 50)}`
+          : typeof first === 'string'
+            ? first
+            : ((first as { sql?: string }).sql ?? '')
+      const key = text.replace(/\s+/g, ' ').slice(0, 70)
+      const started = performance.now()
+      try {
+        return await original(...a)
+      } finally {
+        const entry = traced.get(key) ?? { calls: 0, ms: 0 }
+        entry.calls += 1
+        entry.ms += performance.now() - started
+        traced.set(key, entry)
+      }
+    }
+  }
+}
 let client = 0
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   shop.call(method, path, body, {
@@ -36,6 +71,8 @@ const cart = [
 async function timed(label: string, count: number, one: (i: number) => Promise<void>) {
   for (let i = 0; i < Math.min(200, count); i++) await one(-1 - i) // warm-up
   let next = 0
+  traced.clear()
+  const cpuBefore = process.cpuUsage()
   const started = performance.now()
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
@@ -43,8 +80,15 @@ async function timed(label: string, count: number, one: (i: number) => Promise<v
     }),
   )
   const ms = performance.now() - started
+  const cpu = process.cpuUsage(cpuBefore)
+  // CPU time per request is steadier than wall time on a machine others are using too.
+  const cpuMicros = (cpu.user + cpu.system) / count
+  for (const [sql, { calls, ms: spent }] of [...traced].sort((a, b) => b[1].ms - a[1].ms))
+    console.log(
+      `  ${((spent * 1000) / count).toFixed(0).padStart(5)} µs/request ${(calls / count).toFixed(2)}× ${sql}`,
+    )
   console.log(
-    `${label.padEnd(10)} ${count} in ${ms.toFixed(0)} ms: ${((count / ms) * 1000).toFixed(0)}/s, ${((ms * 1000) / count).toFixed(0)} µs each`,
+    `${label.padEnd(10)} ${count} in ${ms.toFixed(0)} ms: ${((count / ms) * 1000).toFixed(0)}/s, ${((ms * 1000) / count).toFixed(0)} µs each, CPU ${cpuMicros.toFixed(0)} µs each`,
   )
 }
 
@@ -70,7 +114,7 @@ async function session(i: number, rateId: string, quotedFor: number): Promise<st
       customer_email: `shopper${i}@crew.example`,
       shipping_address: address(quotedFor),
       shipping_rate: { id: rateId },
-      ...(i % 2 === 0 ? { discount_code: 'GRIT15' } : {}),
+      ...(withCode && i % 2 === 0 ? { discount_code: 'GRIT15' } : {}),
     }),
   )) as { sessionId: string }
   return body.sessionId
