@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -277,11 +277,14 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       return moved.length > 0
     },
 
-    /** The payment made an order: the session is complete and remembers which order it made. */
-    async markComplete(id: string, orderId: number): Promise<void> {
-      await db
+    /**
+     * The payment made an order: the session is complete and remembers which order it made. Unexecuted,
+     * for the batch that makes the order; `orderId` is SQL for the order's id there.
+     */
+    markCompleteQuery(id: string, orderId: SQL) {
+      return db
         .update(checkoutSessions)
-        .set({ status: 'complete', orderId, updatedAt: clock.now() })
+        .set({ status: 'complete', orderId: sql`${orderId}`, updatedAt: clock.now() })
         .where(eq(checkoutSessions.id, id))
     },
 

@@ -1,4 +1,5 @@
 import { and, count, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
@@ -222,37 +223,47 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     },
 
     /**
-     * Counts a paid order's use of a code: its reservation becomes the redemption (even if it had been
-     * released, since the customer did pay), or, for a session without one, a new row. The same order
-     * twice counts once.
+     * recordRedemption as statements for the batch that makes the order, so the use is counted in the
+     * same transaction as the order: `orderRef` is SQL for the order number there. Same rules: the
+     * reservation becomes the redemption, else (no reservation, or it was already redeemed) a new row,
+     * which the unique order reference makes a no-op the second time.
      */
-    async recordRedemption(code: string, redemption: Redemption): Promise<void> {
-      if (redemption.reservationKey) {
-        const redeemed = await db
+    redemptionQueries(
+      code: string,
+      redemption: Omit<Redemption, 'orderRef'>,
+      orderRef: SQL,
+    ): BatchItem<'sqlite'>[] {
+      const email = redemption.email.trim().toLowerCase()
+      const insert = sql`insert into ${discountRedemptions}
+          (code, status, order_ref, email, customer_key, user_id, created_at)
+        select ${code}, 'redeemed', ${orderRef}, ${email}, ${customerKey(email)}, ${redemption.userId},
+               ${clock.now().getTime()}
+        where ${redemption.reservationKey ? sql`changes() = 0` : sql`1`}
+        on conflict do nothing`
+      if (!redemption.reservationKey) return [db.run(insert)]
+      return [
+        db
           .update(discountRedemptions)
-          .set({ status: 'redeemed', orderRef: redemption.orderRef })
+          .set({ status: 'redeemed', orderRef: sql`${orderRef}` })
           .where(
             and(
               eq(discountRedemptions.reservationKey, redemption.reservationKey),
               inArray(discountRedemptions.status, ['reserved', 'released']),
             ),
-          )
-          .returning({ id: discountRedemptions.id })
-        if (redeemed.length > 0) return
-      }
-      const email = redemption.email.trim().toLowerCase()
-      await db
-        .insert(discountRedemptions)
-        .values({
-          code,
-          status: 'redeemed',
-          orderRef: redemption.orderRef,
-          email,
-          customerKey: customerKey(email),
-          userId: redemption.userId,
-          createdAt: clock.now(),
-        })
-        .onConflictDoNothing()
+          ),
+        // Right after the UPDATE, changes() counts the rows it redeemed.
+        db.run(insert),
+      ]
+    },
+
+    /**
+     * Counts a paid order's use of a code: its reservation becomes the redemption (even if it had been
+     * released, since the customer did pay), or, for a session without one, a new row. The same order
+     * twice counts once.
+     */
+    async recordRedemption(code: string, redemption: Redemption): Promise<void> {
+      const [first, ...rest] = service.redemptionQueries(code, redemption, sql`${redemption.orderRef}`)
+      if (first) await db.batch([first, ...rest])
     },
   }
   return service
