@@ -106,17 +106,17 @@ export interface CheckoutServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'pay
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { db, clock, catalog, discounts, shipping } = deps
 
-  async function validDiscount(
+  /**
+   * The code's terms for pricing the session, from memory. Its use limits are checked once, by
+   * `discounts.reserve`, in the same statement that holds the use.
+   */
+  async function discountTerms(
     code: string | null | undefined,
-    context: { subtotalCents: number; email: string; userId: string | null },
+    subtotalCents: number,
   ): Promise<DiscountTerms | null> {
     const trimmed = code?.trim()
     if (!trimmed) return null
-    return discounts.validate(trimmed, {
-      subtotalCents: context.subtotalCents,
-      email: context.email,
-      ...(context.userId ? { userId: context.userId } : {}),
-    })
+    return discounts.terms(trimmed, { subtotalCents })
   }
 
   return {
@@ -147,11 +147,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         cartFingerprint: cart.fingerprint,
         addressHash: addressHash(shippingAddress),
       })
-      const terms = await validDiscount(body.discount_code, {
-        subtotalCents: cart.subtotalCents,
-        email,
-        userId,
-      })
+      const terms = await discountTerms(body.discount_code, cart.subtotalCents)
       const discount = discountCents(cart.subtotalCents, terms)
       const goodsCents = cart.subtotalCents - discount
       if (goodsCents < MIN_CHARGE_CENTS) throw unprocessable(MIN_TOTAL_MESSAGE)

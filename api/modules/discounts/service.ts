@@ -125,19 +125,36 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     return row.firstOrderOnly ? 1 : null
   }
 
+  /** The code's row if the code exists, is active now and the subtotal reaches its minimum. */
+  async function usableRow(code: string, context: Pick<DiscountContext, 'subtotalCents'>): Promise<CodeRow> {
+    const row = await codeRow(code)
+    if (!row) throw notFound('This discount code does not exist.')
+    const now = clock.now()
+    if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
+      throw unprocessable('This discount code is not active yet.')
+    if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
+      throw unprocessable('This discount code has expired.')
+    if (context.subtotalCents < row.minSubtotalCents) {
+      throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
+    }
+    return row
+  }
+
   const service = {
+    /**
+     * The code's own terms for this order — it exists, is active and the subtotal reaches its minimum —
+     * without counting uses: from memory. Checkout prices the session with these and `reserve` then
+     * checks the limits once, as it holds the use. Otherwise a 4xx the shopper can act on.
+     */
+    async terms(code: string, context: Pick<DiscountContext, 'subtotalCents'>): Promise<DiscountTerms> {
+      const row = await usableRow(code, context)
+      return { code: row.code, type: row.type, amount: row.amount }
+    },
+
     /** The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. */
     async validate(code: string, context: DiscountContext): Promise<DiscountTerms> {
-      const row = await codeRow(code)
-      if (!row) throw notFound('This discount code does not exist.')
+      const row = await usableRow(code, context)
       const now = clock.now()
-      if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
-        throw unprocessable('This discount code is not active yet.')
-      if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
-        throw unprocessable('This discount code has expired.')
-      if (context.subtotalCents < row.minSubtotalCents) {
-        throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
-      }
       const customer = customerOf(context)
       const limit = perCustomerLimit(row)
       const limited =
