@@ -1,5 +1,7 @@
-// `npm run bench [-- --quick] [--skip-load] [--skip-large-shop] [--skip-lighthouse]`: measures the built
-// shop against the budgets of DESIGN.md §7 (scripts/bench/targets.ts) and writes BENCHMARKS.md.
+// `npm run bench [-- --quick] [--skip-load] [--skip-large-shop] [--skip-lighthouse] [--only=rates,checkout]`:
+// measures the built shop against the budgets of DESIGN.md §7 (scripts/bench/targets.ts) and writes
+// BENCHMARKS.md. `--only=` measures just the named API scenarios (catalog, discount, rates, checkout,
+// webhook) besides the baseline, for checking one change; the report then says the others were not measured.
 //
 // 1. API load: the built server on one core (`taskset -c 0`) with a fresh temporary database, autocannon in
 //    a Node process on the other core, a static-file baseline and five API scenarios one after the other,
@@ -37,13 +39,23 @@ import {
 } from './bench/report'
 import { isNoindex } from './bench/robots'
 import { measureStartup, type Server, startServer } from './bench/server'
-import type { LoadConfig, LoadResults } from './bench/types'
+import { API_SCENARIOS, type ApiScenario, type LoadConfig, type LoadResults } from './bench/types'
 
 const args = process.argv.slice(2)
 const known = new Set(['--quick', '--skip-load', '--skip-large-shop', '--skip-lighthouse'])
+const ONLY = '--only='
 for (const arg of args) {
+  if (arg.startsWith(ONLY)) {
+    const unknown = arg
+      .slice(ONLY.length)
+      .split(',')
+      .filter((name) => !(API_SCENARIOS as readonly string[]).includes(name))
+    if (unknown.length === 0) continue
+    console.error(`Unknown scenario ${unknown.join(', ')} in ${arg}. Scenarios: ${API_SCENARIOS.join(', ')}`)
+    process.exit(2)
+  }
   if (!known.has(arg)) {
-    console.error(`Unknown option ${arg}. Options: ${[...known].join(', ')}`)
+    console.error(`Unknown option ${arg}. Options: ${[...known, `${ONLY}<scenarios>`].join(', ')}`)
     process.exit(2)
   }
 }
@@ -51,6 +63,8 @@ const quick = args.includes('--quick')
 const skipLoad = args.includes('--skip-load')
 const skipLargeShop = args.includes('--skip-large-shop')
 const skipLighthouse = args.includes('--skip-lighthouse')
+const onlyArg = args.find((arg) => arg.startsWith(ONLY))
+const only = onlyArg ? (onlyArg.slice(ONLY.length).split(',') as ApiScenario[]) : undefined
 
 const ROOT = resolve(import.meta.dir, '..')
 const DIST = join(ROOT, 'dist')
@@ -197,6 +211,7 @@ async function runLoad(): Promise<LoadSection> {
       resultFile,
       serverPid: server.pid,
       clockTicks: clockTicks(),
+      ...(only ? { only } : {}),
     }
     const configFile = join(work, 'load-config.json')
     writeFileSync(configFile, JSON.stringify(config))

@@ -197,11 +197,14 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       const amountTotal =
         request.lineItems.reduce((sum, item) => sum + item.unitAmountCents * item.quantity, 0) +
         request.shipping.amountCents
-      const [created] = await db
+      const clientSecret = `${id}_secret_${randomId(24)}`
+      // No RETURNING: the new row is what was just sent, so reading it back (with its request JSON, to
+      // parse again) would only repeat it.
+      const inserted = await db
         .insert(demoPaymentSessions)
         .values({
           id,
-          clientSecret: `${id}_secret_${randomId(24)}`,
+          clientSecret,
           idempotencyKey: request.idempotencyKey,
           amountTotal,
           currency: 'usd',
@@ -211,8 +214,17 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           updatedAt: now,
         })
         .onConflictDoNothing({ target: demoPaymentSessions.idempotencyKey })
-        .returning()
-      if (created) return toSession(created, now)
+      if (inserted.rowsAffected > 0) {
+        return {
+          id,
+          clientSecret,
+          status: 'open',
+          paymentStatus: 'unpaid',
+          amountTotal,
+          customerEmail: request.customerEmail,
+          metadata: request.metadata,
+        }
+      }
       const [row] = await db
         .select()
         .from(demoPaymentSessions)

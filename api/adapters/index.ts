@@ -6,7 +6,7 @@ import { createGoogleSignIn } from './google'
 import { createSmtpMailer } from './mailer'
 import { createOutboxMailer } from './outbox'
 import { createRateTableShipping } from './rate-table'
-import { createShippoShipping } from './shippo'
+import { createShippoShippingOnDemand } from './shippo-on-demand'
 import { createStripePayments } from './stripe'
 import type { IdentityProvider, Mailer, PaymentProvider, ShippingProvider } from './types'
 
@@ -29,7 +29,7 @@ export function adaptersFromConfig(config: Config, db: Database, clock: Clock): 
   }
   return {
     shipping: config.shippoApiKey
-      ? createShippoShipping({ apiKey: config.shippoApiKey })
+      ? createShippoShippingOnDemand({ apiKey: config.shippoApiKey })
       : createRateTableShipping({ dataDir: config.dataDir }),
     payments: config.stripe
       ? createStripePayments({ ...config.stripe, publicUrl: config.publicUrl })

@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import nodemailer from 'nodemailer'
 import type { Clock } from '../lib/clock'
 import { log } from '../lib/log'
 import { assertDeliverable, type Mailer, type MailMessage } from './types'
@@ -17,14 +16,20 @@ export function createOutboxMailer(options: {
   log?: (line: string) => void
 }): Mailer {
   const dir = resolve(options.dataDir, 'outbox')
-  // nodemailer's stream transport builds the raw RFC 5322 message without sending it anywhere.
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  // nodemailer's stream transport builds the raw RFC 5322 message without sending it anywhere. It is
+  // loaded with the first message (about 20 MB of memory), not at start: a shop at rest sends nothing.
+  let composer: ReturnType<typeof createComposer> | null = null
+  const createComposer = () =>
+    import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    )
   return {
     name: 'outbox',
     async send(message: MailMessage) {
       assertDeliverable(message)
       const now = options.clock?.now() ?? new Date()
-      const info = await composer.sendMail({ from: options.from, ...message, date: now })
+      composer ??= createComposer()
+      const info = await (await composer).sendMail({ from: options.from, ...message, date: now })
       const base = `${now.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`
       await mkdir(dir, { recursive: true })
       const emlPath = join(dir, `${base}.eml`)

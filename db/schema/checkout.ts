@@ -2,36 +2,6 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { CHECKOUT_SESSION_STATUSES } from '../../api/rules/checkout-status'
 
 /**
- * A shipping rate the server quoted. Checkout charges shipping only from a live quote bound to the same cart
- * and address, so a price typed into the browser can never reach the payment provider. The stored price is
- * the carrier's; free shipping is decided at checkout from the discounted subtotal (DESIGN decision 4).
- */
-export const shippingQuotes = sqliteTable(
-  'shipping_quotes',
-  {
-    id: text('id').primaryKey(),
-    carrier: text('carrier').notNull(),
-    serviceName: text('service_name').notNull(),
-    /** The carrier's service code (e.g. usps_ground_advantage), used again when the label is bought. */
-    serviceToken: text('service_token').notNull(),
-    /** The carrier's own rate id when it has one (Shippo), else the service token. */
-    providerRateId: text('provider_rate_id').notNull(),
-    priceCents: integer('price_cents').notNull(),
-    /** The standard service, free once the discounted subtotal reaches the threshold. */
-    freeEligible: integer('free_eligible', { mode: 'boolean' }).notNull(),
-    estimatedDaysMin: integer('estimated_days_min').notNull(),
-    estimatedDaysMax: integer('estimated_days_max').notNull(),
-    /** Hash of the product ids and quantities the rate was weighed for. */
-    cartFingerprint: text('cart_fingerprint').notNull(),
-    /** Hash of the normalised destination (without the recipient's name). */
-    addressHash: text('address_hash').notNull(),
-    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-  },
-  (table) => [index('shipping_quotes_expires_at_idx').on(table.expiresAt)],
-)
-
-/**
  * What the server sent to the payment provider, kept so the order is built from our own figures when the
  * provider confirms payment, never from anything the browser said.
  */
@@ -58,6 +28,7 @@ export const checkoutSessions = sqliteTable(
     totalCents: integer('total_cents').notNull(),
     itemCount: integer('item_count').notNull(),
     totalWeightTenthsOz: integer('total_weight_tenths_oz').notNull(),
+    /** The signed shipping quote the customer chose (api/modules/shipping/quote-token.ts). */
     quoteId: text('quote_id').notNull(),
     shippingCarrier: text('shipping_carrier').notNull(),
     shippingService: text('shipping_service').notNull(),

@@ -19,6 +19,8 @@ const config = JSON.parse(readFileSync(configFile, 'utf8')) as LoadConfig
 if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(config.baseUrl)) throw new Error(`refusing to load ${config.baseUrl}`)
 
 const notes: string[] = []
+/** Whether this run measures a scenario (`--only=`); the baseline always runs. */
+const measures = (id: string) => id === 'baseline' || !config.only || (config.only as string[]).includes(id)
 const log = (line: string) => console.log(`[load] ${line}`)
 
 // ---------------------------------------------------------------------------------------------------------
@@ -152,6 +154,9 @@ function readRateIds(body: string): string[] {
 
 async function main(): Promise<void> {
   const scenarios: ScenarioResult[] = []
+  const run = async (plan: Plan) => {
+    if (measures(plan.id)) scenarios.push(await measure(plan))
+  }
 
   const catalog = (await smoke('catalog', 'GET', '/api/catalog')) as { products?: { id: number }[] }
   const productIds = (catalog.products ?? []).map((product) => product.id).sort((a, b) => a - b)
@@ -161,30 +166,26 @@ async function main(): Promise<void> {
 
   // (a) The baseline: a small file of the built site, from memory, through the same middleware.
   await smoke('baseline', 'GET', config.staticPath)
-  scenarios.push(
-    await measure({
-      id: 'baseline',
-      title: `Static file ${config.staticPath}`,
-      method: 'GET',
-      path: config.staticPath,
-    }),
-  )
+  await run({
+    id: 'baseline',
+    title: `Static file ${config.staticPath}`,
+    method: 'GET',
+    path: config.staticPath,
+  })
 
   // (b) The live catalogue.
-  scenarios.push(await measure({ id: 'catalog', title: 'Catalogue', method: 'GET', path: '/api/catalog' }))
+  await run({ id: 'catalog', title: 'Catalogue', method: 'GET', path: '/api/catalog' })
 
   // (c) Discount check with a code that applies.
   const discountBody = JSON.stringify({ code: 'GRIT15', amount: '42.00' })
   await smoke('discount', 'POST', '/api/validate-discount', JSON.parse(discountBody))
-  scenarios.push(
-    await measure({
-      id: 'discount',
-      title: 'Discount check (GRIT15)',
-      method: 'POST',
-      path: '/api/validate-discount',
-      next: () => ({ body: discountBody }),
-    }),
-  )
+  await run({
+    id: 'discount',
+    title: 'Discount check (GRIT15)',
+    method: 'POST',
+    path: '/api/validate-discount',
+    next: () => ({ body: discountBody }),
+  })
 
   // (d) Shipping rates; every answer's quotes are kept for the checkout scenario, each bound to the cart
   // and address it was quoted for.
@@ -208,16 +209,14 @@ async function main(): Promise<void> {
     '/api/shipping/rates',
     JSON.parse(ratesBody(addressFor(0), carts[0] as CartItem[])),
   )
-  scenarios.push(
-    await measure({
-      id: 'rates',
-      title: 'Shipping rates (US address, rate table)',
-      method: 'POST',
-      path: '/api/shipping/rates',
-      next: nextRates,
-      onResponse: keepQuotes,
-    }),
-  )
+  await run({
+    id: 'rates',
+    title: 'Shipping rates (US address, rate table)',
+    method: 'POST',
+    path: '/api/shipping/rates',
+    next: nextRates,
+    onResponse: keepQuotes,
+  })
   // Should the rates scenario have failed, a small pool still lets checkout be measured.
   if (quotes.length < 64) {
     await inParallel(
@@ -262,19 +261,17 @@ async function main(): Promise<void> {
     }
   }
   await smoke('checkout', 'POST', '/api/create-checkout-session', JSON.parse(checkoutBody(0)))
-  scenarios.push(
-    await measure({
-      id: 'checkout',
-      title: 'Checkout session (demo provider)',
-      method: 'POST',
-      path: '/api/create-checkout-session',
-      next: () => {
-        checkoutCount += 1
-        return { body: checkoutBody(checkoutCount) }
-      },
-      onResponse: keepSession,
-    }),
-  )
+  await run({
+    id: 'checkout',
+    title: 'Checkout session (demo provider)',
+    method: 'POST',
+    path: '/api/create-checkout-session',
+    next: () => {
+      checkoutCount += 1
+      return { body: checkoutBody(checkoutCount) }
+    },
+    onResponse: keepSession,
+  })
   const distinctSessions = new Set(sessionIds).size
   log(`checkout made ${distinctSessions} distinct sessions from ${checkoutCount} requests`)
   if (distinctSessions !== sessionIds.length) {
@@ -283,7 +280,9 @@ async function main(): Promise<void> {
     )
   }
 
-  const webhook = await webhookToOrder([...new Set(sessionIds)], checkoutBody, () => ++checkoutCount)
+  const webhook = measures('webhook')
+    ? await webhookToOrder([...new Set(sessionIds)], checkoutBody, () => ++checkoutCount)
+    : null
   const results: LoadResults = { scenarios, webhook, notes }
   writeFileSync(config.resultFile, JSON.stringify(results, null, 2))
 }

@@ -7,6 +7,19 @@ import { startLogged, stopUnlessExited } from './processes'
 
 const ROOT = resolve(import.meta.dir, '../..')
 
+/**
+ * Bun's own options from package.json's `serve` script (`bun --smol api/main.ts` gives ['--smol']), so the
+ * benchmark starts the server exactly as `npm run serve` does.
+ */
+export function serveFlags(): string[] {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }
+  ).scripts
+  const words = (scripts?.serve ?? '').split(/\s+/)
+  const entry = words.indexOf('api/main.ts')
+  return words[0] === 'bun' && entry > 0 ? words.slice(1, entry).filter((word) => word.startsWith('--')) : []
+}
+
 export interface ServerOptions {
   /** This server's folder: its data folder, its log and, unless `dbFile` is given, a fresh database. */
   dir: string
@@ -61,6 +74,7 @@ export async function startServer(options: ServerOptions): Promise<Server> {
   const cmd = [
     ...(options.core === null ? [] : ['taskset', '-c', options.core]),
     process.execPath,
+    ...serveFlags(),
     join(ROOT, 'api/main.ts'),
   ]
   const log = join(options.dir, 'server.log')

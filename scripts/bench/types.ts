@@ -19,7 +19,12 @@ export interface LoadConfig {
   /** The server's process id and the kernel's clock ticks per second, for the server's CPU time. */
   serverPid: number
   clockTicks: number
+  /** The API scenarios to measure (`--only=`); all of them when absent. The baseline always runs. */
+  only?: ApiScenario[]
 }
+
+export const API_SCENARIOS = ['catalog', 'discount', 'rates', 'checkout', 'webhook'] as const
+export type ApiScenario = (typeof API_SCENARIOS)[number]
 
 export interface ScenarioResult {
   id: string

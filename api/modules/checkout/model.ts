@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { CHECKOUT_SESSION_STATUSES } from '../../rules/checkout-status'
 import { addressSchema, MAX_CART_LINES, QUANTITY_ERROR } from '../shipping/model'
+import { MAX_QUOTE_ID_LENGTH } from '../shipping/quote-token'
 
 /**
  * The checkout session request of spec §3. Only product ids, quantities, the e-mail, addresses, the quote
@@ -29,7 +30,11 @@ export const createSessionBody = t.Object({
   shipping_rate: t.Object(
     {
       /** The `id` of a rate from POST /api/shipping/rates. */
-      id: t.String({ minLength: 1, maxLength: 100, error: 'Please choose a shipping method.' }),
+      id: t.String({
+        minLength: 1,
+        maxLength: MAX_QUOTE_ID_LENGTH,
+        error: 'Please choose a shipping method.',
+      }),
       price: t.Optional(t.Unknown()),
       carrier: t.Optional(t.Unknown()),
       serviceName: t.Optional(t.Unknown()),

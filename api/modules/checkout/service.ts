@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -107,17 +107,17 @@ export interface CheckoutServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'pay
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const { db, clock, catalog, discounts, shipping } = deps
 
-  async function validDiscount(
+  /**
+   * The code's terms for pricing the session, from memory. Its use limits are checked once, by
+   * `discounts.reserve`, in the same statement that holds the use.
+   */
+  async function discountTerms(
     code: string | null | undefined,
-    context: { subtotalCents: number; email: string; userId: string | null },
+    subtotalCents: number,
   ): Promise<DiscountTerms | null> {
     const trimmed = code?.trim()
     if (!trimmed) return null
-    return discounts.validate(trimmed, {
-      subtotalCents: context.subtotalCents,
-      email: context.email,
-      ...(context.userId ? { userId: context.userId } : {}),
-    })
+    return discounts.terms(trimmed, { subtotalCents })
   }
 
   return {
@@ -148,11 +148,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         cartFingerprint: cart.fingerprint,
         addressHash: addressHash(shippingAddress),
       })
-      const terms = await validDiscount(body.discount_code, {
-        subtotalCents: cart.subtotalCents,
-        email,
-        userId,
-      })
+      const terms = await discountTerms(body.discount_code, cart.subtotalCents)
       const discount = discountCents(cart.subtotalCents, terms)
       const goodsCents = cart.subtotalCents - discount
       if (goodsCents < MIN_CHARGE_CENTS) throw unprocessable(MIN_TOTAL_MESSAGE)
@@ -278,11 +274,14 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       return moved.length > 0
     },
 
-    /** The payment made an order: the session is complete and remembers which order it made. */
-    async markComplete(id: string, orderId: number): Promise<void> {
-      await db
+    /**
+     * The payment made an order: the session is complete and remembers which order it made. Unexecuted,
+     * for the batch that makes the order; `orderId` is SQL for the order's id there.
+     */
+    markCompleteQuery(id: string, orderId: SQL) {
+      return db
         .update(checkoutSessions)
-        .set({ status: 'complete', orderId, updatedAt: clock.now() })
+        .set({ status: 'complete', orderId: sql`${orderId}`, updatedAt: clock.now() })
         .where(eq(checkoutSessions.id, id))
     },
 

@@ -1,4 +1,5 @@
 import { and, count, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
@@ -124,19 +125,36 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     return row.firstOrderOnly ? 1 : null
   }
 
+  /** The code's row if the code exists, is active now and the subtotal reaches its minimum. */
+  async function usableRow(code: string, context: Pick<DiscountContext, 'subtotalCents'>): Promise<CodeRow> {
+    const row = await codeRow(code)
+    if (!row) throw notFound('This discount code does not exist.')
+    const now = clock.now()
+    if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
+      throw unprocessable('This discount code is not active yet.')
+    if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
+      throw unprocessable('This discount code has expired.')
+    if (context.subtotalCents < row.minSubtotalCents) {
+      throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
+    }
+    return row
+  }
+
   const service = {
+    /**
+     * The code's own terms for this order — it exists, is active and the subtotal reaches its minimum —
+     * without counting uses: from memory. Checkout prices the session with these and `reserve` then
+     * checks the limits once, as it holds the use. Otherwise a 4xx the shopper can act on.
+     */
+    async terms(code: string, context: Pick<DiscountContext, 'subtotalCents'>): Promise<DiscountTerms> {
+      const row = await usableRow(code, context)
+      return { code: row.code, type: row.type, amount: row.amount }
+    },
+
     /** The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. */
     async validate(code: string, context: DiscountContext): Promise<DiscountTerms> {
-      const row = await codeRow(code)
-      if (!row) throw notFound('This discount code does not exist.')
+      const row = await usableRow(code, context)
       const now = clock.now()
-      if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
-        throw unprocessable('This discount code is not active yet.')
-      if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
-        throw unprocessable('This discount code has expired.')
-      if (context.subtotalCents < row.minSubtotalCents) {
-        throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
-      }
       const customer = customerOf(context)
       const limit = perCustomerLimit(row)
       const limited =
@@ -222,37 +240,47 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     },
 
     /**
-     * Counts a paid order's use of a code: its reservation becomes the redemption (even if it had been
-     * released, since the customer did pay), or, for a session without one, a new row. The same order
-     * twice counts once.
+     * recordRedemption as statements for the batch that makes the order, so the use is counted in the
+     * same transaction as the order: `orderRef` is SQL for the order number there. Same rules: the
+     * reservation becomes the redemption, else (no reservation, or it was already redeemed) a new row,
+     * which the unique order reference makes a no-op the second time.
      */
-    async recordRedemption(code: string, redemption: Redemption): Promise<void> {
-      if (redemption.reservationKey) {
-        const redeemed = await db
+    redemptionQueries(
+      code: string,
+      redemption: Omit<Redemption, 'orderRef'>,
+      orderRef: SQL,
+    ): BatchItem<'sqlite'>[] {
+      const email = redemption.email.trim().toLowerCase()
+      const insert = sql`insert into ${discountRedemptions}
+          (code, status, order_ref, email, customer_key, user_id, created_at)
+        select ${code}, 'redeemed', ${orderRef}, ${email}, ${customerKey(email)}, ${redemption.userId},
+               ${clock.now().getTime()}
+        where ${redemption.reservationKey ? sql`changes() = 0` : sql`1`}
+        on conflict do nothing`
+      if (!redemption.reservationKey) return [db.run(insert)]
+      return [
+        db
           .update(discountRedemptions)
-          .set({ status: 'redeemed', orderRef: redemption.orderRef })
+          .set({ status: 'redeemed', orderRef: sql`${orderRef}` })
           .where(
             and(
               eq(discountRedemptions.reservationKey, redemption.reservationKey),
               inArray(discountRedemptions.status, ['reserved', 'released']),
             ),
-          )
-          .returning({ id: discountRedemptions.id })
-        if (redeemed.length > 0) return
-      }
-      const email = redemption.email.trim().toLowerCase()
-      await db
-        .insert(discountRedemptions)
-        .values({
-          code,
-          status: 'redeemed',
-          orderRef: redemption.orderRef,
-          email,
-          customerKey: customerKey(email),
-          userId: redemption.userId,
-          createdAt: clock.now(),
-        })
-        .onConflictDoNothing()
+          ),
+        // Right after the UPDATE, changes() counts the rows it redeemed.
+        db.run(insert),
+      ]
+    },
+
+    /**
+     * Counts a paid order's use of a code: its reservation becomes the redemption (even if it had been
+     * released, since the customer did pay), or, for a session without one, a new row. The same order
+     * twice counts once.
+     */
+    async recordRedemption(code: string, redemption: Redemption): Promise<void> {
+      const [first, ...rest] = service.redemptionQueries(code, redemption, sql`${redemption.orderRef}`)
+      if (first) await db.batch([first, ...rest])
     },
   }
   return service

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import { orderHistory, orderLines, orders } from '../../../db/schema/orders'
 import { labelsDirFor } from '../../adapters/rate-table'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
@@ -120,11 +121,15 @@ export function createOrdersService(
      * one batch (a transaction): the UNIQUE checkout session id turns a second attempt, from a duplicate
      * or a sibling event, into no change at all. `created` tells whether this event made the order.
      */
-    async create(session: OrderDraft, eventId: string): Promise<{ orderId: number; created: boolean }> {
+    async create(
+      session: OrderDraft,
+      eventId: string,
+      alsoInBatch: (orderId: SQL) => BatchItem<'sqlite'>[] = () => [],
+    ): Promise<{ orderId: number; created: boolean }> {
       const now = clock.now()
       const orderIdSql = sql`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session.checkoutSessionId})`
       const payload = sql`json_object('orderId', ${orderIdSql})`
-      await db.batch([
+      const results = await db.batch([
         db
           .insert(orders)
           .values({
@@ -179,12 +184,16 @@ export function createOrdersService(
           from ${orders}
           where ${orders.checkoutSessionId} = ${session.checkoutSessionId}
             and not exists (select 1 from ${orderHistory} where ${orderHistory.orderId} = ${orders.id})`),
+        // What the caller records about the order (the session it completes, the discount it used …),
+        // committed with it: one transaction per paid session instead of one per step.
+        ...alsoInBatch(orderIdSql),
+        db
+          .select({ id: orders.id, sourceEventId: orders.sourceEventId })
+          .from(orders)
+          .where(eq(orders.checkoutSessionId, session.checkoutSessionId))
+          .limit(1),
       ])
-      const [row] = await db
-        .select({ id: orders.id, sourceEventId: orders.sourceEventId })
-        .from(orders)
-        .where(eq(orders.checkoutSessionId, session.checkoutSessionId))
-        .limit(1)
+      const [row] = results[results.length - 1] as { id: number; sourceEventId: string | null }[]
       if (!row) throw new Error(`order for ${session.checkoutSessionId} missing after insert`)
       return { orderId: row.id, created: row.sourceEventId === eventId }
     },

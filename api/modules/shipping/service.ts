@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto'
-import { eq, lt } from 'drizzle-orm'
-import { shippingQuotes } from '../../../db/schema/checkout'
 import type { CarrierRate, Parcel, ShippingAddress } from '../../adapters/types'
 import { ShippingProviderError } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -10,11 +7,16 @@ import { discountCents } from '../../rules/discounts'
 import { buildCart, type CartItemInput } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
+import { sharedSecret } from '../settings/secrets'
 import { addressHash, normalizeAddress } from './address'
 import type { AddressInput, RateView } from './model'
 import { parcelFor, QUOTE_EXPIRED_MESSAGE, QUOTE_LIFETIME_MS, shippingPriceCents } from './pricing'
+import { type Quote, type QuoteBinding, readQuote, signQuote } from './quote-token'
 
-export type Quote = typeof shippingQuotes.$inferSelect
+export type { Quote } from './quote-token'
+
+/** The name of the key that signs quotes, in the settings table. */
+export const QUOTE_KEY_SETTING = 'shipping-quote-key'
 
 /** An item of a rates request: a catalogue id, or a product name as spec §7 sends it. */
 export interface RatesItem {
@@ -26,10 +28,6 @@ export interface RatesItem {
 export const UNKNOWN_NAME_MESSAGE =
   'One of the products in your cart is not in our catalogue. Please remove it and try again.'
 
-function quoteId(): string {
-  return `rate_${randomBytes(18).toString('base64url')}`
-}
-
 export interface ShippingServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'shipping'> {
   catalog: CatalogService
   discounts: DiscountService
@@ -37,6 +35,16 @@ export interface ShippingServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'shi
 
 export function createShippingService(deps: ShippingServiceDeps) {
   const { db, clock, catalog, discounts } = deps
+
+  /** Read from the database once per process; a failed read is tried again on the next request. */
+  let quoteKey: Promise<Buffer> | null = null
+  function signingKey(): Promise<Buffer> {
+    quoteKey ??= sharedSecret(db, QUOTE_KEY_SETTING, clock.now()).catch((error: unknown) => {
+      quoteKey = null
+      throw error
+    })
+    return quoteKey
+  }
 
   /** The discount a code would give, for display only: an invalid code simply counts as none here. */
   async function displayDiscount(code: string | null | undefined, subtotalCents: number): Promise<number> {
@@ -79,7 +87,10 @@ export function createShippingService(deps: ShippingServiceDeps) {
   }
 
   return {
-    /** Quotes every service for the cart and address and stores each as a quote the checkout can use. */
+    /**
+     * Quotes every service for the cart and address. Each rate's id is a signed quote the checkout can
+     * verify without a lookup: nothing is written per request.
+     */
     async quote(input: {
       address: AddressInput
       items: readonly RatesItem[]
@@ -96,57 +107,43 @@ export function createShippingService(deps: ShippingServiceDeps) {
       }
       const afterDiscount =
         cart.subtotalCents - (await displayDiscount(input.discountCode, cart.subtotalCents))
-      const now = clock.now()
-      const rows: Quote[] = rates.map((rate) => ({
-        id: quoteId(),
-        carrier: rate.carrier,
-        serviceName: rate.serviceName,
-        serviceToken: rate.serviceToken,
-        providerRateId: rate.providerRateId,
-        priceCents: rate.priceCents,
-        freeEligible: rate.standard,
-        estimatedDaysMin: rate.estimate.minDays,
-        estimatedDaysMax: rate.estimate.maxDays,
-        cartFingerprint: cart.fingerprint,
-        addressHash: addressHash(address),
-        expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
-        createdAt: now,
-      }))
-      await db.insert(shippingQuotes).values(rows)
-      // Expired quotes are useless; an occasional sweep keeps the table small without a scheduler.
-      if (Math.random() < 0.02) {
-        await db
-          .delete(shippingQuotes)
-          .where(lt(shippingQuotes.expiresAt, new Date(now.getTime() - 24 * 3600_000)))
-      }
+      const key = await signingKey()
+      const binding: QuoteBinding = { cartFingerprint: cart.fingerprint, addressHash: addressHash(address) }
+      const expiresAt = clock.now().getTime() + QUOTE_LIFETIME_MS
       return {
-        rates: rows.map((row) => {
-          const cents = shippingPriceCents(row, afterDiscount)
+        rates: rates.map((rate) => {
+          const terms = {
+            carrier: rate.carrier,
+            serviceName: rate.serviceName,
+            serviceToken: rate.serviceToken,
+            priceCents: rate.priceCents,
+            freeEligible: rate.standard,
+            estimatedDaysMin: rate.estimate.minDays,
+            estimatedDaysMax: rate.estimate.maxDays,
+            expiresAt,
+          }
+          const cents = shippingPriceCents(terms, afterDiscount)
           return {
-            id: row.id,
+            id: signQuote(key, terms, binding),
             price: cents / 100,
-            carrier: row.carrier,
-            serviceName: row.serviceName,
-            estimatedDays: row.estimatedDaysMax,
-            deliveryEstimate: { minDays: row.estimatedDaysMin, maxDays: row.estimatedDaysMax },
-            free: cents === 0 && row.priceCents > 0,
+            carrier: terms.carrier,
+            serviceName: terms.serviceName,
+            estimatedDays: terms.estimatedDaysMax,
+            deliveryEstimate: { minDays: terms.estimatedDaysMin, maxDays: terms.estimatedDaysMax },
+            free: cents === 0 && terms.priceCents > 0,
           }
         }),
       }
     },
 
     /**
-     * The quote behind a rate id, if it is still live and was issued for this very cart and destination.
-     * Unknown, expired and someone else's quotes all get the same answer: fetch rates again.
+     * The quote behind a rate id, if this shop signed it for this very cart and destination and it is
+     * still live. Made-up, altered, expired and someone else's quotes all get the same answer: fetch
+     * rates again.
      */
-    async liveQuote(id: string, binding: { cartFingerprint: string; addressHash: string }): Promise<Quote> {
-      const [quote] = await db.select().from(shippingQuotes).where(eq(shippingQuotes.id, id)).limit(1)
-      const valid =
-        quote !== undefined &&
-        quote.expiresAt.getTime() > clock.now().getTime() &&
-        quote.cartFingerprint === binding.cartFingerprint &&
-        quote.addressHash === binding.addressHash
-      if (!valid) throw conflict(QUOTE_EXPIRED_MESSAGE)
+    async liveQuote(id: string, binding: QuoteBinding): Promise<Quote> {
+      const quote = readQuote(await signingKey(), id, binding)
+      if (!quote || quote.expiresAt <= clock.now().getTime()) throw conflict(QUOTE_EXPIRED_MESSAGE)
       return quote
     },
   }

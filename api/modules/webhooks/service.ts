@@ -1,10 +1,9 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
-import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
+import { orders as orderRows, type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
-import { errorMessage, log } from '../../lib/log'
-import { formatOrderNumber } from '../../rules/order-status'
+import { log } from '../../lib/log'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
@@ -38,6 +37,8 @@ interface Handled {
   status: WebhookEventStatus
   orderId?: number | null
   note?: string
+  /** The event's outcome was written with the order, in the same transaction: nothing left to record. */
+  recorded?: boolean
 }
 
 const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
@@ -137,7 +138,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return taken.length > 0
   }
 
-  async function createOrder(event: PaymentEvent, session: ProviderSession): Promise<Handled> {
+  async function createOrder(
+    event: PaymentEvent,
+    session: ProviderSession,
+    started: number,
+  ): Promise<Handled> {
     const record = await checkout.record(session.id)
     if (!record) return { status: 'ignored', note: 'unknown checkout session' }
     // The provider charged what it was asked; anything else means the session is not ours to fulfil. An
@@ -154,23 +159,39 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       })
       return { status: 'failed', note: 'amount does not match the checkout session' }
     }
-    const { orderId, created } = await orders.create(orderDraft(record), event.id)
-    await checkout.markComplete(record.id, orderId)
-    // Every time, not only when this event made the order: a handler that died in between left it undone.
-    if (record.discountCode) {
-      try {
-        await discounts.recordRedemption(record.discountCode, {
-          orderRef: formatOrderNumber(orderId),
-          email: record.email,
-          userId: record.userId,
-          reservationKey: record.discountReservationKey,
+    // One transaction: the order, its lines and jobs, the completed session, the discount use and this
+    // event's outcome. A crash leaves all of it undone and the event leased, to be handled again.
+    const { orderId, created } = await orders.create(orderDraft(record), event.id, (orderIdSql) => [
+      checkout.markCompleteQuery(record.id, orderIdSql),
+      ...(record.discountCode
+        ? discounts.redemptionQueries(
+            record.discountCode,
+            {
+              email: record.email,
+              userId: record.userId,
+              reservationKey: record.discountReservationKey,
+            },
+            // The order number as formatOrderNumber writes it: six digits at least.
+            sql`printf('%06d', ${orderIdSql})`,
+          )
+        : []),
+      db
+        .update(webhookEvents)
+        .set({
+          status: 'processed',
+          orderId: sql`${orderIdSql}`,
+          note: sql`case when (select ${orderRows.sourceEventId} from ${orderRows} where ${orderRows.id} = ${orderIdSql}) = ${event.id} then null else 'order already existed' end`,
+          claimedUntil: null,
+          processingTimeMs: Math.round(performance.now() - started),
         })
-      } catch (error) {
-        // The order stands; a missed redemption only lets a one-time code be used again.
-        log.error('discount redemption not recorded', { order: orderId, error: errorMessage(error) })
-      }
+        .where(eq(webhookEvents.id, event.id)),
+    ])
+    return {
+      status: 'processed',
+      orderId,
+      note: created ? undefined : 'order already existed',
+      recorded: true,
     }
-    return { status: 'processed', orderId, note: created ? undefined : 'order already existed' }
   }
 
   /** A session that can no longer be paid gives its discount use back. */
@@ -179,17 +200,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     if (record?.discountReservationKey) await discounts.release(record.discountReservationKey)
   }
 
-  async function handle(event: PaymentEvent): Promise<Handled> {
+  async function handle(event: PaymentEvent, started: number): Promise<Handled> {
     const session = event.session
     if (!session) return { status: 'ignored', note: 'not a checkout session event' }
     switch (event.type) {
       case 'checkout.session.completed':
-        if (PAID.has(session.paymentStatus)) return createOrder(event, session)
+        if (PAID.has(session.paymentStatus)) return createOrder(event, session, started)
         // Delayed payment methods: the customer finished, the money follows in an async_payment event.
         await checkout.markStatus(session.id, 'payment_pending', ['open'])
         return { status: 'processed', note: 'payment pending' }
       case 'checkout.session.async_payment_succeeded':
-        return createOrder(event, session)
+        return createOrder(event, session, started)
       case 'checkout.session.async_payment_failed':
         await checkout.markStatus(session.id, 'payment_failed', ['open', 'payment_pending'])
         await releaseDiscount(session.id)
@@ -305,7 +326,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     }
     let handled: Handled
     try {
-      handled = await handle(event)
+      handled = await handle(event, started)
     } catch (error) {
       // Released even while another writer holds the database, so a redelivery can take the event at once
       // instead of waiting out the lease.
@@ -324,20 +345,22 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       )
       throw error
     }
-    await whileBusy(
-      () =>
-        db
-          .update(webhookEvents)
-          .set({
-            status: handled.status,
-            orderId: handled.orderId ?? null,
-            note: handled.note ?? null,
-            claimedUntil: null,
-            processingTimeMs: Math.round(performance.now() - started),
-          })
-          .where(eq(webhookEvents.id, event.id)),
-      RELEASE_WAIT_MS,
-    )
+    if (!handled.recorded) {
+      await whileBusy(
+        () =>
+          db
+            .update(webhookEvents)
+            .set({
+              status: handled.status,
+              orderId: handled.orderId ?? null,
+              note: handled.note ?? null,
+              claimedUntil: null,
+              processingTimeMs: Math.round(performance.now() - started),
+            })
+            .where(eq(webhookEvents.id, event.id)),
+        RELEASE_WAIT_MS,
+      )
+    }
     return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
 

@@ -3,9 +3,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { QUOTE_EXPIRED_MESSAGE } from '../../../api/modules/shipping/pricing'
-import { checkoutSessions, demoPaymentSessions, shippingQuotes } from '../../../db/schema/checkout'
+import { checkoutSessions, demoPaymentSessions } from '../../../db/schema/checkout'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
-import { createSession, getRates, HOME, type Items, payDemo, rateFor, sessionBody } from '../checkout/helpers'
+import {
+  createSession,
+  getRates,
+  HOME,
+  type Items,
+  payDemo,
+  quotedCarrierCents,
+  rateFor,
+  sessionBody,
+} from '../checkout/helpers'
 import { signUp, uniqueAddress } from '../support/accounts'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
@@ -47,9 +56,7 @@ async function stored(sessionId: string) {
 }
 
 async function carrierPriceCents(rateId: string): Promise<number> {
-  const [quote] = await shop.deps.db.select().from(shippingQuotes).where(eq(shippingQuotes.id, rateId))
-  if (!quote) throw new Error(`no quote ${rateId}`)
-  return quote.priceCents
+  return quotedCarrierCents(rateId)
 }
 
 describe('rates: weights, names and subtotals sent by the page change nothing', () => {

@@ -194,3 +194,22 @@ describe('demo checkout end to end', () => {
     })
   })
 })
+
+test('a new demo session is answered as stored, and a repeated request gets the stored one back', async () => {
+  const request = {
+    idempotencyKey: 'checkout-demo-answer-as-stored',
+    customerEmail: 'stored@example.com',
+    lineItems: [{ name: 'Beard Oil', description: 'Oil', unitAmountCents: 2100, quantity: 2, productId: 1 }],
+    shipping: {
+      amountCents: 570,
+      displayName: 'USPS Ground Advantage',
+      estimate: { minDays: 3, maxDays: 5 },
+    },
+    metadata: { quote_id: 'rate_x', item_count: '2' },
+  }
+  const created = await shop.deps.payments.createCheckoutSession(request)
+  expect(created).toMatchObject({ status: 'open', paymentStatus: 'unpaid', amountTotal: 4770 })
+  expect(await shop.deps.payments.retrieveSession(created.id)).toEqual(created)
+  expect(created.clientSecret).toStartWith(`${created.id}_secret_`)
+  expect(await shop.deps.payments.createCheckoutSession(request)).toEqual(created)
+})

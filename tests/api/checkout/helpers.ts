@@ -145,3 +145,16 @@ export function fakeStripePayments(
     protocol: 'http',
   })
 }
+
+/**
+ * The carrier's price a rate id was signed with (decision 013: the id carries its terms in the clear,
+ * base64url JSON, with the price fifth), before any free-shipping rule. Read here without the key, as a
+ * tamperer could: what checkout charges must still come from the signed, checked quote.
+ */
+export function quotedCarrierCents(rateId: string): number {
+  const payload = rateId.slice('rate_'.length, rateId.indexOf('.'))
+  const fields: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))
+  const price = Array.isArray(fields) ? fields[4] : undefined
+  if (typeof price !== 'number') throw new Error(`no carrier price in ${rateId}`)
+  return price
+}

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
-import { shippingQuotes } from '../../../db/schema/checkout'
+import { eq } from 'drizzle-orm'
+import { buildCart, UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
+import { addressHash, normalizeAddress } from '../../../api/modules/shipping/address'
+import { MAX_QUOTE_ID_LENGTH, readQuote } from '../../../api/modules/shipping/quote-token'
+import { QUOTE_KEY_SETTING } from '../../../api/modules/shipping/service'
+import { settings } from '../../../db/schema/settings'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { getRates, HOME, rateFor } from './helpers'
 
@@ -23,6 +27,11 @@ async function refused(body: unknown): Promise<[number, string]> {
 }
 
 const ONE_OIL = [{ id: 1, quantity: 1, name: 'Hammered Citrus', weight: '3.0' }]
+
+/** The fingerprint checkout computes for these items, with the catalogue's weights. */
+async function fingerprintOf(items: { productId: number; quantity: number }[]): Promise<string> {
+  return (await buildCart(shop.services.catalog, items)).fingerprint
+}
 
 describe('good requests', () => {
   test('three USPS services priced by the server from the catalogue weight', async () => {
@@ -48,7 +57,10 @@ describe('good requests', () => {
       },
     ])
     expect(rates[0]?.deliveryEstimate).toEqual({ minDays: 3, maxDays: 5 })
-    for (const rate of rates) expect(rate.id).toMatch(/^rate_[A-Za-z0-9_-]{24}$/)
+    for (const rate of rates) {
+      expect(rate.id).toMatch(/^rate_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/)
+      expect(rate.id.length).toBeLessThanOrEqual(MAX_QUOTE_ID_LENGTH)
+    }
   })
 
   test('weights, names and subtotal sent by the page change nothing', async () => {
@@ -62,17 +74,30 @@ describe('good requests', () => {
     expect(lying.map((rate) => rate.price)).toEqual(honest.map((rate) => rate.price))
   })
 
-  test('each rate is stored as a quote for 30 minutes, bound to cart and address', async () => {
+  test('each rate is a quote signed for 30 minutes, bound to cart and address', async () => {
     const rates = await getRates(shop, [{ id: 2, quantity: 1 }])
-    const stored = await shop.deps.db.select().from(shippingQuotes)
-    const mine = stored.filter((quote) => rates.some((rate) => rate.id === quote.id))
-    expect(mine).toHaveLength(3)
-    for (const quote of mine) {
-      expect(quote.expiresAt.getTime() - shop.clock.now().getTime()).toBe(30 * 60 * 1000)
-      expect(quote.cartFingerprint).toMatch(/^[0-9a-f]{64}$/)
-      expect(quote.addressHash).toMatch(/^[0-9a-f]{64}$/)
+    const [key] = await shop.deps.db.select().from(settings).where(eq(settings.name, QUOTE_KEY_SETTING))
+    if (!key) throw new Error('no quote key stored')
+    const secret = Buffer.from(key.value, 'base64url')
+    expect(secret.length).toBe(32)
+    const binding = {
+      cartFingerprint: await fingerprintOf([{ productId: 2, quantity: 1 }]),
+      addressHash: addressHash(normalizeAddress(HOME)),
     }
-    expect(mine.find((quote) => quote.serviceToken === 'usps_ground_advantage')?.freeEligible).toBe(true)
+    const quotes = rates.map((rate) => readQuote(secret, rate.id, binding))
+    for (const quote of quotes) {
+      if (!quote) throw new Error('a rate id that does not read back as a quote')
+      expect(quote.expiresAt - shop.clock.now().getTime()).toBe(30 * 60 * 1000)
+    }
+    expect(quotes.find((quote) => quote?.serviceToken === 'usps_ground_advantage')?.freeEligible).toBe(true)
+    expect(quotes.find((quote) => quote?.serviceToken === 'usps_priority')?.freeEligible).toBe(false)
+    // The same ids under another cart or destination are not quotes at all.
+    const otherCart = { ...binding, cartFingerprint: await fingerprintOf([{ productId: 2, quantity: 2 }]) }
+    const otherPlace = { ...binding, addressHash: addressHash(normalizeAddress({ ...HOME, zip: '94110' })) }
+    for (const rate of rates) {
+      expect(readQuote(secret, rate.id, otherCart)).toBeNull()
+      expect(readQuote(secret, rate.id, otherPlace)).toBeNull()
+    }
   })
 
   test('standard shipping is free from $35.00 of goods; faster services are not', async () => {

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createStripePayments } from '../../../api/adapters/stripe'
-import { UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
+import { buildCart, UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
+import { addressHash, normalizeAddress } from '../../../api/modules/shipping/address'
 import { QUOTE_EXPIRED_MESSAGE } from '../../../api/modules/shipping/pricing'
+import { MAX_QUOTE_ID_LENGTH } from '../../../api/modules/shipping/quote-token'
+import { createShippingService } from '../../../api/modules/shipping/service'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type FakeStripe, type FormValue, startFakeStripe } from '../../fakes/stripe'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
@@ -220,6 +223,68 @@ describe('shipping quotes', () => {
       409,
       QUOTE_EXPIRED_MESSAGE,
     ])
+  })
+
+  test('a quote is good for exactly 30 minutes', async () => {
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    shop.clock.advance(30 * 60 * 1000 - 1)
+    expect((await createSession(shop, items, rate)).sessionId).toMatch(/^cs_test_/)
+    shop.clock.advance(1)
+    expect(await refused(sessionBody(items, rate, { customer_email: 'late@example.com' }))).toEqual([
+      409,
+      QUOTE_EXPIRED_MESSAGE,
+    ])
+  })
+
+  test('a quote whose price or service was edited is refused', async () => {
+    const rates = await getRates(shop, items)
+    const express = rateFor(rates, 'USPS Priority Mail Express')
+    const [payload, mac] = express.id.slice('rate_'.length).split('.')
+    const fields = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()) as unknown[]
+    const edit = (index: number, value: unknown) => {
+      const changed = [...fields]
+      changed[index] = value
+      return `rate_${Buffer.from(JSON.stringify(changed)).toString('base64url')}.${mac}`
+    }
+    // A price of one cent, a free standard flag, a later expiry: each breaks the signature.
+    for (const id of [edit(4, 1), edit(5, 1), edit(8, Number(fields[8]) + 3_600_000)]) {
+      expect(await refused(sessionBody(items, { id }))).toEqual([409, QUOTE_EXPIRED_MESSAGE])
+    }
+    // Another quote's signature on this quote's terms.
+    const ground = rateFor(rates, 'USPS Ground Advantage')
+    const swapped = `${express.id.split('.')[0]}.${ground.id.split('.')[1]}`
+    expect(await refused(sessionBody(items, { id: swapped }))).toEqual([409, QUOTE_EXPIRED_MESSAGE])
+  })
+
+  test('malformed and oversized rate ids are refused with a clear message', async () => {
+    for (const id of ['rate_', 'rate_.', 'rate_abc.def', 'rate_%%%.%%%', 'cs_test_x', '.'.repeat(40)]) {
+      expect(await refused(sessionBody(items, { id }))).toEqual([409, QUOTE_EXPIRED_MESSAGE])
+    }
+    const huge = `rate_${'A'.repeat(MAX_QUOTE_ID_LENGTH)}`
+    expect(await refused(sessionBody(items, { id: huge }))).toEqual([422, 'Please choose a shipping method.'])
+  })
+
+  test('every instance of the shop reads the quotes any other one signed', async () => {
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    // A second instance on the same database: a new process would build exactly this.
+    const other = createShippingService({
+      ...shop.deps,
+      catalog: shop.services.catalog,
+      discounts: shop.services.discounts,
+    })
+    const binding = {
+      cartFingerprint: (
+        await buildCart(
+          shop.services.catalog,
+          items.map((item) => ({ productId: item.id, quantity: item.quantity })),
+        )
+      ).fingerprint,
+      addressHash: addressHash(normalizeAddress(HOME)),
+    }
+    expect(await other.liveQuote(rate.id, binding)).toMatchObject({
+      id: rate.id,
+      serviceToken: 'usps_ground_advantage',
+    })
   })
 
   test('a changed name keeps the quote valid', async () => {

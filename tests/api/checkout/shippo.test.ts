@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { createShippoShipping, DEFAULT_SHIP_FROM } from '../../../api/adapters/shippo'
+import { createShippoShippingOnDemand } from '../../../api/adapters/shippo-on-demand'
 import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
 import { type FakeShippo, startFakeShippo } from '../../fakes/shippo'
@@ -12,11 +13,12 @@ let shop: TestApp
 
 beforeAll(async () => {
   shippo = startFakeShippo()
-  // The real Shippo SDK, pointed at the fake API through its serverURL option.
+  // The real Shippo SDK, pointed at the fake API through its serverURL option, loaded on first use as
+  // the server loads it (api/adapters/index.ts).
   shop = await createTestApp(
     {},
     {
-      shipping: createShippoShipping({ apiKey: shippo.apiKey, serverURL: shippo.url }),
+      shipping: createShippoShippingOnDemand({ apiKey: shippo.apiKey, serverURL: shippo.url }),
     },
   )
 })

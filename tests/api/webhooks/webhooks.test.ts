@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
+import { formatOrderNumber } from '../../../api/rules/order-status'
 import { checkoutSessions } from '../../../db/schema/checkout'
+import { discountRedemptions } from '../../../db/schema/discounts'
 import { jobs } from '../../../db/schema/jobs'
 import { orderLines, orders, webhookEvents } from '../../../db/schema/orders'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
@@ -418,5 +420,53 @@ describe('an event another process is handling', () => {
     expect(after.status).toBe(200)
     expect(await after.json()).toEqual({ received: true, duplicate: false, status: 'processed' })
     expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+})
+
+describe('one transaction per paid session', () => {
+  test('the order, the completed session, the discount use and the event outcome are written together', async () => {
+    const items = [{ id: 1, quantity: 2 }]
+    const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+    const { sessionId } = await createSession(shop, items, rate, {
+      customer_email: 'together@example.com',
+      discount_code: 'GRIT15',
+    })
+    const payload = stripe.event('checkout.session.completed', stripe.complete(sessionId), 'evt_together')
+    // Any step failing (here the discount's redemption, refused by a trigger) leaves none of them written.
+    await shop.deps.db.run(
+      sql.raw(`create trigger refuse_redemption before update on discount_redemptions
+        begin select raise(abort, 'redemption refused for this test'); end`),
+    )
+    try {
+      expect((await postWebhook(shop, payload, SECRET)).status).toBe(500)
+    } finally {
+      await shop.deps.db.run(sql.raw('drop trigger refuse_redemption'))
+    }
+    expect(await ordersFor(sessionId)).toEqual([])
+    expect(await sessionStatus(sessionId)).toBe('open')
+    expect(await eventRow('evt_together')).toMatchObject({ status: 'failed', orderId: null })
+
+    // The provider delivers again: now everything is written, once, and names the same order.
+    const again = await postWebhook(shop, payload, SECRET)
+    expect(await again.json()).toEqual({ received: true, duplicate: false, status: 'processed' })
+    const [order] = await ordersFor(sessionId)
+    if (!order) throw new Error('no order after the redelivery')
+    const [session] = await shop.deps.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, sessionId))
+    expect(session).toMatchObject({ status: 'complete', orderId: order.id })
+    expect(await eventRow('evt_together')).toMatchObject({
+      status: 'processed',
+      orderId: order.id,
+      note: null,
+    })
+    const uses = await shop.deps.db
+      .select()
+      .from(discountRedemptions)
+      .where(eq(discountRedemptions.email, 'together@example.com'))
+    expect(uses).toEqual([
+      expect.objectContaining({ code: 'GRIT15', status: 'redeemed', orderRef: formatOrderNumber(order.id) }),
+    ])
   })
 })

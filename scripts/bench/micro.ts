@@ -1,0 +1,210 @@
+// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000]`: the API's hot paths
+// timed in one process through `app.handle` (no sockets, no load generator), with a real database in a
+// temporary folder and the built-in stand-ins. Sixteen requests are kept in flight, as the load test's 16
+// connections do. For comparing one change with the next on the same machine, not for the targets.
+import Stripe from 'stripe'
+import { DEMO_WEBHOOK_SECRET } from '../../api/adapters/demo-payments'
+import { createTestApp } from '../../tests/api/support/test-app'
+
+const args = process.argv.slice(2)
+const n = Number(args.find((arg) => arg.startsWith('--n='))?.slice(4) ?? 2000)
+const wanted = args.filter((arg) => !arg.startsWith('--'))
+const scenarios = wanted.length > 0 ? wanted : ['catalog', 'discount', 'rates', 'checkout', 'webhook']
+/** --serial: one request at a time, so --trace times each statement alone. */
+const IN_FLIGHT = args.includes('--serial') ? 1 : 16
+/** --no-code: checkout without a discount code, as the load test sends it. */
+const withCode = !args.includes('--no-code')
+
+const shop = await createTestApp({ TRUST_PROXY: 'true' })
+const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
+if (checkpointArg)
+  await shop.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${Number(checkpointArg.slice(17))}`)
+
+// --trace: time spent in each SQL statement (by its first 70 characters), to see where a scenario waits.
+const traced = new Map<string, { calls: number; ms: number }>()
+if (args.includes('--trace')) {
+  const client = shop.deps.db.$client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>
+  for (const method of ['execute', 'batch'] as const) {
+    const original = client[method]?.bind(client)
+    if (!original) continue
+    client[method] = async (...a: unknown[]) => {
+      const first = a[0] as { sql?: string } | { sql?: string }[] | string
+      const text =
+        method === 'batch'
+          ? `batch[${(first as unknown[]).length}] ${((first as { sql?: string }[])[0]?.sql ?? '').slice(0, 50)}`
+          : typeof first === 'string'
+            ? first
+            : ((first as { sql?: string }).sql ?? '')
+      const key = text.replace(/\s+/g, ' ').slice(0, 70)
+      const started = performance.now()
+      try {
+        return await original(...a)
+      } finally {
+        const entry = traced.get(key) ?? { calls: 0, ms: 0 }
+        entry.calls += 1
+        entry.ms += performance.now() - started
+        traced.set(key, entry)
+      }
+    }
+  }
+}
+let client = 0
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  shop.call(method, path, body, {
+    'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client++ & 255}`,
+    ...headers,
+  })
+
+const address = (i: number) => ({
+  name: `Shopper ${i}`,
+  street1: `${100 + i} Mill Street`,
+  city: 'Columbus',
+  state: 'OH',
+  zip: '43215',
+  country: 'US',
+})
+const cart = [
+  { id: 1, quantity: 1 },
+  { id: 4, quantity: 2 },
+]
+
+async function timed(label: string, count: number, one: (i: number) => Promise<void>) {
+  for (let i = 0; i < Math.min(200, count); i++) await one(-1 - i) // warm-up
+  let next = 0
+  traced.clear()
+  const cpuBefore = process.cpuUsage()
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < count) await one(next++)
+    }),
+  )
+  const ms = performance.now() - started
+  const cpu = process.cpuUsage(cpuBefore)
+  // CPU time per request is steadier than wall time on a machine others are using too.
+  const cpuMicros = (cpu.user + cpu.system) / count
+  for (const [sql, { calls, ms: spent }] of [...traced].sort((a, b) => b[1].ms - a[1].ms))
+    console.log(
+      `  ${((spent * 1000) / count).toFixed(0).padStart(5)} µs/request ${(calls / count).toFixed(2)}× ${sql}`,
+    )
+  console.log(
+    `${label.padEnd(10)} ${count} in ${ms.toFixed(0)} ms: ${((count / ms) * 1000).toFixed(0)}/s, ${((ms * 1000) / count).toFixed(0)} µs each, CPU ${cpuMicros.toFixed(0)} µs each`,
+  )
+}
+
+async function ok(res: Response): Promise<unknown> {
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${res.status}: ${text.slice(0, 300)}`)
+  return JSON.parse(text)
+}
+
+async function rate(i: number): Promise<string> {
+  const body = (await ok(
+    await call('POST', '/api/shipping/rates', { address: address(i), items: cart }),
+  )) as {
+    rates: { id: string }[]
+  }
+  return body.rates[0]?.id as string
+}
+
+async function session(i: number, rateId: string, quotedFor: number): Promise<string> {
+  const body = (await ok(
+    await call('POST', '/api/create-checkout-session', {
+      line_items: cart.map((item) => ({ product_id: item.id, quantity: item.quantity })),
+      customer_email: `shopper${i}@crew.example`,
+      shipping_address: address(quotedFor),
+      shipping_rate: { id: rateId },
+      ...(withCode && i % 2 === 0 ? { discount_code: 'GRIT15' } : {}),
+    }),
+  )) as { sessionId: string }
+  return body.sessionId
+}
+
+for (const scenario of scenarios) {
+  if (scenario === 'catalog')
+    await timed('catalog', n, async () => void (await ok(await call('GET', '/api/catalog'))))
+  if (scenario === 'discount')
+    await timed(
+      'discount',
+      n,
+      async () =>
+        void (await ok(await call('POST', '/api/validate-discount', { code: 'GRIT15', amount: '42.00' }))),
+    )
+  if (scenario === 'rates') await timed('rates', n, async (i) => void (await rate(i)))
+  if (scenario === 'checkout') {
+    const rates = await Promise.all(Array.from({ length: 64 }, (_, i) => rate(i)))
+    await timed('checkout', n, async (i) => {
+      const k = ((i % 64) + 64) % 64
+      await session(i + 1_000_000 * (k + 1), rates[k] as string, k)
+    })
+  }
+  if (scenario === 'webhook') {
+    const count = Math.min(n, 1500)
+    const rates = await Promise.all(Array.from({ length: 64 }, (_, i) => rate(i)))
+    const ids: string[] = []
+    let made = 0
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (made < count + 200) {
+          const i = made++
+          ids.push(await session(i + 50_000_000, rates[i % 64] as string, i % 64))
+        }
+      }),
+    )
+    const signer = new Stripe('sk_test_signing_only')
+    const events: { payload: string; header: string }[] = []
+    const ts = Math.floor(shop.clock.now().getTime() / 1000)
+    for (const [index, id] of ids.entries()) {
+      const summary = (await ok(await call('GET', `/api/demo-payments/${id}`))) as {
+        amountTotal: number
+        customerEmail: string
+      }
+      const payload = JSON.stringify({
+        id: `evt_micro_${index}`,
+        object: 'event',
+        type: 'checkout.session.completed',
+        created: ts,
+        livemode: false,
+        data: {
+          object: {
+            id,
+            object: 'checkout.session',
+            amount_total: summary.amountTotal,
+            currency: 'usd',
+            customer_email: summary.customerEmail,
+            customer_details: { email: summary.customerEmail },
+            livemode: false,
+            metadata: {},
+            mode: 'payment',
+            payment_status: 'paid',
+            status: 'complete',
+          },
+        },
+      })
+      events.push({
+        payload,
+        header: await signer.webhooks.generateTestHeaderStringAsync({
+          payload,
+          secret: DEMO_WEBHOOK_SECRET,
+          timestamp: ts,
+        }),
+      })
+    }
+    const post = async (i: number) => {
+      const event = events[i < 0 ? -1 - i : 200 + i] as { payload: string; header: string }
+      const res = await shop.app.handle(
+        new Request('http://localhost:4321/api/stripe/webhook', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+          body: event.payload,
+        }),
+      )
+      const answer = (await ok(res)) as { status: string; duplicate: boolean }
+      if (answer.status !== 'processed' || answer.duplicate) throw new Error(JSON.stringify(answer))
+    }
+    await timed('webhook', count, post)
+  }
+}
+const rss = process.memoryUsage()
+console.log(`rss ${(rss.rss / 1e6).toFixed(0)} MB, heap used ${(rss.heapUsed / 1e6).toFixed(0)} MB`)
+shop.close()
