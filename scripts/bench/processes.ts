@@ -2,7 +2,7 @@
 // when it fails or is interrupted.
 
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs'
 
 type Cleanup = () => void | Promise<void>
 const cleanups: Cleanup[] = []
@@ -129,11 +129,12 @@ export function startLogged(
   options: { env: Record<string, string>; log: string },
 ): Started {
   refuseAfterInterrupt(command)
-  const out = createWriteStream(options.log)
+  // The process writes its log lines (one per request) straight into the file, as it would into a log
+  // file or journal in production, not through this process, which shares the load generator's core.
+  const out = openSync(options.log, 'w')
   const [file, ...args] = command as [string, ...string[]]
-  const child = spawn(file, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] })
-  child.stdout?.pipe(out)
-  child.stderr?.pipe(out)
+  const child = spawn(file, args, { env: options.env, stdio: ['ignore', out, out] })
+  closeSync(out)
   if (child.pid === undefined) throw new Error(`could not start ${command.join(' ')}`)
   const pid = child.pid
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
