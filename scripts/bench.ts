@@ -69,6 +69,7 @@ const only = onlyArg ? (onlyArg.slice(ONLY.length).split(',') as ApiScenario[]) 
 const ROOT = resolve(import.meta.dir, '..')
 const DIST = join(ROOT, 'dist')
 const REPORT = join(ROOT, 'BENCHMARKS.md')
+const FINDINGS = join(ROOT, 'scripts/bench/findings.md')
 const BUN = process.execPath
 const CONNECTIONS = 16
 const WARMUP_SECONDS = quick ? 1 : 2
@@ -500,6 +501,7 @@ async function main(): Promise<number> {
     largeShop,
     budget,
     lighthouse,
+    findings: existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : null,
   })
   writeFileSync(REPORT, report)
   // Tables aligned as `biome ci` (in npm test) expects of every Markdown file in the repository.

@@ -72,6 +72,8 @@ export interface ReportInput {
   largeShop: LargeShopSection | 'skipped'
   budget: { output: string; exitCode: number } | null
   lighthouse: LighthouseSection | 'skipped'
+  /** Profile findings written by hand (scripts/bench/findings.md), shown as the report's last section. */
+  findings: string | null
 }
 
 const fmt = (value: number, digits = 0) =>
@@ -558,5 +560,6 @@ export function renderReport(input: ReportInput): string {
 
   if (input.lighthouse === 'skipped') lines.push('## 5. Lighthouse', '', 'Skipped (`--skip-lighthouse`).', '')
   else lines.push(...lighthouseSection(input.lighthouse))
+  if (input.findings) lines.push('## 6. Where the time goes', '', input.findings.trim(), '')
   return `${lines.join('\n').trimEnd()}\n`
 }

@@ -43,11 +43,20 @@ function report(overrides: Partial<ReportInput>): string {
     largeShop: 'skipped',
     budget: null,
     lighthouse: 'skipped',
+    findings: null,
     ...overrides,
   })
 }
 
 describe('the report', () => {
+  test('ends with the profile findings when there are some', () => {
+    const text = report({ findings: 'Commits dominate the write paths.\n' })
+    expect(text.trimEnd().endsWith('## 6. Where the time goes\n\nCommits dominate the write paths.')).toBe(
+      true,
+    )
+    expect(report({})).not.toContain('Where the time goes')
+  })
+
   test('shows SEO as n/a on a noindex page and does not count it, nor list its SEO audits', () => {
     const text = report({
       lighthouse: {
