@@ -14,11 +14,16 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * 400: the request cannot be read at all (not JSON, nested too deeply). Anything the shop can read but
+ * refuses, a field's content included, is a 422 (docs/decisions/013-invalid-input-status.md).
+ */
 export const badRequest = (message: string) => new HttpError(400, message)
 export const unauthorized = (message = 'Please sign in to continue.') => new HttpError(401, message)
 export const forbidden = (message = 'You do not have access to this.') => new HttpError(403, message)
 export const notFound = (message = 'Not found.') => new HttpError(404, message)
 export const conflict = (message: string) => new HttpError(409, message)
+/** 422: the request was read, and a field or value in it is refused; the message says which and why. */
 export const unprocessable = (message: string) => new HttpError(422, message)
 
 export function jsonError(

@@ -777,7 +777,7 @@ test.describe('toasts', () => {
 
   test('the default style is green where errors are red', async ({ page }) => {
     await page.route('**/api/newsletter', (route) =>
-      route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"No."}' }),
+      route.fulfill({ status: 422, contentType: 'application/json', body: '{"error":"No."}' }),
     )
     await page.goto('/')
     const email = await hydrateFooterForm(page)

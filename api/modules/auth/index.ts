@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { sessionAuth } from '../../plugins/auth'
-import { badRequest } from '../../plugins/errors'
+import { unprocessable } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
 import { publicUserSchema } from '../account/model'
@@ -147,7 +147,7 @@ export function authRoutes(
         '/api/auth/validate-reset-token',
         async ({ body, clientAddress }) => {
           await sharedRateCounter(clientAddress, LIMITS.resetUse)
-          if (!(await auth.isResetTokenValid(body.token))) throw badRequest(MESSAGES.badResetLink)
+          if (!(await auth.isResetTokenValid(body.token))) throw unprocessable(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
         { body: resetTokenBody, response: { 200: messageResponse } },

@@ -81,7 +81,7 @@ export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'da
         staff: true,
         response: { 200: t.Array(dashboardProductSchema) },
       })
-      // Bodies are read by the service, so 0, text, NaN or 1e9 get a 400 that says what a weight must be.
+      // Bodies are read by the service, so 0, text, NaN or 1e9 get a 422 that says what a weight must be.
       .patch('/api/products/:id/weight', ({ params, body }) => dashboard.setWeight(params.id, body), {
         staff: true,
         params: idParams,

@@ -21,13 +21,13 @@ test('a new e-mail is stored once, and a repeat sign-up gets exactly the same an
   expect(rows.map((row) => [row.email, row.source])).toEqual([['mike@example.com', 'home']])
 })
 
-test('a bad e-mail gets a 400 with a clear message', async () => {
+test('a bad e-mail gets a 422 with a clear message', async () => {
   const bad = ['', 'not-an-email', 'a@b', 'two@@example.com', 'sp ace@example.com']
   // Control, bidi and markup characters: each would end up in a mail header or on a staff page.
   bad.push('a\u0000b@example.com', '\u202eevil@example.com', '<script>alert(1)</script>@example.org')
   for (const email of bad) {
     const res = await shop.call('POST', '/api/newsletter', { email })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect((await res.json()).error).toBe('Please enter a valid e-mail address, like name@example.com.')
   }
 })
@@ -145,7 +145,7 @@ describe('a plain HTML form post (before hydration, or with JavaScript off)', ()
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ subscribed: true, message: 'Welcome to the Crew!' })
     const bad = await forms.call('POST', '/api/newsletter', { email: 'nope' })
-    expect(bad.status).toBe(400)
+    expect(bad.status).toBe(422)
     expect(bad.headers.get('location')).toBeNull()
   })
 })
