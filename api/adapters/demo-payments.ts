@@ -97,12 +97,16 @@ export function checkDemoCard(card: DemoCard, now: Date): CardCheck {
 }
 
 /** What the demo checkout form shows: the amounts the customer is about to pay. */
+/**
+ * What the demo payment form shows. Anyone holding the session id can read it (it is in the checkout URL,
+ * the browser history and the success page's link), so it carries nothing personal: no e-mail, no name,
+ * no address; only what is being paid for.
+ */
 export interface DemoSessionSummary {
   sessionId: string
   status: 'open' | 'complete' | 'expired'
   paymentStatus: 'paid' | 'unpaid'
   currency: string
-  customerEmail: string
   /** Cents. */
   amountTotal: number
   lineItems: { name: string; quantity: number; unitAmount: number }[]
@@ -232,7 +236,6 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
         status: sessionStatus(row, clock.now()),
         paymentStatus: row.paymentStatus,
         currency: row.currency,
-        customerEmail: row.customerEmail,
         amountTotal: row.amountTotal,
         lineItems: request.lineItems.map((item) => ({
           name: item.name,

@@ -10,6 +10,7 @@ import {
   DEMO_SESSION_ID,
   demoPayBody,
   demoPayResponse,
+  demoSessionSummary,
   publishableKeyResponse,
   sessionIdParams,
 } from './model'
@@ -55,7 +56,7 @@ export function paymentRoutes(
         if (!summary) throw notFound('Checkout session not found.')
         return summary
       },
-      { params: sessionIdParams },
+      { params: sessionIdParams, response: { 200: demoSessionSummary } },
     )
     .post(
       '/api/demo-payments/:sessionId/pay',
