@@ -80,11 +80,19 @@ export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
   { as: 'global' },
   ({ code, error, request }) => {
     if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
+    // A parser hook's own refusal arrives wrapped in Elysia's parse error.
+    const cause = (error as { cause?: unknown }).cause
+    if (code === 'PARSE' && cause instanceof HttpError) return jsonError(cause.status, cause.message)
     switch (code) {
       case 'VALIDATION':
         return jsonError(422, describeValidation(error))
       case 'PARSE':
-        return jsonError(400, 'The request body is not valid JSON.')
+        return jsonError(
+          400,
+          /form/i.test(request.headers.get('content-type') ?? '')
+            ? 'The request body could not be read.'
+            : 'The request body is not valid JSON.',
+        )
       case 'NOT_FOUND':
         return jsonError(404, 'Not found.')
       case 'INVALID_COOKIE_SIGNATURE':

@@ -25,7 +25,7 @@ export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accou
         user: await accounts.updateProfile(user.id, body),
         message: 'Changes saved successfully!',
       }),
-      { signedIn: true, body: updateProfileBody, response: { 200: profileResponse } },
+      { signedIn: true, body: updateProfileBody, parse: 'json', response: { 200: profileResponse } },
     )
     .put(
       '/api/user/notifications',
@@ -33,7 +33,7 @@ export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accou
         user: await accounts.updateNotifications(user.id, body),
         message: 'Preferences saved.',
       }),
-      { signedIn: true, body: notificationsBody, response: { 200: profileResponse } },
+      { signedIn: true, body: notificationsBody, parse: 'json', response: { 200: profileResponse } },
     )
     .get('/api/user/orders', ({ user }) => accounts.orderHistory(user.id), {
       signedIn: true,

@@ -123,13 +123,13 @@ export function authRoutes(
           await sharedRateCounter(clientAddress, LIMITS.register)
           return signedInAnswer(cookie, await auth.register(body), MESSAGES.registered)
         },
-        { body: registerBody, response: { 200: authenticatedResponse } },
+        { body: registerBody, parse: 'json', response: { 200: authenticatedResponse } },
       )
       .post(
         '/api/auth/login',
         async ({ body, cookie, clientAddress }) =>
           signedInAnswer(cookie, await auth.signIn(body, clientAddress), MESSAGES.signedIn),
-        { body: loginBody, response: { 200: authenticatedResponse } },
+        { body: loginBody, parse: 'json', response: { 200: authenticatedResponse } },
       )
       .post(
         '/api/auth/forgot-password',
@@ -141,7 +141,7 @@ export function authRoutes(
           await auth.requestPasswordReset(email)
           return { message: MESSAGES.resetRequested }
         },
-        { body: forgotPasswordBody, response: { 200: messageResponse } },
+        { body: forgotPasswordBody, parse: 'json', response: { 200: messageResponse } },
       )
       .post(
         '/api/auth/validate-reset-token',
@@ -150,7 +150,7 @@ export function authRoutes(
           if (!(await auth.isResetTokenValid(body.token))) throw unprocessable(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
-        { body: resetTokenBody, response: { 200: messageResponse } },
+        { body: resetTokenBody, parse: 'json', response: { 200: messageResponse } },
       )
       .post(
         '/api/auth/reset-password',
@@ -161,7 +161,7 @@ export function authRoutes(
           clearSessionCookies(cookie, policy)
           return { message: MESSAGES.passwordUpdated }
         },
-        { body: resetPasswordBody, response: { 200: messageResponse } },
+        { body: resetPasswordBody, parse: 'json', response: { 200: messageResponse } },
       )
       .get('/auth/google', async ({ cookie, set }) => {
         if (!auth.googleConfigured) return googleUnavailablePage('not-configured')

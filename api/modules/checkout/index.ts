@@ -33,6 +33,7 @@ export function checkoutRoutes(
         {
           maybeSignedIn: true,
           body: createSessionBody,
+          parse: 'json',
           response: { 200: createSessionResponse },
           rateLimit: sessionLimits,
         },

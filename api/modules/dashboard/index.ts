@@ -86,6 +86,7 @@ export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'da
         staff: true,
         params: idParams,
         body: t.Unknown(),
+        parse: 'json',
         response: { 200: weightResponse },
       })
       .get('/api/webhooks', ({ query }) => dashboard.webhookEvents(query), {
@@ -96,6 +97,7 @@ export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'da
       .post('/api/calculate-package', ({ body }) => dashboard.calculatePackage(body), {
         staff: true,
         body: t.Unknown(),
+        parse: 'json',
         response: { 200: packageRecommendationSchema },
       })
   )

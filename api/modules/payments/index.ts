@@ -86,6 +86,7 @@ export function paymentRoutes(
       {
         params: sessionIdParams,
         body: demoPayBody,
+        parse: 'json',
         response: { 200: demoPayResponse },
         rateLimit: PAY_LIMIT,
       },

@@ -26,6 +26,7 @@ export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits:
       }),
     {
       body: ratesBody,
+      parse: 'json',
       response: { 200: ratesResponse },
       rateLimit: ratesLimits,
     },
