@@ -11,6 +11,7 @@ import { newsletterRoutes } from './modules/newsletter'
 import { paymentRoutes } from './modules/payments'
 import { shippingRoutes } from './modules/shipping'
 import { webhookRoutes } from './modules/webhooks'
+import { apiDescription } from './plugins/api-description'
 import { errorFunnel } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { createRouteTable, requestShape } from './plugins/request-shape'
@@ -33,6 +34,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(errorFunnel)
     .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
     .use(requestShape(routes, deps.site))
+    // GET /api/openapi.json, written from every route registered on this app.
+    .use(apiDescription())
     .use(healthRoutes(deps.db))
     .use(authRoutes(services, limits, deps))
     .use(accountRoutes(services, deps.clock))

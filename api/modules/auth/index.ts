@@ -105,6 +105,7 @@ export function authRoutes(
         set.headers['cache-control'] = 'no-store'
       })
       .get('/api/auth/user', ({ user }) => accounts.toPublic(user), {
+        detail: { summary: 'The signed-in customer', tags: ['Account'] },
         signedIn: true,
         response: { 200: publicUserSchema },
       })
@@ -115,7 +116,10 @@ export function authRoutes(
           clearSessionCookies(cookie, policy)
           return { message: 'You have been signed out.' }
         },
-        { response: { 200: messageResponse } },
+        {
+          detail: { summary: 'Sign out this browser', tags: ['Account'] },
+          response: { 200: messageResponse },
+        },
       )
       .post(
         '/auth/register',
@@ -123,13 +127,23 @@ export function authRoutes(
           await sharedRateCounter(clientAddress, LIMITS.register)
           return signedInAnswer(cookie, await auth.register(body), MESSAGES.registered)
         },
-        { body: registerBody, parse: 'json', response: { 200: authenticatedResponse } },
+        {
+          detail: { summary: 'Create an account with e-mail and password, and sign in', tags: ['Account'] },
+          body: registerBody,
+          parse: 'json',
+          response: { 200: authenticatedResponse },
+        },
       )
       .post(
         '/api/auth/login',
         async ({ body, cookie, clientAddress }) =>
           signedInAnswer(cookie, await auth.signIn(body, clientAddress), MESSAGES.signedIn),
-        { body: loginBody, parse: 'json', response: { 200: authenticatedResponse } },
+        {
+          detail: { summary: 'Sign in with e-mail and password', tags: ['Account'] },
+          body: loginBody,
+          parse: 'json',
+          response: { 200: authenticatedResponse },
+        },
       )
       .post(
         '/api/auth/forgot-password',
@@ -141,7 +155,15 @@ export function authRoutes(
           await auth.requestPasswordReset(email)
           return { message: MESSAGES.resetRequested }
         },
-        { body: forgotPasswordBody, parse: 'json', response: { 200: messageResponse } },
+        {
+          detail: {
+            summary: 'E-mail a password reset link (the same answer for any address)',
+            tags: ['Account'],
+          },
+          body: forgotPasswordBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
       )
       .post(
         '/api/auth/validate-reset-token',
@@ -150,7 +172,12 @@ export function authRoutes(
           if (!(await auth.isResetTokenValid(body.token))) throw unprocessable(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
-        { body: resetTokenBody, parse: 'json', response: { 200: messageResponse } },
+        {
+          detail: { summary: 'Check a password reset link', tags: ['Account'] },
+          body: resetTokenBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
       )
       .post(
         '/api/auth/reset-password',
@@ -161,57 +188,82 @@ export function authRoutes(
           clearSessionCookies(cookie, policy)
           return { message: MESSAGES.passwordUpdated }
         },
-        { body: resetPasswordBody, parse: 'json', response: { 200: messageResponse } },
+        {
+          detail: {
+            summary: 'Set a new password with a reset link; signs out every browser',
+            tags: ['Account'],
+          },
+          body: resetPasswordBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
       )
-      .get('/auth/google', async ({ cookie, set }) => {
-        if (!auth.googleConfigured) return googleUnavailablePage('not-configured')
-        let start: Awaited<ReturnType<AuthService['startGoogleSignIn']>>
-        try {
-          start = await auth.startGoogleSignIn()
-        } catch (error) {
-          if (!(error instanceof IdentityProviderError)) throw error
-          console.error(`[auth] Google sign-in could not start: ${error.message}`)
-          return googleUnavailablePage('unreachable')
-        }
-        const { state, nonce, codeVerifier } = start.checks
-        cookie[GOOGLE_COOKIE]?.set({
-          value: `${state}.${nonce}.${codeVerifier}`,
-          path: GOOGLE_COOKIE_PATH,
-          httpOnly: true,
-          // Lax: the cookie comes back on Google's top-level redirect to the callback.
-          sameSite: 'lax',
-          secure: policy.secure,
-          maxAge: GOOGLE_COOKIE_MAX_AGE,
-        })
-        set.status = 302
-        set.headers.location = start.url
-        return ''
-      })
-      .get('/auth/google/callback', async ({ cookie, request, set }) => {
-        const checks = readChecks(cookie)
-        clearGoogleCookie(cookie)
-        set.status = 302
-        if (!auth.googleConfigured) {
-          set.headers.location = '/auth/google'
+      .get(
+        '/auth/google',
+        async ({ cookie, set }) => {
+          if (!auth.googleConfigured) return googleUnavailablePage('not-configured')
+          let start: Awaited<ReturnType<AuthService['startGoogleSignIn']>>
+          try {
+            start = await auth.startGoogleSignIn()
+          } catch (error) {
+            if (!(error instanceof IdentityProviderError)) throw error
+            console.error(`[auth] Google sign-in could not start: ${error.message}`)
+            return googleUnavailablePage('unreachable')
+          }
+          const { state, nonce, codeVerifier } = start.checks
+          cookie[GOOGLE_COOKIE]?.set({
+            value: `${state}.${nonce}.${codeVerifier}`,
+            path: GOOGLE_COOKIE_PATH,
+            httpOnly: true,
+            // Lax: the cookie comes back on Google's top-level redirect to the callback.
+            sameSite: 'lax',
+            secure: policy.secure,
+            maxAge: GOOGLE_COOKIE_MAX_AGE,
+          })
+          set.status = 302
+          set.headers.location = start.url
           return ''
-        }
-        if (!checks) {
-          set.headers.location = '/login?google=failed'
+        },
+        { detail: { summary: 'Start Google sign-in (a redirect to Google)', tags: ['Account'] } },
+      )
+      .get(
+        '/auth/google/callback',
+        async ({ cookie, request, set }) => {
+          const checks = readChecks(cookie)
+          clearGoogleCookie(cookie)
+          set.status = 302
+          if (!auth.googleConfigured) {
+            set.headers.location = '/auth/google'
+            return ''
+          }
+          if (!checks) {
+            set.headers.location = '/login?google=failed'
+            return ''
+          }
+          // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
+          const callbackUrl = new URL(
+            `${config.publicUrl}/auth/google/callback${new URL(request.url).search}`,
+          )
+          try {
+            await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, checks))
+            // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
+            set.headers.location = '/account'
+          } catch (error) {
+            if (!(error instanceof IdentityProviderError)) throw error
+            console.warn(`[auth] Google sign-in refused: ${error.message}`)
+            set.headers.location =
+              error.message === MESSAGES.googleUnverified
+                ? '/login?google=unverified'
+                : '/login?google=failed'
+          }
           return ''
-        }
-        // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
-        const callbackUrl = new URL(`${config.publicUrl}/auth/google/callback${new URL(request.url).search}`)
-        try {
-          await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, checks))
-          // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
-          set.headers.location = '/account'
-        } catch (error) {
-          if (!(error instanceof IdentityProviderError)) throw error
-          console.warn(`[auth] Google sign-in refused: ${error.message}`)
-          set.headers.location =
-            error.message === MESSAGES.googleUnverified ? '/login?google=unverified' : '/login?google=failed'
-        }
-        return ''
-      })
+        },
+        {
+          detail: {
+            summary: "Google's redirect back: signs in and redirects to /account",
+            tags: ['Account'],
+          },
+        },
+      )
   )
 }

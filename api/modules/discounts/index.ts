@@ -29,6 +29,11 @@ export function discountRoutes({ discounts }: Pick<Services, 'discounts'>, limit
       }
     },
     // The shop's pages send JSON; a form post or text body is not one of them.
-    { body: validateDiscountBody, parse: 'json', rateLimit: DISCOUNT_ATTEMPT_LIMIT },
+    {
+      detail: { summary: 'Check a discount code against a cart subtotal', tags: ['Shop'] },
+      body: validateDiscountBody,
+      parse: 'json',
+      rateLimit: DISCOUNT_ATTEMPT_LIMIT,
+    },
   )
 }

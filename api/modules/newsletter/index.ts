@@ -29,6 +29,10 @@ export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, l
       return SUBSCRIBED
     },
     {
+      detail: {
+        summary: 'Subscribe to the newsletter (JSON, or a plain form post answered with a 303)',
+        tags: ['Shop'],
+      },
       body: subscribeBody,
       rateLimit: SIGNUP_LIMIT,
       // The islands send JSON and read JSON. A form sent before its island hydrated, or with JavaScript off,

@@ -41,7 +41,13 @@ export function paymentRoutes(
         provider.publishableKey
           ? { publishableKey: provider.publishableKey }
           : { publishableKey: null, demo: true as const },
-      { response: { 200: publishableKeyResponse } },
+      {
+        detail: {
+          summary: "The payment provider's publishable key (null with the demo provider)",
+          tags: ['Checkout'],
+        },
+        response: { 200: publishableKeyResponse },
+      },
     )
   // The demo form's endpoints exist only while the demo provider is the payment provider.
   if (!isDemo(provider)) return app
@@ -56,7 +62,11 @@ export function paymentRoutes(
         if (!summary) throw notFound('Checkout session not found.')
         return summary
       },
-      { params: sessionIdParams, response: { 200: demoSessionSummary } },
+      {
+        detail: { summary: 'What a demo checkout session is for (nothing personal)', tags: ['Checkout'] },
+        params: sessionIdParams,
+        response: { 200: demoSessionSummary },
+      },
     )
     .post(
       '/api/demo-payments/:sessionId/pay',
@@ -84,6 +94,7 @@ export function paymentRoutes(
         }
       },
       {
+        detail: { summary: 'Pay a demo checkout session with a test card', tags: ['Checkout'] },
         params: sessionIdParams,
         body: demoPayBody,
         parse: 'json',
