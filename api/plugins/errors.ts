@@ -65,8 +65,14 @@ function customMessage(issue: ValidationIssue, depth = 0): string | null {
  * request body, which may hold a password, so it never reaches the client or the log.
  */
 function describeValidation(error: unknown): string {
-  const all = (error as { all?: ValidationIssue[] }).all ?? []
-  const first = all[0]
+  let first: ValidationIssue | undefined
+  try {
+    first = ((error as { all?: ValidationIssue[] }).all ?? [])[0]
+  } catch {
+    // Elysia's summaries turn the value into text; a value that cannot be turned into text (an object whose
+    // `toString` is not a function) must not turn a refusal into a 500.
+    return 'The request is not valid.'
+  }
   if (!first) return 'The request is not valid.'
   const custom = customMessage(first)
   if (custom) return custom

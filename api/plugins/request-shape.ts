@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { badRequest, jsonError } from './errors'
+import { badRequest, jsonError, unprocessable } from './errors'
 
 /** Deeper than any body the shop's pages send (a checkout line's spec §3 price_data is 6 levels). */
 export const MAX_BODY_DEPTH = 32
@@ -125,16 +125,27 @@ function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
 }
 
-/** Whether a parsed body is nested deeper than `max`; walked with a stack, so depth cannot overflow it. */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
+/**
+ * Field names that are also the names of every object's own methods (`toString`, `valueOf`, `__proto__`…).
+ * No request of the shop uses one; a body or query that does would shadow the method for whatever code
+ * handles the object next (Elysia's own validation messages call `toString`, and fail).
+ */
+const OBJECT_METHOD_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype))
+
+/** What is wrong with a parsed body or query as a whole: nested deeper than `max`, or a field name above. */
+export function shapeProblem(value: unknown, max: number): 'too-deep' | 'reserved-name' | null {
+  // Walked with a stack, so no depth can overflow it.
   const stack: [unknown, number][] = [[value, 1]]
   while (stack.length > 0) {
     const [current, depth] = stack.pop() as [unknown, number]
     if (typeof current !== 'object' || current === null) continue
-    if (depth > max) return true
-    for (const child of Object.values(current)) stack.push([child, depth + 1])
+    if (depth > max) return 'too-deep'
+    for (const [key, child] of Object.entries(current)) {
+      if (OBJECT_METHOD_NAMES.has(key)) return 'reserved-name'
+      stack.push([child, depth + 1])
+    }
   }
-  return false
+  return null
 }
 
 function decodedPath(pathname: string): string {
@@ -154,7 +165,8 @@ function isApiPath(pathname: string): boolean {
  * - a method the path does not take: 405 with `Allow` (a page of the site takes GET and HEAD only);
  * - a body in a content type the route does not read: 415 naming the types it does (a JSON route never
  *   reads `text/plain` as JSON; the newsletter also takes the form posts of decision 009);
- * - JSON nested deeper than MAX_BODY_DEPTH: 400, before validation walks it.
+ * - JSON nested deeper than MAX_BODY_DEPTH: 400, before validation walks it; a field named like an object
+ *   method (`toString`, `__proto__`): 422.
  * GETs for a path only other methods take are answered by the static site's catch-all (static-site.ts).
  */
 export function requestShape(routes: RouteTable, site: { find(pathname: string): unknown }) {
@@ -188,9 +200,14 @@ export function requestShape(routes: RouteTable, site: { find(pathname: string):
         )
       }
     })
-    .onTransform({ as: 'global' }, ({ body }) => {
-      if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
-        throw badRequest(`The request body is nested too deeply (more than ${MAX_BODY_DEPTH} levels).`)
+    .onTransform({ as: 'global' }, ({ body, query }) => {
+      for (const part of [body, query]) {
+        const problem = shapeProblem(part, MAX_BODY_DEPTH)
+        if (problem === 'too-deep') {
+          throw badRequest(`The request body is nested too deeply (more than ${MAX_BODY_DEPTH} levels).`)
+        }
+        if (problem === 'reserved-name')
+          throw unprocessable('The request has a field name the shop does not take.')
       }
     })
 }
