@@ -278,7 +278,9 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
   test('the hostile strings include each kind the brief names', () => {
     expect(HOSTILE_STRINGS).toContain("'; DROP TABLE orders;--")
     expect(HOSTILE_STRINGS).toContain('<script>alert(1)</script>')
-    expect(HOSTILE_STRINGS.some((value) => /[\u0000-\u001f]/.test(value))).toBe(true)
+    expect(HOSTILE_STRINGS.some((value) => [...value].some((char) => (char.codePointAt(0) ?? 32) < 32))).toBe(
+      true,
+    )
     expect(HOSTILE_STRINGS).toContain('NaN')
     expect(fc.sample(hostileValue, 200).some((value) => typeof value === 'number' && value < 0)).toBe(true)
   })

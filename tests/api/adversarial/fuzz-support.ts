@@ -14,6 +14,7 @@ export const HOSTILE_STRINGS = [
   'javascript:alert(1)',
   '../../../../etc/passwd',
   '..%2F..%2F..%2Fetc%2Fpasswd',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection probe, sent as plain text.
   '${7*7}{{7*7}}',
   '%s%s%s%n%x',
   'Sam\r\nSet-Cookie: session=stolen',
