@@ -27,7 +27,7 @@ const PAGE_METHODS = ['GET', 'HEAD']
 interface RegisteredRoute {
   method: string
   path: string
-  hooks?: { body?: unknown; parse?: unknown }
+  hooks?: { body?: unknown; parse?: unknown; query?: unknown }
 }
 
 export interface RouteShape {
@@ -37,6 +37,8 @@ export interface RouteShape {
   pattern: RegExp
   /** Content types the route reads a body as; null when it reads none (or reads it raw itself). */
   accepts: string[] | null
+  /** Whether the route reads its query string (has a query schema). */
+  readsQuery: boolean
 }
 
 function patternFor(path: string): RegExp {
@@ -80,6 +82,7 @@ export function createRouteTable() {
           path: route.path,
           pattern: patternFor(route.path),
           accepts: acceptedBodyTypes(route),
+          readsQuery: Boolean(route.hooks?.query),
         }))
     },
     get shapes(): readonly RouteShape[] {
@@ -89,6 +92,10 @@ export function createRouteTable() {
     find(method: string, pathname: string): RouteShape | undefined {
       const wanted = method === 'HEAD' ? 'GET' : method
       return shapes.find((shape) => shape.method === wanted && shape.pattern.test(pathname))
+    },
+    /** The route registered with exactly this method and path pattern. */
+    registered(method: string, path: string): RouteShape | undefined {
+      return shapes.find((shape) => shape.method === method && shape.path === path)
     },
     /** The methods some route answers at this path, for an Allow header (HEAD wherever GET is). */
     methodsAt(pathname: string): string[] {
@@ -200,8 +207,10 @@ export function requestShape(routes: RouteTable, site: { find(pathname: string):
         )
       }
     })
-    .onTransform({ as: 'global' }, ({ body, query }) => {
-      for (const part of [body, query]) {
+    .onTransform({ as: 'global' }, ({ body, query, request, route }) => {
+      // A query string is only looked at where a route reads one: a page's link may carry anything.
+      const readsQuery = routes.registered(request.method, route)?.readsQuery ?? false
+      for (const part of readsQuery ? [body, query] : [body]) {
         const problem = shapeProblem(part, MAX_BODY_DEPTH)
         if (problem === 'too-deep') {
           throw badRequest(`The request body is nested too deeply (more than ${MAX_BODY_DEPTH} levels).`)

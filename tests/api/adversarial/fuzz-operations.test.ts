@@ -60,6 +60,8 @@ const identities: Record<Exclude<Caller, 'anonymous'>, Customer | null> = { cust
 let realSessionId = 'cs_test_demo_unknown'
 let attacks = 0
 let clientCounter = 0
+/** Answers by operation and status, to show the fuzzing gets past validation into the handlers. */
+const answers = new Map<string, Map<number, number>>()
 
 beforeAll(async () => {
   shop = await createTestApp({ TRUST_PROXY: 'true' })
@@ -254,6 +256,9 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
                 `${key} as ${caller}`,
               )
               const text = await within(res.text(), `the body of ${key}`)
+              const counts = answers.get(key) ?? new Map<number, number>()
+              counts.set(res.status, (counts.get(res.status) ?? 0) + 1)
+              answers.set(key, counts)
               const sent = `${method.toUpperCase()} ${url} as ${caller}, ${body.type}: ${(body.text ?? '').slice(0, 300)}`
               const deliberate = res.status === 503 && DELIBERATE_UNAVAILABLE.has(key)
               expect({ sent, status: res.status < 500 || deliberate }).toEqual({ sent, status: true })
@@ -274,6 +279,15 @@ describe('every operation of the OpenAPI document, fuzzed', () => {
     },
     { timeout: 120_000 },
   )
+
+  test('the fuzzing reaches the handlers: most operations answered a success at least once', () => {
+    const succeeded = [...answers].filter(([, counts]) => [...counts.keys()].some((status) => status < 400))
+    if (process.env.FUZZ_REPORT) {
+      for (const [key, counts] of answers) console.log(key, JSON.stringify(Object.fromEntries(counts)))
+    }
+    expect(answers.size).toBe(operations.length)
+    expect(succeeded.length).toBeGreaterThan(operations.length / 2)
+  })
 
   test('the hostile strings include each kind the brief names', () => {
     expect(HOSTILE_STRINGS).toContain("'; DROP TABLE orders;--")

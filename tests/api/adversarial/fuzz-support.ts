@@ -108,8 +108,43 @@ export interface JsonSchema {
   default?: unknown
 }
 
+/**
+ * Values a real client would put in fields of these names, so that bodies get past validation and into
+ * the handlers (where a hostile value in one field meets real work in the others).
+ */
+const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
+  email: fc.constantFrom('fuzz@example.com', 'dana@example.com'),
+  customer_email: fc.constant('fuzz@example.com'),
+  password: fc.constant('sawdust-and-cedar'),
+  firstName: fc.constantFrom('Dana', 'José'),
+  lastName: fc.constantFrom('Cole', '山田'),
+  name: fc.constantFrom('Dana Cole', 'Hammered Citrus', 'Workforce Repair Original Grit'),
+  street1: fc.constant('12 Mill Rd'),
+  street: fc.constant('12 Mill Rd'),
+  city: fc.constant('San Francisco'),
+  state: fc.constant('CA'),
+  zip: fc.constant('94107'),
+  zipCode: fc.constant('94107'),
+  country: fc.constant('US'),
+  code: fc.constantFrom('GRIT15', 'CREW10', 'NOPE'),
+  discount_code: fc.constantFrom('GRIT15', null),
+  amount: fc.constantFrom(40, '40.00', 12.5),
+  product_id: fc.integer({ min: 1, max: 6 }),
+  id: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constant('rate_unknown')),
+  quantity: fc.integer({ min: 1, max: 3 }),
+  itemCount: fc.integer({ min: 0, max: 25 }),
+  weight: fc.constantFrom(4, 2.5, '3.0'),
+  token: fc.constant('a'.repeat(32)),
+  cardNumber: fc.constantFrom('4242 4242 4242 4242', '4000 0000 0000 0002'),
+  expiry: fc.constant('12/30'),
+  cvc: fc.constant('123'),
+  phone: fc.constant('(512) 555-0100'),
+}
+
 /** A value of the schema's shape, as a well-behaved client would send. */
-function wellFormed(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+function wellFormed(schema: JsonSchema, depth: number, name?: string): fc.Arbitrary<unknown> {
+  const plausible = name ? PLAUSIBLE[name] : undefined
+  if (plausible) return plausible
   if (schema.const !== undefined) return fc.constant(schema.const)
   if (schema.enum) return fc.constantFrom(...schema.enum)
   const alternatives = schema.anyOf ?? schema.oneOf
@@ -124,7 +159,7 @@ function wellFormed(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
         return fc.dictionary(fc.string({ maxLength: 8 }), hostileValue, { maxKeys: 3 })
       const required = new Set(schema.required ?? [])
       const fields = Object.fromEntries(
-        properties.map(([name, property]) => [name, fromSchema(property, depth + 1)]),
+        properties.map(([name, property]) => [name, fromSchema(property, depth + 1, name)]),
       )
       return fc.record(fields, {
         requiredKeys: properties.filter(([name]) => required.has(name)).map(([name]) => name),
@@ -163,8 +198,11 @@ function wellFormed(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
 }
 
 /** A value for the schema: usually well-formed, often hostile, now and then missing its point entirely. */
-export function fromSchema(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 3, arbitrary: wellFormed(schema, depth) }, { weight: 2, arbitrary: hostileValue })
+export function fromSchema(schema: JsonSchema, depth = 0, name?: string): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 6, arbitrary: wellFormed(schema, depth, name) },
+    { weight: 1, arbitrary: hostileValue },
+  )
 }
 
 /** Everything a request carried, as text, to look for echoes in the answer. */

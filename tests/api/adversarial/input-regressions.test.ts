@@ -77,4 +77,11 @@ describe('a field named like an object method (toString, valueOf, __proto__)', (
       expect({ query, status: res.status }).toEqual({ query, status: 422 })
     }
   })
+
+  test('a route that reads no query string ignores such names in it: a page link still opens', async () => {
+    for (const path of ['/about?constructor=x', '/api/health?toString=1', '/api/catalog?__proto__=x']) {
+      const res = await send('GET', path)
+      expect({ path, status: res.status }).toEqual({ path, status: 200 })
+    }
+  })
 })
