@@ -14,6 +14,7 @@ import { webhookRoutes } from './modules/webhooks'
 import { apiDescription } from './plugins/api-description'
 import { errorFunnel } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
+import { requestLog } from './plugins/request-log'
 import { createRouteTable, requestShape } from './plugins/request-shape'
 import { security } from './plugins/security'
 import { staticSite } from './plugins/static-site'
@@ -31,6 +32,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   // Filled in below once every route is registered: the methods and body types each path takes.
   const routes = createRouteTable()
   const app = new Elysia()
+    // First, so every answer has its request id, even one the security checks give early.
+    .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
     .use(errorFunnel)
     .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
     .use(requestShape(routes, deps.site))

@@ -1,5 +1,6 @@
 // Configuration is read and checked once, at boot. A bad value stops the server with one clear line,
 // instead of failing later in the middle of a customer's checkout.
+import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
 
 export interface Config {
@@ -29,6 +30,16 @@ export interface Config {
   trustedProxyHops: number
   /** How long a claimed job may run before another worker presumes its process dead and takes it over. */
   jobLeaseSeconds: number
+  /** How long a webhook handler holds a payment event before a redelivery may take it over. */
+  eventLeaseSeconds: number
+  /** How many background jobs (e-mails, labels) one instance runs at the same time. */
+  jobConcurrency: number
+  /** On SIGTERM, how long the server keeps serving (not ready, closing connections) before it stops listening. */
+  shutdownDrainSeconds: number
+  /** How long a failed job waits before its first retry; each further retry waits twice as long. */
+  jobRetrySeconds: number
+  /** What the JSON log on standard output carries: info (a line per request and more), warn, error or silent. */
+  logLevel: LogLevel
   /** The IANA time zone the shop works in: the dashboard's 'orders today' is today there. */
   shopTimeZone: string
 }
@@ -77,6 +88,16 @@ function seconds(env: Env, name: string, fallback: number, range: { min: number;
     throw new ConfigError(
       `${name} must be a whole number of seconds from ${range.min} to ${range.max} (got "${raw}")`,
     )
+  }
+  return value
+}
+
+function count(env: Env, name: string, fallback: number, range: { min: number; max: number }): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new ConfigError(`${name} must be a whole number from ${range.min} to ${range.max} (got "${raw}")`)
   }
   return value
 }
@@ -244,6 +265,11 @@ export function readConfig(env: Env = process.env): Config {
       : null,
     trustedProxyHops: proxyHops(env),
     jobLeaseSeconds: seconds(env, 'JOB_LEASE_SECONDS', 300, { min: 5, max: 3600 }),
+    eventLeaseSeconds: seconds(env, 'EVENT_LEASE_SECONDS', 60, { min: 5, max: 3600 }),
+    jobConcurrency: count(env, 'JOB_CONCURRENCY', 4, { min: 1, max: 32 }),
+    shutdownDrainSeconds: seconds(env, 'SHUTDOWN_DRAIN_SECONDS', 3, { min: 0, max: 120 }),
+    jobRetrySeconds: seconds(env, 'JOB_RETRY_SECONDS', 30, { min: 1, max: 3600 }),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),
   }
 }

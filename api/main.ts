@@ -6,12 +6,14 @@ import { prepareData } from './boot'
 import type { AppDeps } from './deps'
 import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
+import { lifecycle } from './lib/lifecycle'
+import { errorMessage, log, setLogLevel } from './lib/log'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
 import { createServices } from './services'
 
 function fail(message: string): never {
-  console.error(`Configuration error: ${message}`)
+  log.error(`Configuration error: ${message}`)
   process.exit(1)
 }
 
@@ -22,12 +24,13 @@ try {
   if (error instanceof ConfigError) fail(error.message)
   throw error
 }
+setLogLevel(config.logLevel)
 
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
 await prepareData(database.db)
 const site = loadStaticSite(resolve(config.distDir))
 if (site.size === 0)
-  console.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
+  log.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
 
 const deps: AppDeps = {
   config,
@@ -46,24 +49,42 @@ app.listen({
 })
 
 // E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
-const stopJobs = createJobRunner(services).start()
-console.log(`Payments: ${deps.payments.name}, shipping: ${deps.shipping.name}, e-mail: ${deps.mailer.name}`)
+const stopJobs = createJobRunner(services).start({ concurrency: config.jobConcurrency })
+log.info('services', { payments: deps.payments.name, shipping: deps.shipping.name, mail: deps.mailer.name })
 // Said at every boot: whoever runs the server should know that orders here cost nothing.
 const demoNotice = demoPaymentsNotice(config)
-if (demoNotice) console.warn(demoNotice)
+if (demoNotice) log.warn(demoNotice)
 
-console.log(
-  `Grit & Whisker is open at ${config.publicUrl} (listening on ${app.server?.hostname}:${app.server?.port})`,
-)
+log.info(`Grit & Whisker is open at ${config.publicUrl}`, {
+  listening: `${app.server?.hostname}:${app.server?.port}`,
+  pid: process.pid,
+})
 
 let stopping = false
+/**
+ * SIGTERM: first drains (not ready, every answer closes its connection, requests still served) so the load
+ * balancer moves traffic away, then stops listening, lets every request already received finish and the
+ * job in hand complete (queued jobs wait for the next start), and closes the database. SIGINT (Ctrl-C)
+ * skips the drain.
+ */
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  console.log(`${signal} received: finishing open requests, then closing.`)
-  await app.stop()
-  await stopJobs()
+  lifecycle.draining = true
+  const drainMs = signal === 'SIGTERM' ? config.shutdownDrainSeconds * 1000 : 0
+  log.info('shutting down: draining, then finishing open requests and the current job', {
+    signal,
+    drainSeconds: drainMs / 1000,
+  })
+  const jobsStopped = stopJobs()
+  await Bun.sleep(drainMs)
+  try {
+    await Promise.all([app.stop(), jobsStopped])
+  } catch (error) {
+    log.error('shutdown did not finish cleanly', { error: errorMessage(error) })
+  }
   database.close()
+  log.info('stopped', { signal })
   process.exit(0)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))

@@ -20,7 +20,10 @@ import { createMemoryRateCounter, createRateCounter } from './plugins/rate-limit
 
 export function createServices(deps: AppDeps) {
   const { db, clock } = deps
-  const jobs = createJobQueue(db, clock, { leaseMs: deps.config.jobLeaseSeconds * 1000 })
+  const jobs = createJobQueue(db, clock, {
+    leaseMs: deps.config.jobLeaseSeconds * 1000,
+    firstRetryMs: deps.config.jobRetrySeconds * 1000,
+  })
   // Cheap public calls count in memory per instance (docs/decisions/007).
   const rateCounter = createMemoryRateCounter(clock)
   // Sign-up and password-reset limits guard slow hashing and people's inboxes: every instance counts the
@@ -32,7 +35,13 @@ export function createServices(deps: AppDeps) {
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping })
-  const webhooks = createWebhookService({ ...deps, checkout, orders, discounts })
+  const webhooks = createWebhookService({
+    ...deps,
+    checkout,
+    orders,
+    discounts,
+    eventLeaseMs: deps.config.eventLeaseSeconds * 1000,
+  })
   const accounts = createAccountService({ db, clock, orders })
   const auth = createAuthService({ ...deps, accounts, jobs })
   const dashboard = createDashboardService({ ...deps, orders, catalog, webhooks, accounts })

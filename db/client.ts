@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
+import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
 import * as schema from './schema'
@@ -12,7 +13,7 @@ export interface DatabaseHandle {
   close(): void
 }
 
-const migrationsFolder = resolve(import.meta.dir, 'migrations')
+export const migrationsFolder = resolve(import.meta.dir, 'migrations')
 
 /**
  * Opens the database and brings its schema up to date. `file:` URLs get WAL and a busy timeout so the
@@ -35,4 +36,44 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   const db = drizzle(client, { schema })
   await migrate(db, { migrationsFolder })
   return { db, close: () => client.close() }
+}
+
+interface JournalEntry {
+  tag: string
+  when: number
+}
+
+/** The migrations this code expects, from drizzle's journal (read once: it changes only with the code). */
+let journal: JournalEntry[] | undefined
+export function expectedMigrations(): JournalEntry[] {
+  journal ??= (
+    JSON.parse(readFileSync(resolve(migrationsFolder, 'meta/_journal.json'), 'utf8')) as {
+      entries: JournalEntry[]
+    }
+  ).entries
+  return journal
+}
+
+/**
+ * The journal's migrations the database has not recorded as applied, by tag. drizzle records each applied
+ * migration in __drizzle_migrations with the journal's `when` as created_at; a database never migrated has
+ * no such table, and then every migration is pending.
+ */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  let applied: Set<number>
+  try {
+    const rows = await db.all<{ created_at: number | string }>(
+      sql`select created_at from __drizzle_migrations`,
+    )
+    applied = new Set(rows.map((row) => Number(row.created_at)))
+  } catch (error) {
+    if (/no such table/i.test(error instanceof Error ? `${error.message} ${String(error.cause)}` : '')) {
+      applied = new Set()
+    } else {
+      throw error
+    }
+  }
+  return expectedMigrations()
+    .filter((entry) => !applied.has(entry.when))
+    .map((entry) => entry.tag)
 }

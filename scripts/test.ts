@@ -1,5 +1,8 @@
 // `npm test`: unit and in-process API tests, then a fresh build and the browser tests against the real server.
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { formatTally, sumTally } from './adversarial-tally'
 
 const bun = process.execPath
 
@@ -76,6 +79,14 @@ function findChromium(): string {
   process.exit(1)
 }
 
+/** What the adversarial suites tried and what the drills survived, as SECURITY.md's tables quote them. */
+function printCounts(tallyFile: string, drillFile: string): void {
+  const tally = sumTally(existsSync(tallyFile) ? readFileSync(tallyFile, 'utf8') : '')
+  console.log(`\n▶ adversarial suites\n${formatTally(tally)}`)
+  const drills = existsSync(drillFile) ? readFileSync(drillFile, 'utf8').trim() : ''
+  console.log(`\n▶ fault drills\n${drills || 'no drill counts recorded'}`)
+}
+
 const only = process.argv[2]
 if (only !== 'e2e') {
   // Strict TypeScript is part of the contract between site, API and tests: a type error fails the run.
@@ -86,11 +97,18 @@ if (only !== 'e2e') {
   run('import circles', [bun, 'scripts/check-cycles.ts'])
   // One formatter and linter (DESIGN §8): drift or a lint error fails the run like a type error.
   run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
+  // The adversarial suites count the attacks they try and the drills the faults they survive (SECURITY.md).
+  const countsDir = mkdtempSync(join(tmpdir(), 'shop-test-counts-'))
+  const tallyFile = join(countsDir, 'attacks.tsv')
+  const drillFile = join(countsDir, 'drills.md')
   await runCounted(
     'unit, API tests and fault drills',
     [bun, 'test', 'tests/unit', 'tests/api', 'tests/drills'],
     bunCounts,
+    { ADVERSARIAL_TALLY: tallyFile, DRILL_COUNTS: drillFile },
   )
+  printCounts(tallyFile, drillFile)
+  rmSync(countsDir, { recursive: true, force: true })
 }
 if (only !== 'unit') {
   const chromium = findChromium()

@@ -231,9 +231,10 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       const row = await load(id)
       if (!row) return null
       const request = JSON.parse(row.request) as CheckoutSessionRequest
+      const status = sessionStatus(row, clock.now())
       return {
         sessionId: row.id,
-        status: sessionStatus(row, clock.now()),
+        status,
         paymentStatus: row.paymentStatus,
         currency: row.currency,
         amountTotal: row.amountTotal,

@@ -14,6 +14,7 @@ export function createSmtpMailer(options: { smtpUrl: string; from: string }): Ma
         subject: message.subject,
         text: message.text,
         html: message.html,
+        ...(message.messageId ? { messageId: message.messageId } : {}),
       })
     },
   }

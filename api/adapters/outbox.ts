@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Clock } from '../lib/clock'
+import { log } from '../lib/log'
 import { assertDeliverable, type Mailer, type MailMessage } from './types'
 
 export function createOutboxMailer(options: {
@@ -18,7 +19,6 @@ export function createOutboxMailer(options: {
   const dir = resolve(options.dataDir, 'outbox')
   // nodemailer's stream transport builds the raw RFC 5322 message without sending it anywhere.
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-  const log = options.log ?? ((line: string) => console.log(line))
   return {
     name: 'outbox',
     async send(message: MailMessage) {
@@ -34,7 +34,8 @@ export function createOutboxMailer(options: {
         `${JSON.stringify({ from: options.from, ...message, date: now.toISOString() }, null, 2)}\n`,
       )
       // The recipient stays out of the log: an address is personal data.
-      log(`[mail] "${message.subject}" written to ${emlPath}`)
+      if (options.log) options.log(`"${message.subject}" written to ${emlPath}`)
+      else log.info('mail written to outbox', { subject: message.subject, file: emlPath })
     },
   }
 }

@@ -4,6 +4,7 @@
  */
 import { Shippo } from 'shippo'
 import type { Rate } from 'shippo/models/components'
+import { log } from '../lib/log'
 import { dollarsToCents } from '../rules/money'
 import {
   type CarrierRate,
@@ -193,9 +194,10 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
         }
         if (!list.next) return null
       }
-      console.warn(
-        `[shipping] no Shippo label for ${metadata} among the newest ${LOOKUP_PAGES * LOOKUP_PAGE_SIZE}; buying one`,
-      )
+      log.warn('no earlier Shippo label found; buying one', {
+        reference,
+        searched: LOOKUP_PAGES * LOOKUP_PAGE_SIZE,
+      })
       return null
     },
   }

@@ -169,6 +169,12 @@ export interface MailMessage {
   subject: string
   text: string
   html: string
+  /**
+   * A Message-ID fixed by what the mail is about (this order's confirmation), so a message sent again
+   * after a crash between the mail server's acceptance and the shop's note of it is the same message:
+   * mail clients show one.
+   */
+  messageId?: string
 }
 
 export interface Mailer {

@@ -1,4 +1,6 @@
 import { Elysia } from 'elysia'
+import { isDatabaseBusy } from '../lib/database-busy'
+import { errorMessage, log, redactPath } from '../lib/log'
 
 /** An error whose message is safe to show the customer, with the HTTP status that goes with it. */
 export class HttpError extends Error {
@@ -81,43 +83,77 @@ function describeValidation(error: unknown): string {
   return field ? `Invalid ${field}: ${reason}.` : `Invalid request: ${reason}.`
 }
 
+export const DATABASE_BUSY = 'The shop is busy right now. Please try again in a moment.'
+/** Another writer held the database longer than the busy timeout; a moment later it is usually free. */
+const DATABASE_BUSY_RETRY_SECONDS = 2
+
+/**
+ * The error underneath a query error. A query error's own message quotes the SQL and its parameters
+ * (e-mail addresses among them), so only the database's message below it is ever logged.
+ */
+function rootCause(error: unknown): unknown {
+  let current = error
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (current as { cause?: unknown } | null)?.cause
+    if (!cause) break
+    current = cause
+  }
+  return current
+}
+
 /** The one place every error becomes an answer: clear JSON, the right status, no stack traces. */
 export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
   { as: 'global' },
-  ({ code, error, request }) => {
-    if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
-    // A parser hook's own refusal arrives wrapped in Elysia's parse error.
-    const cause = (error as { cause?: unknown }).cause
-    if (code === 'PARSE' && cause instanceof HttpError) return jsonError(cause.status, cause.message)
-    switch (code) {
-      case 'VALIDATION':
-        return jsonError(422, describeValidation(error))
-      case 'PARSE':
-        return jsonError(
-          400,
-          /form/i.test(request.headers.get('content-type') ?? '')
-            ? 'The request body could not be read.'
-            : 'The request body is not valid JSON.',
-        )
-      case 'NOT_FOUND':
-        return jsonError(404, 'Not found.')
-      case 'INVALID_COOKIE_SIGNATURE':
-        return jsonError(401, 'Please sign in to continue.')
-      default: {
-        const status = (error as { status?: unknown }).status
-        if (typeof status === 'number' && status >= 400 && status < 500) {
-          return jsonError(
-            status,
-            status === 413 ? 'The request body is too large.' : 'The request is not valid.',
-          )
-        }
-        const url = new URL(request.url)
-        console.error(
-          `[error] ${request.method} ${url.pathname}:`,
-          error instanceof Error ? error.stack : error,
-        )
-        return jsonError(500, 'Something went wrong on our side. Please try again.')
-      }
-    }
+  ({ code, error, request, set }) => {
+    const answer = errorAnswer(code, error, request)
+    // The request log reads the status from here: an error thrown before routing leaves it unset.
+    set.status = answer.status
+    return answer
   },
 )
+
+function errorAnswer(code: string | number, error: unknown, request: Request): Response {
+  if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
+  // A parser hook's own refusal arrives wrapped in Elysia's parse error.
+  const cause = (error as { cause?: unknown }).cause
+  if (code === 'PARSE' && cause instanceof HttpError) return jsonError(cause.status, cause.message)
+  switch (code) {
+    case 'VALIDATION':
+      return jsonError(422, describeValidation(error))
+    case 'PARSE':
+      return jsonError(
+        400,
+        /form/i.test(request.headers.get('content-type') ?? '')
+          ? 'The request body could not be read.'
+          : 'The request body is not valid JSON.',
+      )
+    case 'NOT_FOUND':
+      return jsonError(404, 'Not found.')
+    case 'INVALID_COOKIE_SIGNATURE':
+      return jsonError(401, 'Please sign in to continue.')
+    default: {
+      const status = (error as { status?: unknown }).status
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return jsonError(
+          status,
+          status === 413 ? 'The request body is too large.' : 'The request is not valid.',
+        )
+      }
+      const reason = rootCause(error)
+      if (isDatabaseBusy(reason)) {
+        log.warn('database busy', {
+          method: request.method,
+          path: redactPath(new URL(request.url).pathname),
+          error: errorMessage(reason),
+        })
+        return jsonError(503, DATABASE_BUSY, {}, { 'retry-after': String(DATABASE_BUSY_RETRY_SECONDS) })
+      }
+      log.error('request failed', {
+        method: request.method,
+        path: redactPath(new URL(request.url).pathname),
+        error: errorMessage(reason),
+      })
+      return jsonError(500, 'Something went wrong on our side. Please try again.')
+    }
+  }
+}

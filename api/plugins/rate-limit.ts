@@ -36,6 +36,42 @@ export function clientAddress(
   return socketAddress ?? 'local'
 }
 
+/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
+function ipv6Groups(address: string): number[] | null {
+  const [head = '', tail, ...more] = address.split('::')
+  if (more.length > 0) return null
+  const parse = (part: string) => (part === '' ? [] : part.split(':'))
+  const left = parse(head)
+  const right = tail === undefined ? [] : parse(tail)
+  const missing = 8 - left.length - right.length
+  if (tail === undefined ? missing !== 0 : missing < 1) return null
+  const groups = [...left, ...Array(tail === undefined ? 0 : missing).fill('0'), ...right]
+  if (!groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return null
+  return groups.map((group) => Number.parseInt(group, 16))
+}
+
+/**
+ * The client as limits count it. An internet provider hands each subscriber a whole IPv6 /64, so one
+ * person can use any of its 2^64 addresses: a limit per address would be no limit. An IPv6 client is
+ * therefore counted by its /64 network; an IPv4 address written as IPv6 (::ffff:a.b.c.d) is that IPv4
+ * address. Anything else (an IPv4 address, 'local') is counted as it is.
+ */
+export function limitKey(address: string): string {
+  const trimmed = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed)
+  if (mapped?.[1]) return mapped[1]
+  if (!trimmed.includes(':')) return trimmed
+  const groups = ipv6Groups(trimmed)
+  if (!groups) return trimmed.toLowerCase()
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`
+}
+
 function refuse(limit: Limit, windowStart: number, now: number): never {
   const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000))
   throw new HttpError(
@@ -124,22 +160,27 @@ export type RateCounter = (key: string, limit: Limit) => Promise<void>
  * once per request, from the socket or the trusted proxies' X-Forwarded-For.
  */
 export function rateLimitPlugin(options: { counter: RateCounter; trustedProxyHops: number }) {
-  return new Elysia({ name: 'rate-limits' })
-    .derive({ as: 'global' }, ({ request, server }) => ({
-      clientAddress: clientAddress(
-        request.headers.get('x-forwarded-for'),
-        server?.requestIP(request)?.address ?? null,
-        options.trustedProxyHops,
-      ),
-    }))
-    .macro({
-      rateLimit: (limits: Limit | ((body: unknown) => readonly Limit[])) => ({
-        async beforeHandle({ clientAddress, body }: { clientAddress: string; body: unknown }) {
-          const apply = typeof limits === 'function' ? limits(body) : [limits]
-          for (const limit of apply) await options.counter(clientAddress, limit)
-        },
-      }),
-    })
+  return (
+    new Elysia({ name: 'rate-limits' })
+      // Limits count per client: an IPv6 client by its /64 network (limitKey).
+      .derive({ as: 'global' }, ({ request, server }) => ({
+        clientAddress: limitKey(
+          clientAddress(
+            request.headers.get('x-forwarded-for'),
+            server?.requestIP(request)?.address ?? null,
+            options.trustedProxyHops,
+          ),
+        ),
+      }))
+      .macro({
+        rateLimit: (limits: Limit | ((body: unknown) => readonly Limit[])) => ({
+          async beforeHandle({ clientAddress, body }: { clientAddress: string; body: unknown }) {
+            const apply = typeof limits === 'function' ? limits(body) : [limits]
+            for (const limit of apply) await options.counter(clientAddress, limit)
+          },
+        }),
+      })
+  )
 }
 
 export type RateLimitPlugin = ReturnType<typeof rateLimitPlugin>

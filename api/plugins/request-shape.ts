@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { badRequest, jsonError, unprocessable } from './errors'
+import { badRequest, HttpError, jsonError, unprocessable } from './errors'
 
 /** Deeper than any body the shop's pages send (a checkout line's spec §3 price_data is 6 levels). */
 export const MAX_BODY_DEPTH = 32
@@ -112,15 +112,18 @@ export function createRouteTable() {
 
 export type RouteTable = ReturnType<typeof createRouteTable>
 
+function methodNotAllowedMessage(methods: readonly string[]): string {
+  return `This address does not take that method. It takes ${methods.join(', ')}.`
+}
+
+/** A 405 answer naming the methods the path takes, for a route handler to return. */
 export function methodNotAllowed(methods: readonly string[]): Response {
-  return jsonError(
-    405,
-    `This address does not take that method. It takes ${methods.join(', ')}.`,
-    {},
-    {
-      allow: methods.join(', '),
-    },
-  )
+  return jsonError(405, methodNotAllowedMessage(methods), {}, { allow: methods.join(', ') })
+}
+
+/** The same refusal, thrown before routing so the error funnel (and the request log) answers it. */
+function methodNotAllowedError(methods: readonly string[]): HttpError {
+  return new HttpError(405, methodNotAllowedMessage(methods), {}, { allow: methods.join(', ') })
 }
 
 function hasBody(request: Request): boolean {
@@ -184,8 +187,9 @@ export function requestShape(routes: RouteTable, site: { find(pathname: string):
       const route = routes.find(request.method, pathname)
       if (!route) {
         const methods = routes.methodsAt(pathname)
-        if (methods.length > 0) return methodNotAllowed(methods)
-        if (!isApiPath(pathname) && site.find(decodedPath(pathname))) return methodNotAllowed(PAGE_METHODS)
+        if (methods.length > 0) throw methodNotAllowedError(methods)
+        if (!isApiPath(pathname) && site.find(decodedPath(pathname)))
+          throw methodNotAllowedError(PAGE_METHODS)
         return
       }
       if (route.accepts === null || !hasBody(request)) return
@@ -199,7 +203,7 @@ export function requestShape(routes: RouteTable, site: { find(pathname: string):
       }
       if (!route.accepts.includes(type)) {
         const list = route.accepts.join(', ').replace(/, ([^,]*)$/, ' or $1')
-        return jsonError(
+        throw new HttpError(
           415,
           type === ''
             ? `The request body has no Content-Type. Send it as ${list}.`

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { jsonError } from './errors'
+import { HttpError } from './errors'
 
 export const MAX_JSON_BODY_BYTES = 64 * 1024
 
@@ -67,17 +67,17 @@ export function security(options: { publicUrl: string; production: boolean }) {
     const url = new URL(request.url)
 
     const declared = request.headers.get('content-length')
-    if (Number(declared ?? 0) > MAX_JSON_BODY_BYTES) return jsonError(413, BODY_TOO_LARGE)
+    if (Number(declared ?? 0) > MAX_JSON_BODY_BYTES) throw new HttpError(413, BODY_TOO_LARGE)
 
     if (!SERVER_TO_SERVER.includes(url.pathname) && !fromTheShop(request, publicOrigin)) {
-      return jsonError(403, 'This request must come from the shop itself.')
+      throw new HttpError(403, 'This request must come from the shop itself.')
     }
 
     // A chunked body declares no length (or one that Transfer-Encoding overrides), so it is measured as it
     // arrives, before any route reads it; the webhook, which reads its raw body itself, is covered too.
     const streamed = declared === null || request.headers.has('transfer-encoding')
     if (streamed && request.body && !(await streamedBodyFits(request, MAX_JSON_BODY_BYTES))) {
-      return jsonError(413, BODY_TOO_LARGE)
+      throw new HttpError(413, BODY_TOO_LARGE)
     }
   })
 }

@@ -36,3 +36,12 @@ export function categoryLabel(id: CategoryId | 'all'): string {
   if (id === ALL_CATEGORY.id) return ALL_CATEGORY.label
   return CATEGORIES.find((category) => category.id === id)?.label ?? ALL_CATEGORY.label
 }
+
+/**
+ * How an order line is named to people: 'The Brush & Comb Duo (Cedar)'. A variant that only repeats the
+ * product's name (an oil whose one scent carries its name) is left out: 'Hammered Citrus', not
+ * 'Hammered Citrus (Hammered Citrus)'.
+ */
+export function lineLabel(line: { name: string; variant?: string | null }): string {
+  return line.variant && line.variant !== line.name ? `${line.name} (${line.variant})` : line.name
+}

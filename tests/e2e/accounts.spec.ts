@@ -6,22 +6,14 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Locator, Page, Route } from '@playwright/test'
+import { input, PASSWORD, signUp } from './support/accounts'
+import { payWithTestCard } from './support/checkout'
 import { expect, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
 
 // playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
 // `${DATA_DIR}/outbox/*.json` (api/adapters/outbox.ts).
 const OUTBOX = join(process.cwd(), 'data', 'e2e', 'outbox')
-const PASSWORD = 'cedar-and-sawdust'
 const NEW_PASSWORD = 'new-leather-apron'
-
-/**
- * A form control by its label. Required fields' labels end in an aria-hidden '*', and the show/hide
- * buttons are named 'Show password': an anchored pattern finds the control and nothing else.
- */
-function input(scope: Page | Locator, label: string): Locator {
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  return scope.getByLabel(new RegExp(`^${escaped}( \\*)?( \\(optional\\))?$`))
-}
 
 function uniqueEmail(project: string, name = 'sam'): string {
   return `${name}.${project}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
@@ -59,18 +51,6 @@ function resetLinkFor(email: string): string | null {
 
 async function signedInCookie(page: Page): Promise<string | undefined> {
   return (await page.context().cookies()).find((cookie) => cookie.name === 'signed_in')?.value
-}
-
-async function signUp(page: Page, email: string) {
-  await page.goto('/signup')
-  await waitForIsland(page, 'SignupForm')
-  await input(page, 'First name').fill('Sam')
-  await input(page, 'Last name').fill('Carpenter')
-  await input(page, 'Email').fill(email)
-  await input(page, 'Password').fill(PASSWORD)
-  await input(page, 'Confirm password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await expect(page).toHaveURL(/\/profile$/)
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -248,16 +228,7 @@ test.describe('a customer account from sign-up to a new password', () => {
     await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
     await page.getByRole('group', { name: 'Select Shipping Method' }).getByRole('radio').first().check()
     await page.getByRole('button', { name: 'Continue to Payment' }).click()
-    await expect(page).toHaveURL(/\/checkout\?client_secret=cs_test_/)
-    await input(page, 'Card number').fill('4242 4242 4242 4242')
-    await input(page, 'Expiry (MM/YY)').fill('1234')
-    await input(page, 'CVC').fill('123')
-    await input(page, 'Name on card').fill('Samuel Carpenter')
-    await page.getByRole('button', { name: /^Pay \$/ }).click()
-    await expect(page).toHaveURL(/\/success\?session_id=/)
-    const orderNumber = page.getByText(/^Order number #\d{6}$/)
-    await expect(orderNumber).toBeVisible({ timeout: 15_000 })
-    const number = ((await orderNumber.textContent()) ?? '').replace(/\D/g, '')
+    const number = await payWithTestCard(page, 'Samuel Carpenter')
 
     // The order is in the history, and 'View Details' opens its page.
     await page.goto('/account#orders')
@@ -374,9 +345,10 @@ test.describe('sign-in page', () => {
       '/forgot-password',
     )
     await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup')
+    // Google's round trip comes back into checkout too.
     await expect(page.getByRole('link', { name: 'Sign in with Google' })).toHaveAttribute(
       'href',
-      '/google-sign-in',
+      '/google-sign-in?next=%2Fshipping',
     )
     await restPointer(page)
     await axe()
@@ -479,6 +451,33 @@ test.describe('Google sign-in', () => {
     await expect(
       toast(page, 'Use Google Sign In', 'This email is registered with Google. Please use Google Sign In.'),
     ).toBeVisible()
+  })
+
+  test('Google sign-in goes back to the page that asked (next), and never to another site', async ({
+    page,
+    baseURL,
+  }, testInfo) => {
+    const email = uniqueEmail(testInfo.project.name, 'gnext')
+    await chooseGoogleAccount(page, email, baseURL)
+    const google = page.getByRole('link', { name: 'Sign in with Google' })
+    // A crafted link: the sign-in page drops a next that leaves the site.
+    await page.goto(`/login?next=${encodeURIComponent('//evil.example')}`)
+    await waitForIsland(page, 'LoginForm')
+    await expect(google).toHaveAttribute('href', '/google-sign-in')
+
+    await page.goto(`/login?next=${encodeURIComponent('/profile')}`)
+    await waitForIsland(page, 'LoginForm')
+    await expect(google).toHaveAttribute('href', '/google-sign-in?next=%2Fprofile')
+    await google.click()
+    await expect(page).toHaveURL(/\/profile$/)
+    await expect(page.getByRole('region', { name: 'Personal Information' })).toContainText('Gail')
+
+    // Crafted links straight to the hand-off page: the server drops them too.
+    for (const next of ['//evil.example', 'https://evil.example']) {
+      await page.goto(`/google-sign-in?next=${encodeURIComponent(next)}`)
+      await expect(page).toHaveURL(/\/account$/)
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL ?? '').origin)
+    }
   })
 })
 

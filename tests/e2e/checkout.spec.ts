@@ -1,14 +1,9 @@
 // Checkout from the shopper's side: product → cart → /shipping → /checkout (demo payment) → /success, the
 // order confirmation e-mail in the demo outbox, and the error paths of each page. Runs in both projects
 // (phone 390 px, desktop 1280 px) with axe on every page state a shopper sees.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
-
-// playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
-// `${DATA_DIR}/outbox/*.json` (api/adapters/outbox.ts).
-const OUTBOX = join(process.cwd(), 'data', 'e2e', 'outbox')
+import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
 const CARD_DECLINED = '4000 0000 0000 0002'
 const CARD_OK = '4242 4242 4242 4242'
@@ -43,22 +38,6 @@ function toast(page: Page, title: string, description: string | RegExp): Locator
 /** The header's cart link, whichever of the bar or the phone menu is on screen. */
 function cartLink(page: Page, label: string): Locator {
   return page.getByRole('link', { name: label, exact: true }).locator('visible=true').first()
-}
-
-function outboxMessagesFor(email: string): { subject: string; text: string }[] {
-  let names: string[]
-  try {
-    names = readdirSync(OUTBOX)
-  } catch {
-    return []
-  }
-  return names
-    .filter((name) => name.endsWith('.json'))
-    .map(
-      (name) =>
-        JSON.parse(readFileSync(join(OUTBOX, name), 'utf8')) as { to: string; subject: string; text: string },
-    )
-    .filter((message) => message.to === email)
 }
 
 async function fillShippingAddress(page: Page, zip = '73301') {

@@ -2,38 +2,13 @@
 // orders, Retry until it reads LABEL CREATED, the label opened, the order marked shipped, its history, a
 // product weight edited, the package calculator, polling that rests while the tab is hidden. A customer
 // reads that the page is for staff. axe on the page.
-import { execFileSync } from 'node:child_process'
-import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
-
-const ROOT = process.cwd()
-const STAFF_PASSWORD = 'staff-bench-password'
-/** The server's database (playwright.config.ts), where a failed order is put as a real failure leaves it. */
-const DATABASE_URL = process.env.E2E_DATABASE_URL ?? ''
+import { addStaff, DATABASE_URL, STAFF_PASSWORD } from './support/staff'
 
 function uniqueEmail(name: string): string {
   return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
-}
-
-/** `npm run staff -- add` against the test server's database, as staff are made on a real server. */
-function addStaff(email: string): void {
-  execFileSync(
-    join(ROOT, 'node_modules/.bin/bun'),
-    ['scripts/staff.ts', 'add', email, '--name', 'Jo Mason'],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL,
-        DATA_DIR: './data/e2e',
-        STAFF_PASSWORD,
-      },
-      stdio: 'pipe',
-    },
-  )
 }
 
 /**

@@ -3,6 +3,7 @@
 // forms work without JavaScript (POST, then a 303 to a page that says what happened); the checkout forms
 // cannot be sent until their island is ready. Each form is sent the moment its page has loaded, with the
 // site's scripts held back (a slow phone whose JavaScript has not arrived yet) and with JavaScript off.
+// The product page's 'Add to Cart' is of the second kind too: the cart lives in the browser (record 009).
 import { createClient } from '@libsql/client'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
@@ -201,7 +202,7 @@ test.describe('newsletter outcome pages', () => {
   })
 })
 
-test.describe('checkout forms cannot be sent before they are ready', () => {
+test.describe('checkout and cart forms cannot be sent before they are ready', () => {
   for (const [mode, setUp] of [
     ['before hydration', holdBackScripts],
     ['with JavaScript off', null],
@@ -225,6 +226,38 @@ test.describe('checkout forms cannot be sent before they are ready', () => {
         expect(await navigated).toBe(false)
         await expect(page).toHaveURL('/shipping')
         expectNoPersonalDataInUrls(documents, token)
+      })
+
+      test("the product page's Add to Cart waits for its script, says so, and keeps the choice out of the URL", async ({
+        page,
+      }) => {
+        if (setUp) await setUp(page)
+        const documents = recordDocuments(page)
+        await page.goto('/products/whisker-oil')
+        const add = page.getByRole('button', { name: 'Add to Cart', exact: true })
+        await expect(add).toBeDisabled()
+        const loading = page.getByText('Loading the cart…')
+        const needsScript = page.getByText(
+          'The cart needs JavaScript. Please turn it on to add this to your cart.',
+        )
+        await expect(setUp ? loading : needsScript).toBeVisible()
+        await expect(setUp ? needsScript : loading).toBeHidden()
+
+        await page
+          .getByRole('group', { name: 'Available Scents' })
+          .getByLabel(/Unscented/)
+          .check()
+        const quantity = page.getByLabel('Quantity', { exact: true })
+        await quantity.fill('3')
+        const navigated = page.waitForEvent('framenavigated', { timeout: 1_500 }).then(
+          () => true,
+          () => false,
+        )
+        await quantity.press('Enter')
+        await add.click({ force: true })
+        expect(await navigated).toBe(false)
+        await expect(page).toHaveURL('/products/whisker-oil')
+        for (const document of documents) expect(document.url).not.toContain('?')
       })
 
       test('the cart shows no discount form until it has read the cart', async ({ page }) => {
@@ -288,5 +321,34 @@ test.describe('typed before the script ran, sent after', () => {
     await expect(page.getByRole('dialog', { name: 'Welcome to the Crew' })).toBeVisible()
     await expect(form.getByRole('textbox', { name: 'Email address' })).toHaveValue('')
     await expect(page).toHaveURL('/')
+  })
+
+  test('Add to Cart adds what was chosen before its script arrived, once it has', async ({ page }) => {
+    const deliver = await delayScript(page, /\/_astro\/AddToCart\.astro_astro_type_script[^/]*\.js$/)
+    // Not waiting for 'load': a module script holds that back, and this one has not arrived yet.
+    await page.goto('/products/whisker-oil', { waitUntil: 'commit' })
+    const add = page.getByRole('button', { name: 'Add to Cart', exact: true })
+    await expect(add).toBeDisabled()
+    await expect(page.getByText('Loading the cart…')).toBeVisible()
+    await page
+      .getByRole('group', { name: 'Available Scents' })
+      .getByLabel(/Unscented/)
+      .check()
+    await page.getByLabel('Quantity', { exact: true }).fill('2')
+
+    deliver()
+    await expect(add).toBeEnabled()
+    await expect(page.getByText('Loading the cart…')).toBeHidden()
+    await add.click()
+    await expect(page.getByRole('link', { name: 'Cart, 2 items' })).toBeVisible()
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
+    expect(saved).toEqual([
+      {
+        product: expect.objectContaining({ slug: 'whisker-oil' }),
+        quantity: 2,
+        selectedVariant: 'Unscented',
+      },
+    ])
+    await expect(page).toHaveURL('/products/whisker-oil')
   })
 })

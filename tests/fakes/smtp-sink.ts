@@ -26,12 +26,30 @@ function subjectOf(raw: string): string {
   return (match?.[1] ?? '').replace(/\r?\n[ \t]/g, ' ').trim()
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
-  const messages: ReceivedMail[] = []
+export interface SmtpSinkOptions {
+  /** Recipients refused at RCPT TO the way a real server refuses an unknown mailbox (550 5.1.1). */
+  rejectRecipients?: (address: string) => boolean
+  /** The port to listen on (any free one by default): a sink started again on its old port is the same server. */
+  port?: number
+  /** The mailbox of a sink that was stopped, so one started again keeps what arrived before the outage. */
+  messages?: ReceivedMail[]
+}
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = options.messages ?? []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.rejectRecipients?.(address.address)) return callback()
+      // Real servers name the refused mailbox in their answer, so the sender's error carries it.
+      const error = Object.assign(
+        new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown`),
+        { responseCode: 550 },
+      )
+      callback(error)
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -47,7 +65,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       })
     },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  // A client that dies mid-conversation (a killed shop) resets its connection; a mail server shrugs that off.
+  server.on('error', () => {})
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   const { port } = server.server.address() as AddressInfo
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -12,6 +12,7 @@ import {
   type UserRole,
 } from '../../rules/account'
 import { isUsState } from '../../rules/address'
+import { lineLabel } from '../../rules/catalog'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { Order, OrdersService } from '../orders/service'
 import type { NotificationsBody, PublicUser, UpdateProfileBody, UserOrder, UserOrderDetail } from './model'
@@ -55,11 +56,6 @@ function cleanAddress(address: ProfileAddress): ProfileAddress {
   return cleaned
 }
 
-/** 'The Brush & Comb Duo (Cedar)'; a variant that only repeats the name (a scent named like the oil) is left out. */
-function withVariant(line: { name: string; variant: string | null }): string {
-  return line.variant && line.variant !== line.name ? `${line.name} (${line.variant})` : line.name
-}
-
 /** Cents to dollars for the spec's amount fields (totalAmount); exact to the cent. */
 function dollars(cents: number): number {
   return Math.round(cents) / 100
@@ -73,7 +69,7 @@ function orderSummary(order: Order): UserOrder {
     status: order.status,
     totalAmount: dollars(order.totalCents),
     trackingNumber: order.shippoTrackingNumber,
-    items: order.lines.map((line) => ({ productName: withVariant(line), quantity: line.quantity })),
+    items: order.lines.map((line) => ({ productName: lineLabel(line), quantity: line.quantity })),
   }
 }
 

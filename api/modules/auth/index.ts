@@ -1,9 +1,11 @@
 import { Elysia } from 'elysia'
 import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { errorMessage, log } from '../../lib/log'
 import { sessionAuth } from '../../plugins/auth'
 import { unprocessable } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../rules/return-path'
 import type { Services } from '../../services'
 import { publicUserSchema } from '../account/model'
 import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
@@ -48,17 +50,41 @@ const LIMITS = {
   },
 } as const
 
-/** Google's round trip: the state, nonce and PKCE verifier wait here, HttpOnly, for 10 minutes. */
+/**
+ * Google's round trip: the state, nonce and PKCE verifier wait here, HttpOnly, for 10 minutes, with the
+ * page to go back to afterwards (base64url, as a cookie value may not hold every character a path can).
+ */
 const GOOGLE_COOKIE = 'google_sign_in'
 const GOOGLE_COOKIE_PATH = '/auth/google'
 const GOOGLE_COOKIE_MAX_AGE = 10 * 60
 
-function readChecks(jar: CookieJar): SignInChecks | null {
+interface GoogleTrip {
+  checks: SignInChecks
+  /** A same-site path, or null for the account page. */
+  next: string | null
+}
+
+function tripCookieValue({ checks, next }: GoogleTrip): string {
+  const parts = [checks.state, checks.nonce, checks.codeVerifier]
+  if (next) parts.push(Buffer.from(next).toString('base64url'))
+  return parts.join('.')
+}
+
+function readTrip(jar: CookieJar): GoogleTrip | null {
   const value = jar[GOOGLE_COOKIE]?.value
   if (typeof value !== 'string') return null
-  const [state, nonce, codeVerifier, ...rest] = value.split('.')
+  const [state, nonce, codeVerifier, next, ...rest] = value.split('.')
   if (!state || !nonce || !codeVerifier || rest.length > 0) return null
-  return { state, nonce, codeVerifier }
+  // Checked again on the way back: the cookie is the shop's own, but nothing read from a request is trusted.
+  const path = next ? sameSitePath(Buffer.from(next, 'base64url').toString()) : null
+  return { checks: { state, nonce, codeVerifier }, next: path }
+}
+
+/** The sign-in page after a failed trip, still knowing where the visitor was going. */
+function loginAgain(reason: 'failed' | 'unverified', next: string | null): string {
+  const query = new URLSearchParams({ google: reason })
+  if (next) query.set('next', next)
+  return `/login?${query}`
 }
 
 export function authRoutes(
@@ -200,19 +226,19 @@ export function authRoutes(
       )
       .get(
         '/auth/google',
-        async ({ cookie, set }) => {
+        async ({ cookie, query, set }) => {
           if (!auth.googleConfigured) return googleUnavailablePage('not-configured')
           let start: Awaited<ReturnType<AuthService['startGoogleSignIn']>>
           try {
             start = await auth.startGoogleSignIn()
           } catch (error) {
             if (!(error instanceof IdentityProviderError)) throw error
-            console.error(`[auth] Google sign-in could not start: ${error.message}`)
+            log.error('google sign-in could not start', { error: errorMessage(error) })
             return googleUnavailablePage('unreachable')
           }
-          const { state, nonce, codeVerifier } = start.checks
+          const next = sameSitePath(typeof query.next === 'string' ? query.next : null)
           cookie[GOOGLE_COOKIE]?.set({
-            value: `${state}.${nonce}.${codeVerifier}`,
+            value: tripCookieValue({ checks: start.checks, next }),
             path: GOOGLE_COOKIE_PATH,
             httpOnly: true,
             // Lax: the cookie comes back on Google's top-level redirect to the callback.
@@ -229,15 +255,15 @@ export function authRoutes(
       .get(
         '/auth/google/callback',
         async ({ cookie, request, set }) => {
-          const checks = readChecks(cookie)
+          const trip = readTrip(cookie)
           clearGoogleCookie(cookie)
           set.status = 302
           if (!auth.googleConfigured) {
             set.headers.location = '/auth/google'
             return ''
           }
-          if (!checks) {
-            set.headers.location = '/login?google=failed'
+          if (!trip) {
+            set.headers.location = loginAgain('failed', null)
             return ''
           }
           // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
@@ -245,16 +271,14 @@ export function authRoutes(
             `${config.publicUrl}/auth/google/callback${new URL(request.url).search}`,
           )
           try {
-            await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, checks))
+            await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, trip.checks))
             // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
-            set.headers.location = '/account'
+            set.headers.location = trip.next ?? DEFAULT_AFTER_SIGN_IN
           } catch (error) {
             if (!(error instanceof IdentityProviderError)) throw error
-            console.warn(`[auth] Google sign-in refused: ${error.message}`)
-            set.headers.location =
-              error.message === MESSAGES.googleUnverified
-                ? '/login?google=unverified'
-                : '/login?google=failed'
+            log.warn('google sign-in refused', { error: errorMessage(error) })
+            const reason = error.message === MESSAGES.googleUnverified ? 'unverified' : 'failed'
+            set.headers.location = loginAgain(reason, trip.next)
           }
           return ''
         },

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { unprocessable } from '../../plugins/errors'
+import { lineLabel } from '../../rules/catalog'
 import type { PricedLine } from '../../rules/discounts'
 import type { CatalogService } from './service'
 
@@ -50,15 +51,25 @@ function cleanVariant(variant: string | null | undefined): string | null {
 }
 
 /**
- * Product ids and total quantities, merged across variants and sorted: what weight and price depend on.
- * A quote stays valid if the customer only reorders lines or switches a scent.
+ * Product ids, their weights and total quantities, merged across variants and sorted: what the parcel and
+ * the price depend on. A quote stays valid if the customer only reorders lines or switches a scent; it
+ * stops matching when a product's weight changes (staff correct it at the packing bench), since the
+ * carrier priced the old parcel.
  */
-export function cartFingerprint(items: readonly { productId: number; quantity: number }[]): string {
-  const totals = new Map<number, number>()
-  for (const item of items) totals.set(item.productId, (totals.get(item.productId) ?? 0) + item.quantity)
+export function cartFingerprint(
+  items: readonly { productId: number; quantity: number; weightTenthsOz: number }[],
+): string {
+  const totals = new Map<number, { quantity: number; weightTenthsOz: number }>()
+  for (const item of items) {
+    const total = totals.get(item.productId)
+    totals.set(item.productId, {
+      quantity: (total?.quantity ?? 0) + item.quantity,
+      weightTenthsOz: item.weightTenthsOz,
+    })
+  }
   const canonical = [...totals.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([id, quantity]) => `${id}x${quantity}`)
+    .map(([id, total]) => `${id}x${total.quantity}@${total.weightTenthsOz}`)
     .join(',')
   return createHash('sha256').update(canonical).digest('hex')
 }
@@ -101,5 +112,5 @@ export function pricedLines(cart: Cart): PricedLine[] {
 }
 
 export function lineName(line: Pick<CartLine, 'name' | 'variant'>): string {
-  return line.variant ? `${line.name} (${line.variant})` : line.name
+  return lineLabel(line)
 }

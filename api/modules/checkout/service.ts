@@ -3,6 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { errorMessage, log } from '../../lib/log'
 import { HttpError, notFound, unprocessable } from '../../plugins/errors'
 import { isEmail } from '../../rules/address'
 import type { CheckoutSessionStatus } from '../../rules/checkout-status'
@@ -213,7 +214,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       } catch (error) {
         if (terms) await discounts.release(key)
         if (!(error instanceof PaymentProviderError)) throw error
-        console.error(`[checkout] ${error.message}`)
+        log.error('payment provider refused a session', { error: errorMessage(error) })
         throw new HttpError(502, 'We could not start the secure payment. Please try again in a moment.')
       }
 

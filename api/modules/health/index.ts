@@ -1,16 +1,55 @@
 import { sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import type { Database } from '../../../db/client'
+import { type Database, pendingMigrations } from '../../../db/client'
+import { lifecycle } from '../../lib/lifecycle'
+import { jsonError } from '../../plugins/errors'
 
-/** For load balancers and uptime checks: answers 200 only when the database answers too. */
+/** How long a load balancer should wait before asking /api/ready again. */
+const READY_RETRY_SECONDS = 5
+
+/**
+ * /api/health says the process answers (liveness: restart it when this fails); it touches nothing else, so
+ * a slow database never gets a healthy process killed. /api/ready says this instance can serve orders
+ * (readiness: send it traffic): the database answers and has every migration this code expects.
+ */
 export function healthRoutes(db: Database) {
-  return new Elysia().get(
-    '/api/health',
-    async ({ set }) => {
-      set.headers['cache-control'] = 'no-store'
-      await db.run(sql`select 1`)
-      return { status: 'ok' }
-    },
-    { detail: { summary: 'Health check: 200 when the database answers', tags: ['Operations'] } },
-  )
+  return new Elysia()
+    .get(
+      '/api/health',
+      ({ set }) => {
+        set.headers['cache-control'] = 'no-store'
+        return { status: 'ok' }
+      },
+      { detail: { summary: 'Liveness: 200 while the process answers', tags: ['Operations'] } },
+    )
+    .get(
+      '/api/ready',
+      async ({ set }) => {
+        set.headers['cache-control'] = 'no-store'
+        const notReady = (reason: string) =>
+          jsonError(503, reason, { status: 'unavailable' }, { 'retry-after': String(READY_RETRY_SECONDS) })
+        if (lifecycle.draining) return notReady('This instance is shutting down.')
+        try {
+          await db.run(sql`select 1`)
+        } catch {
+          return notReady('The database does not answer.')
+        }
+        let pending: string[]
+        try {
+          pending = await pendingMigrations(db)
+        } catch {
+          return notReady('The database does not answer.')
+        }
+        if (pending.length > 0) {
+          return notReady(`The database lacks ${pending.length} migration(s): ${pending.join(', ')}.`)
+        }
+        return { status: 'ready' }
+      },
+      {
+        detail: {
+          summary: 'Readiness: 200 when the database answers and is migrated, else 503',
+          tags: ['Operations'],
+        },
+      },
+    )
 }

@@ -1,3 +1,4 @@
+import { errorMessage, log } from '../../lib/log'
 import type { Services } from '../../services'
 import type { JobHandler } from './service'
 
@@ -9,6 +10,8 @@ import type { JobHandler } from './service'
  */
 /** How often the background loop looks for payment events left unfinished by a dead process. */
 const SWEEP_EVERY_MS = 15 * 1000
+/** Jobs run per turn of the loop before it looks for unfinished payment events again. */
+const BATCH = 100
 
 export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth'>) {
   const queue = services.jobs
@@ -24,20 +27,38 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
     /** Finishes payment events a dead process left unfinished (see the webhook service's sweep). */
     sweepWebhooks: () => services.webhooks.sweep(),
 
-    start(options: { intervalMs?: number } = {}): () => Promise<void> {
+    /**
+     * Polls for due jobs in the background. The function it returns stops claiming jobs, lets the one in
+     * hand finish, and resolves then: whatever is still queued runs at the next start.
+     */
+    start(options: { intervalMs?: number; concurrency?: number } = {}): () => Promise<void> {
       const intervalMs = options.intervalMs ?? 2000
+      // Jobs wait on mail servers and carriers, not on this process: a few run side by side. Each claim
+      // is one conditional UPDATE, so no two workers ever hold the same job.
+      const workers = Math.max(1, options.concurrency ?? 1)
       let stopped = false
+      const stopping = () => stopped
       let running: Promise<unknown> = Promise.resolve()
       let timer: ReturnType<typeof setTimeout> | undefined
       const tick = () => {
         const sweep = Date.now() - lastSweep >= SWEEP_EVERY_MS
         if (sweep) lastSweep = Date.now()
-        running = (sweep ? runner.sweepWebhooks().then(() => runner.runDueJobs()) : runner.runDueJobs())
-          .catch((error) =>
-            console.error('[jobs] worker loop:', error instanceof Error ? error.message : error),
+        let busy = false
+        running = (sweep ? runner.sweepWebhooks() : Promise.resolve())
+          .then(() =>
+            Promise.all(
+              Array.from({ length: stopped ? 0 : workers }, () =>
+                queue.runDueJobs(handlers, { limit: BATCH, stopping }),
+              ),
+            ),
           )
+          .then((results) => {
+            // A full batch means more is waiting: carry on at once instead of after the pause.
+            busy = results.some((result) => result.ran >= BATCH)
+          })
+          .catch((error) => log.error('job loop failed', { error: errorMessage(error) }))
           .finally(() => {
-            if (!stopped) timer = setTimeout(tick, intervalMs)
+            if (!stopped) timer = setTimeout(tick, busy ? 0 : intervalMs)
           })
       }
       timer = setTimeout(tick, intervalMs)

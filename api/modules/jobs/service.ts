@@ -3,6 +3,8 @@ import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { jobs } from '../../../db/schema/jobs'
 import type { Clock } from '../../lib/clock'
+import { whileBusy } from '../../lib/database-busy'
+import { errorMessage, log } from '../../lib/log'
 
 export type Job = typeof jobs.$inferSelect
 
@@ -35,18 +37,24 @@ export const DEFAULT_MAX_ATTEMPTS = 8
  */
 export const JOB_LEASE_MS = 5 * 60 * 1000
 
+/** The first retry's wait unless JOB_RETRY_SECONDS says otherwise. */
+export const FIRST_RETRY_MS = 30_000
+
 /** 30 s, 1 min, 2 min … capped at an hour: carriers and mail servers get time to recover. */
-export function backoffMs(attempt: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 60 * 60 * 1000)
+export function backoffMs(attempt: number, firstRetryMs = FIRST_RETRY_MS): number {
+  return Math.min(firstRetryMs * 2 ** Math.max(0, attempt - 1), 60 * 60 * 1000)
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
-  return text.slice(0, 500)
-}
+/** Kept in the job row and the log: the message only, without e-mail addresses. */
+const errorText = errorMessage
 
-export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: number } = {}) {
+export function createJobQueue(
+  db: Database,
+  clock: Clock,
+  options: { leaseMs?: number; firstRetryMs?: number } = {},
+) {
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS
+  const firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS
   const queue = {
     /**
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
@@ -121,6 +129,18 @@ export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: 
       return job ?? null
     },
 
+    /**
+     * Extends the lease of a job its worker is still running, so a slow mail server or carrier never makes
+     * a live job look dead (and run twice). Only a worker that stops renewing, a dead one, loses its jobs.
+     */
+    async renewLease(job: Job): Promise<void> {
+      const now = clock.now().getTime()
+      await db
+        .update(jobs)
+        .set({ lockedUntil: now + leaseMs, updatedAt: now })
+        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, 'running')))
+    },
+
     async complete(job: Job): Promise<void> {
       await db
         .update(jobs)
@@ -135,7 +155,7 @@ export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: 
         .update(jobs)
         .set({
           status: final ? 'failed' : 'queued',
-          runAt: final ? job.runAt : now + backoffMs(job.attempts),
+          runAt: final ? job.runAt : now + backoffMs(job.attempts, firstRetryMs),
           lockedUntil: null,
           lastError: errorText(error),
           updatedAt: now,
@@ -144,20 +164,28 @@ export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: 
     },
 
     /**
-     * Runs every job that is due now, one at a time, until none is left (or `limit` ran). A job of an
-     * unknown type fails like any other error, so a missing handler shows up instead of spinning.
+     * Runs every job that is due now, one at a time, until none is left (or `limit` ran, or `stopping` says
+     * so). A job of an unknown type fails like any other error, so a missing handler shows up instead of
+     * spinning.
      */
     async runDueJobs(
       handlers: Readonly<Record<string, JobHandler>>,
-      options: { limit?: number } = {},
+      options: { limit?: number; stopping?: () => boolean } = {},
     ): Promise<{ ran: number; failed: number }> {
       const limit = options.limit ?? 100
       let ran = 0
       let failed = 0
-      while (ran < limit) {
+      // A shutdown lets the job in hand finish and claims no other: the rest wait, queued, for the next start.
+      while (ran < limit && !options.stopping?.()) {
         const job = await queue.claimNext()
         if (!job) break
         ran += 1
+        let outcome: { ok: true } | { ok: false; error: unknown }
+        const started = performance.now()
+        const renewal = setInterval(
+          () => void queue.renewLease(job).catch(() => undefined),
+          Math.max(1000, Math.floor(leaseMs / 3)),
+        )
         try {
           const handler = handlers[job.type]
           if (!handler) throw new Error(`no handler for job type ${job.type}`)
@@ -166,12 +194,33 @@ export function createJobQueue(db: Database, clock: Clock, options: { leaseMs?: 
             attempt: job.attempts,
             lastAttempt: job.attempts >= job.maxAttempts,
           })
-          await queue.complete(job)
+          outcome = { ok: true }
         } catch (error) {
-          failed += 1
-          console.error(`[jobs] ${job.type} #${job.id} attempt ${job.attempts} failed: ${errorText(error)}`)
-          await queue.fail(job, error)
+          outcome = { ok: false, error }
+        } finally {
+          clearInterval(renewal)
         }
+        // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
+        // while another writer holds the database, or the lease would run out and the work be done twice.
+        if (outcome.ok) {
+          await whileBusy(() => queue.complete(job))
+          log.info('job done', {
+            job: job.id,
+            type: job.type,
+            attempt: job.attempts,
+            ms: Math.round(performance.now() - started),
+          })
+          continue
+        }
+        failed += 1
+        log.warn('job failed', {
+          job: job.id,
+          type: job.type,
+          attempt: job.attempts,
+          final: job.attempts >= job.maxAttempts,
+          error: errorText(outcome.error),
+        })
+        await whileBusy(() => queue.fail(job, outcome.error))
       }
       return { ran, failed }
     },

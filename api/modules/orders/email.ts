@@ -1,5 +1,6 @@
 /** The order confirmation e-mail, as plain text and HTML with the same content. */
 import type { MailMessage, ShippingAddress } from '../../adapters/types'
+import { lineLabel } from '../../rules/catalog'
 import { formatCents } from '../../rules/money'
 import { formatOrderNumber } from '../../rules/order-status'
 
@@ -42,8 +43,11 @@ function addressLines(address: ShippingAddress): string[] {
 export function orderConfirmationEmail(order: ConfirmationOrder, publicUrl: string): MailMessage {
   const number = formatOrderNumber(order.id)
   const lineText = order.lines.map((line) => {
-    const name = line.variant ? `${line.name} (${line.variant})` : line.name
-    return { name, quantity: line.quantity, total: formatCents(line.unitCents * line.quantity) }
+    return {
+      name: lineLabel(line),
+      quantity: line.quantity,
+      total: formatCents(line.unitCents * line.quantity),
+    }
   })
   const shipping = order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)
   const totals: [string, string][] = [
@@ -107,7 +111,13 @@ ${totals
 <p>Grit &amp; Whisker</p>
 </body></html>`
 
-  return { to: order.email, subject: `Your Grit & Whisker order ${number}`, text, html }
+  return {
+    to: order.email,
+    subject: `Your Grit & Whisker order ${number}`,
+    text,
+    html,
+    messageId: `<order-${number}-confirmation@${new URL(publicUrl).hostname}>`,
+  }
 }
 
 export interface ShippedOrder {
@@ -165,5 +175,11 @@ ${link ? `<p><a href="${escapeHtml(link)}">Track your parcel</a></p>` : ''}
 <p>Grit &amp; Whisker</p>
 </body></html>`
 
-  return { to: order.email, subject: `Your Grit & Whisker order ${number} has shipped`, text, html }
+  return {
+    to: order.email,
+    subject: `Your Grit & Whisker order ${number} has shipped`,
+    text,
+    html,
+    messageId: `<order-${number}-shipped@${new URL(publicUrl).hostname}>`,
+  }
 }

@@ -4,6 +4,7 @@ import { labelsDirFor } from '../../adapters/rate-table'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { crashPoint } from '../../lib/crash-points'
+import { errorMessage, log } from '../../lib/log'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
@@ -106,9 +107,10 @@ export function createOrdersService(
       { failureReason: reason.slice(0, 300) },
     )
     if (!failed) {
-      console.error(
-        `[orders] ${formatOrderNumber(id)} left processing before it could be marked failed: ${reason}`,
-      )
+      log.error('order left processing before it could be marked failed', {
+        order: formatOrderNumber(id),
+        reason: errorMessage(reason),
+      })
     }
   }
 
@@ -359,7 +361,7 @@ export function createOrdersService(
         if (error instanceof PaidServiceUnavailableError) {
           // Retrying on a timer would meet the same rates: staff decide (Retry once it is offered, or refund).
           const reason = `${error.message}; the customer paid for ${order.shippingService}`
-          console.error(`[orders] ${number}: ${reason}`)
+          log.error('label not bought', { order: number, reason: errorMessage(reason) })
           await failLabel(order.id, reason)
           return
         }
@@ -381,7 +383,7 @@ export function createOrdersService(
       // Another attempt found and recorded this same label first: nothing lost.
       if (now?.shippoTrackingNumber === label.trackingNumber) return
       const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`
-      console.error(`[orders] ${lost}`)
+      log.error('label bought but not recorded', { order: number, detail: errorMessage(lost) })
       throw new Error(lost)
     },
 

@@ -4,6 +4,7 @@ import { shippingQuotes } from '../../../db/schema/checkout'
 import type { CarrierRate, Parcel, ShippingAddress } from '../../adapters/types'
 import { ShippingProviderError } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { errorMessage, log } from '../../lib/log'
 import { conflict, HttpError, unprocessable } from '../../plugins/errors'
 import { discountCents } from '../../rules/discounts'
 import { buildCart, type CartItemInput } from '../catalog/cart'
@@ -69,7 +70,7 @@ export function createShippingService(deps: ShippingServiceDeps) {
       return await deps.shipping.quoteRates(parcel, address)
     } catch (error) {
       if (!(error instanceof ShippingProviderError)) throw error
-      console.error(`[shipping] ${error.message}`)
+      log.error('carrier rates failed', { error: errorMessage(error) })
       throw new HttpError(
         502,
         'We could not reach the carrier for shipping rates. Please try again in a moment.',

@@ -34,7 +34,7 @@ export function webhookRoutes(
           503,
           'This event is being processed. Please deliver it again.',
           {},
-          { 'retry-after': '60' },
+          { 'retry-after': String(webhooks.leaseSeconds) },
         )
       }
       return { received: true, duplicate: outcome.duplicate, status: outcome.status }

@@ -2,6 +2,8 @@ import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import { type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
 import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
+import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
+import { errorMessage, log } from '../../lib/log'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
@@ -9,10 +11,14 @@ import type { OrderDraft } from '../orders/model'
 import type { OrdersService } from '../orders/service'
 
 /**
- * A handler's lease on an event. Handling takes milliseconds (no outside calls), so an event still leased
- * after this was being handled by a process that died; a redelivery or the sweep takes it over.
+ * A handler's lease on an event, unless EVENT_LEASE_SECONDS says otherwise. Handling takes milliseconds (no
+ * outside calls), so an event still leased after this was being handled by a process that died; a
+ * redelivery or the sweep takes it over.
  */
 export const EVENT_LEASE_MS = 60 * 1000
+
+/** How long a handler keeps trying to write down an event's outcome while another writer holds the database. */
+const RELEASE_WAIT_MS = 10_000
 
 /** The sweep leaves events this young to the request that stored them. */
 const SWEEP_GRACE_MS = 30 * 1000
@@ -66,6 +72,8 @@ function orderDraft(record: CheckoutRecord): OrderDraft {
 }
 
 export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'payments'> {
+  /** How long a handler holds an event; EVENT_LEASE_MS by default. */
+  eventLeaseMs?: number
   checkout: CheckoutService
   orders: OrdersService
   discounts: DiscountService
@@ -77,6 +85,7 @@ export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'paym
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, clock, checkout, orders, discounts } = deps
+  const leaseMs = deps.eventLeaseMs ?? EVENT_LEASE_MS
 
   /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
   const inFlight = new Map<string, Promise<WebhookOutcome>>()
@@ -95,7 +104,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         sessionId: event.session?.id ?? null,
         status: 'received',
         payload: storedPayload(event),
-        claimedUntil: options.claim ? now.getTime() + EVENT_LEASE_MS : null,
+        claimedUntil: options.claim ? now.getTime() + leaseMs : null,
         createdAt: now,
       })
       .onConflictDoNothing({ target: webhookEvents.id })
@@ -111,7 +120,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const now = clock.now().getTime()
     const taken = await db
       .update(webhookEvents)
-      .set({ status: 'received', note: null, claimedUntil: now + EVENT_LEASE_MS })
+      .set({ status: 'received', note: null, claimedUntil: now + leaseMs })
       .where(
         and(
           eq(webhookEvents.id, id),
@@ -134,13 +143,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     // The provider charged what it was asked; anything else means the session is not ours to fulfil. An
     // event that does not say what was charged cannot be checked, so it makes no order either.
     if (session.amountTotal === null) {
-      console.error(`[webhooks] ${event.id}: no amount for session ${session.id}`)
+      log.error('payment event without an amount', { event: event.id })
       return { status: 'failed', note: 'amount missing' }
     }
     if (session.amountTotal !== record.totalCents) {
-      console.error(
-        `[webhooks] ${event.id}: amount ${session.amountTotal} differs from session total ${record.totalCents}`,
-      )
+      log.error('payment amount differs from the checkout session', {
+        event: event.id,
+        charged: session.amountTotal,
+        expected: record.totalCents,
+      })
       return { status: 'failed', note: 'amount does not match the checkout session' }
     }
     const { orderId, created } = await orders.create(orderDraft(record), event.id)
@@ -156,10 +167,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         })
       } catch (error) {
         // The order stands; a missed redemption only lets a one-time code be used again.
-        console.error(
-          `[webhooks] redemption for order ${orderId} not recorded:`,
-          error instanceof Error ? error.message : error,
-        )
+        log.error('discount redemption not recorded', { order: orderId, error: errorMessage(error) })
       }
     }
     return { status: 'processed', orderId, note: created ? undefined : 'order already existed' }
@@ -196,6 +204,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   }
 
   const service = {
+    /** How long another handler may hold an event: a provider told to deliver again should wait this long. */
+    leaseSeconds: Math.ceil(leaseMs / 1000),
+
     /** The latest events, newest first. */
     async recent(limit = 50) {
       return service.page({ limit })
@@ -296,27 +307,37 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     try {
       handled = await handle(event)
     } catch (error) {
-      await db
-        .update(webhookEvents)
-        .set({
-          status: 'failed',
-          note: 'internal error',
-          claimedUntil: null,
-          processingTimeMs: Math.round(performance.now() - started),
-        })
-        .where(eq(webhookEvents.id, event.id))
+      // Released even while another writer holds the database, so a redelivery can take the event at once
+      // instead of waiting out the lease.
+      await whileBusy(
+        () =>
+          db
+            .update(webhookEvents)
+            .set({
+              status: 'failed',
+              note: isDatabaseBusy(error) ? 'database busy' : 'internal error',
+              claimedUntil: null,
+              processingTimeMs: Math.round(performance.now() - started),
+            })
+            .where(eq(webhookEvents.id, event.id)),
+        RELEASE_WAIT_MS,
+      )
       throw error
     }
-    await db
-      .update(webhookEvents)
-      .set({
-        status: handled.status,
-        orderId: handled.orderId ?? null,
-        note: handled.note ?? null,
-        claimedUntil: null,
-        processingTimeMs: Math.round(performance.now() - started),
-      })
-      .where(eq(webhookEvents.id, event.id))
+    await whileBusy(
+      () =>
+        db
+          .update(webhookEvents)
+          .set({
+            status: handled.status,
+            orderId: handled.orderId ?? null,
+            note: handled.note ?? null,
+            claimedUntil: null,
+            processingTimeMs: Math.round(performance.now() - started),
+          })
+          .where(eq(webhookEvents.id, event.id)),
+      RELEASE_WAIT_MS,
+    )
     return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
 

@@ -78,3 +78,12 @@ export const ThemeIcon = () => (
     </g>
   </Icon>
 )
+
+/** An eye, struck through while `open` is false (the password toggle). */
+export const EyeIcon = ({ open }: { open: boolean }) => (
+  <Icon size={20}>
+    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
+    <circle cx="12" cy="12" r="3" />
+    {!open && <path d="m3 3 18 18" />}
+  </Icon>
+)

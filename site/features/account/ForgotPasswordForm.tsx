@@ -1,5 +1,5 @@
 import { type FormEvent, useRef, useState } from 'react'
-import { TextField } from '../checkout/fields'
+import { FIELD, TextField } from '../../components/form/fields'
 import { showToast } from '../toasts/store'
 import { requestPasswordReset } from './api'
 import { forgotPasswordError } from './messages'
@@ -74,19 +74,14 @@ export default function ForgotPasswordForm() {
         aria-label="Send reset link"
       >
         <TextField
+          {...FIELD.email}
           id="email"
-          label="Email"
-          type="email"
-          required
           value={email}
           onChange={(value) => {
             setEmail(value)
             fields.clear('email')
           }}
           error={fields.errors.email}
-          autoComplete="email"
-          inputMode="email"
-          maxLength={254}
         />
         <button type="submit" className="btn-primary w-full" disabled={!hydrated || busy}>
           {busy ? 'Sending...' : 'Send Reset Link'}

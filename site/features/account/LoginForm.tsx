@@ -1,13 +1,13 @@
 import { type FormEvent, useEffect, useState } from 'react'
-import { TextField } from '../checkout/fields'
+import { FIELD, TextField } from '../../components/form/fields'
 import { showToast } from '../toasts/store'
 import { signIn } from './api'
 import { $user } from './auth-store'
 import { googleReturnMessage, loginError } from './messages'
 import { NeedsScriptNote } from './NeedsScriptNote'
 import { PasswordField } from './PasswordField'
-import { afterSignIn, isCheckoutLogin, tokenFromFragment } from './redirects'
-import { useFieldErrors } from './use-field-errors'
+import { afterSignIn, googleSignInHref, isCheckoutLogin, tokenFromFragment } from './redirects'
+import { useFormFields } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
 import { type LoginField, loginProblem } from './validation'
 
@@ -18,11 +18,12 @@ const SUCCESS_PAUSE_MS = 600
 export default function LoginForm() {
   const hydrated = useHydrated()
   const [checkout, setCheckout] = useState(false)
-  const [email, setEmail] = useState('')
-  const [password, setPassword] = useState('')
+  const [googleHref, setGoogleHref] = useState('/google-sign-in')
   const [busy, setBusy] = useState(false)
   const [status, setStatus] = useState('')
-  const fields = useFieldErrors<LoginField>()
+  const fields = useFormFields<LoginField>({ email: '', password: '' })
+  const { values, setValues, bind } = fields
+  const { email, password } = values
 
   useEffect(() => {
     // Spec §2: a token in the fragment is kept under 'token', the fragment cleared, and on to /account.
@@ -39,6 +40,7 @@ export default function LoginForm() {
     }
     const params = new URLSearchParams(window.location.search)
     setCheckout(isCheckoutLogin(window.location.search))
+    setGoogleHref(googleSignInHref(window.location.search))
     const google = googleReturnMessage(params.get('google'))
     if (google) showToast({ ...google, variant: 'error' })
   }, [])
@@ -60,7 +62,7 @@ export default function LoginForm() {
       // Stay busy: the page is leaving.
     } catch (error) {
       setBusy(false)
-      setPassword('')
+      setValues((current) => ({ ...current, password: '' }))
       showToast({ ...loginError(error), variant: 'error' })
     }
   }
@@ -94,32 +96,8 @@ export default function LoginForm() {
         className="mt-6 grid gap-4 rounded-lg border border-line bg-surface p-4 sm:p-6"
         aria-label="Sign in"
       >
-        <TextField
-          id="email"
-          label="Email"
-          type="email"
-          required
-          value={email}
-          onChange={(value) => {
-            setEmail(value)
-            fields.clear('email')
-          }}
-          error={fields.errors.email}
-          autoComplete="email"
-          inputMode="email"
-          maxLength={254}
-        />
-        <PasswordField
-          id="password"
-          label="Password"
-          value={password}
-          onChange={(value) => {
-            setPassword(value)
-            fields.clear('password')
-          }}
-          error={fields.errors.password}
-          autoComplete="current-password"
-        />
+        <TextField {...FIELD.email} {...bind('email')} />
+        <PasswordField {...bind('password')} label="Password" autoComplete="current-password" />
         <p className="-mt-2 text-right text-sm">
           <a href="/forgot-password" className="font-semibold text-brand underline-offset-4 hover:underline">
             Forgot Password
@@ -135,7 +113,7 @@ export default function LoginForm() {
       </form>
 
       <div className="mt-6 grid gap-3">
-        <a href="/google-sign-in" className="btn-outline w-full">
+        <a href={googleHref} className="btn-outline w-full">
           Sign in with Google
         </a>
         <p className="text-center text-sm">

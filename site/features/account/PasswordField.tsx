@@ -1,51 +1,24 @@
 import { useState } from 'react'
-import { FieldShell } from '../checkout/fields'
-
-const EyeIcon = ({ open }: { open: boolean }) => (
-  <svg
-    width="20"
-    height="20"
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    focusable="false"
-  >
-    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
-    <circle cx="12" cy="12" r="3" />
-    {!open && <path d="m3 3 18 18" />}
-  </svg>
-)
+import { controlClass, type FieldBinding, FieldShell } from '../../components/form/fields'
+import { EyeIcon } from '../../components/shell/icons'
 
 /** A password input with a show/hide toggle (spec §2). The toggle never submits the form. */
-export function PasswordField(props: {
-  id: string
-  label: string
-  value: string
-  onChange: (value: string) => void
-  error?: string
-  hint?: string
-  autoComplete: 'current-password' | 'new-password'
-}) {
+export function PasswordField(
+  props: FieldBinding & {
+    label: string
+    hint?: string
+    autoComplete: 'current-password' | 'new-password'
+  },
+) {
   const [visible, setVisible] = useState(false)
   return (
-    <FieldShell id={props.id} label={props.label} required error={props.error} hint={props.hint}>
-      {(describedBy, invalid) => (
+    <FieldShell {...props} required>
+      {(control, invalid) => (
         <div className="relative">
           <input
-            id={props.id}
-            name={props.id}
+            {...control}
             type={visible ? 'text' : 'password'}
-            className={`field pr-12 ${invalid ? '!border-danger' : ''}`}
-            value={props.value}
-            onChange={(event) => props.onChange(event.target.value)}
-            required
-            aria-invalid={invalid || undefined}
-            aria-describedby={describedBy}
-            autoComplete={props.autoComplete}
+            className={controlClass(invalid, 'pr-12')}
             maxLength={200}
             spellCheck={false}
             autoCapitalize="off"
@@ -64,5 +37,29 @@ export function PasswordField(props: {
         </div>
       )}
     </FieldShell>
+  )
+}
+
+export type NewPasswordField = 'password' | 'confirmPassword'
+
+/** A new password and the same again (sign-up, reset), with the spec's length hint on the first. */
+export function NewPasswordFields(props: {
+  bind: (field: NewPasswordField) => FieldBinding
+  labels: Record<NewPasswordField, string>
+}) {
+  return (
+    <>
+      <PasswordField
+        {...props.bind('password')}
+        label={props.labels.password}
+        hint="At least 6 characters."
+        autoComplete="new-password"
+      />
+      <PasswordField
+        {...props.bind('confirmPassword')}
+        label={props.labels.confirmPassword}
+        autoComplete="new-password"
+      />
+    </>
   )
 }

@@ -4,8 +4,8 @@ import { showToast } from '../toasts/store'
 import { checkResetToken, resetPassword } from './api'
 import { resetPasswordError } from './messages'
 import { NeedsScriptNote } from './NeedsScriptNote'
-import { PasswordField } from './PasswordField'
-import { useFieldErrors } from './use-field-errors'
+import { NewPasswordFields } from './PasswordField'
+import { useFormFields } from './use-field-errors'
 import { type ResetField, resetProblem } from './validation'
 
 type Phase = 'checking' | 'form' | 'done' | 'invalid'
@@ -16,9 +16,9 @@ type Phase = 'checking' | 'form' | 'done' | 'invalid'
  */
 export default function ResetPasswordForm() {
   const [phase, setPhase] = useState<Phase>('checking')
-  const [form, setForm] = useState<Record<ResetField, string>>({ password: '', confirmPassword: '' })
   const [busy, setBusy] = useState(false)
-  const fields = useFieldErrors<ResetField>()
+  const fields = useFormFields<ResetField>({ password: '', confirmPassword: '' })
+  const form = fields.values
   const token = useRef('')
   const heading = useRef<HTMLHeadingElement>(null)
 
@@ -36,11 +36,6 @@ export default function ResetPasswordForm() {
   useEffect(() => {
     if (phase !== 'checking') heading.current?.focus()
   }, [phase])
-
-  function set(field: ResetField, value: string) {
-    setForm((current) => ({ ...current, [field]: value }))
-    fields.clear(field)
-  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -116,22 +111,9 @@ export default function ResetPasswordForm() {
         className="mt-6 grid gap-4 rounded-lg border border-line bg-surface p-4 sm:p-6"
         aria-label="Update password"
       >
-        <PasswordField
-          id="password"
-          label="New password"
-          value={form.password}
-          onChange={(value) => set('password', value)}
-          error={fields.errors.password}
-          hint="At least 6 characters."
-          autoComplete="new-password"
-        />
-        <PasswordField
-          id="confirmPassword"
-          label="Confirm new password"
-          value={form.confirmPassword}
-          onChange={(value) => set('confirmPassword', value)}
-          error={fields.errors.confirmPassword}
-          autoComplete="new-password"
+        <NewPasswordFields
+          bind={fields.bind}
+          labels={{ password: 'New password', confirmPassword: 'Confirm new password' }}
         />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Updating...' : 'Update Password'}

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react'
-import { TextField } from '../checkout/fields'
+import { FIELD, TextField } from '../../components/form/fields'
 import { showToast } from '../toasts/store'
 import { register } from './api'
 import { $user } from './auth-store'
 import { registrationError } from './messages'
 import { NeedsScriptNote } from './NeedsScriptNote'
-import { PasswordField } from './PasswordField'
-import { useFieldErrors } from './use-field-errors'
+import { NewPasswordFields } from './PasswordField'
+import { useFormFields } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
 import { type SignupField, signupProblem } from './validation'
 
@@ -17,14 +17,9 @@ const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', conf
 /** /signup (spec §2): 'Create Account'. A new account is signed in at once and goes to /profile (§7). */
 export default function SignupForm() {
   const hydrated = useHydrated()
-  const [form, setForm] = useState<Form>(EMPTY)
   const [busy, setBusy] = useState(false)
-  const fields = useFieldErrors<SignupField>()
-
-  function set(field: SignupField, value: string) {
-    setForm((current) => ({ ...current, [field]: value }))
-    fields.clear(field)
-  }
+  const fields = useFormFields<SignupField>(EMPTY)
+  const { values: form, bind } = fields
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -63,55 +58,13 @@ export default function SignupForm() {
         aria-label="Create account"
       >
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            id="firstName"
-            label="First name"
-            required
-            value={form.firstName}
-            onChange={(value) => set('firstName', value)}
-            error={fields.errors.firstName}
-            autoComplete="given-name"
-            maxLength={60}
-          />
-          <TextField
-            id="lastName"
-            label="Last name"
-            required
-            value={form.lastName}
-            onChange={(value) => set('lastName', value)}
-            error={fields.errors.lastName}
-            autoComplete="family-name"
-            maxLength={60}
-          />
+          <TextField {...FIELD.firstName} {...bind('firstName')} />
+          <TextField {...FIELD.lastName} {...bind('lastName')} />
         </div>
-        <TextField
-          id="email"
-          label="Email"
-          type="email"
-          required
-          value={form.email}
-          onChange={(value) => set('email', value)}
-          error={fields.errors.email}
-          autoComplete="email"
-          inputMode="email"
-          maxLength={254}
-        />
-        <PasswordField
-          id="password"
-          label="Password"
-          value={form.password}
-          onChange={(value) => set('password', value)}
-          error={fields.errors.password}
-          hint="At least 6 characters."
-          autoComplete="new-password"
-        />
-        <PasswordField
-          id="confirmPassword"
-          label="Confirm password"
-          value={form.confirmPassword}
-          onChange={(value) => set('confirmPassword', value)}
-          error={fields.errors.confirmPassword}
-          autoComplete="new-password"
+        <TextField {...FIELD.email} {...bind('email')} />
+        <NewPasswordFields
+          bind={bind}
+          labels={{ password: 'Password', confirmPassword: 'Confirm password' }}
         />
         <button type="submit" className="btn-primary w-full" disabled={!hydrated || busy}>
           {busy ? 'Creating account...' : 'Create Account'}

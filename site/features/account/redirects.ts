@@ -1,28 +1,14 @@
 /** Where the account pages send the visitor, from the URL they arrived with. Pure. */
+import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../../api/rules/return-path'
 
 /** /login?checkout=true is the 'Checkout Options' variant of the sign-in page (spec §2). */
 export function isCheckoutLogin(search: string): boolean {
   return new URLSearchParams(search).get('checkout') === 'true'
 }
 
-/**
- * The `next` page of /login?next=/dashboard, when it is a path on this site: '/…' but not '//…' or '/\…'
- * (which browsers read as another host), no scheme, no control characters. Anything else is null, so a
- * crafted sign-in link can never send someone to another site.
- */
+/** The `next` page of /login?next=/dashboard when it is a path on this site (see sameSitePath), else null. */
 export function safeNextPath(search: string): string | null {
-  const next = new URLSearchParams(search).get('next')
-  if (!next || next.length > 512 || !next.startsWith('/') || /^\/[/\\]/.test(next)) return null
-  if ([...next].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) return null
-  const base = 'https://shop.invalid'
-  let url: URL
-  try {
-    url = new URL(next, base)
-  } catch {
-    return null
-  }
-  if (url.origin !== base) return null
-  return `${url.pathname}${url.search}${url.hash}`
+  return sameSitePath(new URLSearchParams(search).get('next'))
 }
 
 /**
@@ -32,7 +18,18 @@ export function safeNextPath(search: string): string | null {
  */
 export function afterSignIn(search: string): string {
   if (isCheckoutLogin(search)) return '/shipping'
-  return safeNextPath(search) ?? '/account'
+  return safeNextPath(search) ?? DEFAULT_AFTER_SIGN_IN
+}
+
+/**
+ * The 'Sign in with Google' link: it carries where to go afterwards through Google's round trip, which
+ * checks it again on the server (api/modules/auth).
+ */
+export function googleSignInHref(search: string): string {
+  const next = afterSignIn(search)
+  return next === DEFAULT_AFTER_SIGN_IN
+    ? '/google-sign-in'
+    : `/google-sign-in?next=${encodeURIComponent(next)}`
 }
 
 /**

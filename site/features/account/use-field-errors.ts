@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { binder } from '../../components/form/fields'
 import { showToast } from '../toasts/store'
 import type { Problem } from './validation'
 
@@ -34,4 +35,20 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
     },
     reset: () => setErrors({}),
   }
+}
+
+/**
+ * A form kept as one record of strings, with its field errors (useFieldErrors) and `bind(field)` for each
+ * field's id, value, setter and error. Typing in a field clears its error.
+ */
+export function useFormFields<Field extends string>(
+  initial: Record<Field, string> | (() => Record<Field, string>),
+) {
+  const [values, setValues] = useState(initial)
+  const fields = useFieldErrors<Field>()
+  function set(field: Field, value: string) {
+    setValues((current) => ({ ...current, [field]: value }))
+    fields.clear(field)
+  }
+  return { ...fields, values, setValues, bind: binder({ values, set, errors: fields.errors }) }
 }

@@ -3,6 +3,16 @@ import { clampQuantity } from '../cart/cart-logic'
 import { addToCart } from '../cart/store'
 import { productOf } from './add-to-cart'
 
+// The forms are sent here from now on: their buttons were disabled until this script could add to the cart.
+for (const form of document.querySelectorAll<HTMLFormElement>('[data-add-form]')) {
+  const button = form.querySelector<HTMLButtonElement>('[data-add-button]')
+  if (button) {
+    button.disabled = false
+    button.removeAttribute('aria-describedby')
+  }
+  form.querySelector<HTMLElement>('[data-add-pending]')?.setAttribute('hidden', '')
+}
+
 document.addEventListener('click', (event) => {
   const step = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-step]') : null
   const input = step?.closest('[data-stepper]')?.querySelector('input')

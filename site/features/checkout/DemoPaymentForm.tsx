@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { DemoSessionSummary } from '../../../api/adapters/demo-payments'
 import type { demoPayResponse } from '../../../api/modules/payments/model'
 import { formatCents } from '../../../api/rules/money'
+import { TextField, type TextFieldSpec } from '../../components/form/fields'
 import { ApiError, apiRequest } from '../../lib/api'
 import {
   CARD_FIELDS,
@@ -14,11 +15,31 @@ import {
   formatCvc,
   formatExpiry,
 } from './card'
-import { TextField } from './fields'
 import { isSuccessUrl } from './session'
 
 export type DemoSummary = DemoSessionSummary
 type PayAnswer = typeof demoPayResponse.static
+
+/** The test card's fields, in form order (CARD_FIELDS). */
+const CARD_INPUTS: Record<CardField, TextFieldSpec> = {
+  cardNumber: {
+    label: 'Card number',
+    autoComplete: 'cc-number',
+    inputMode: 'numeric',
+    maxLength: 23,
+    placeholder: '1234 1234 1234 1234',
+    className: 'col-span-2',
+  },
+  expiry: {
+    label: 'Expiry (MM/YY)',
+    autoComplete: 'cc-exp',
+    inputMode: 'numeric',
+    maxLength: 5,
+    placeholder: 'MM/YY',
+  },
+  cvc: { label: 'CVC', autoComplete: 'cc-csc', inputMode: 'numeric', maxLength: 4, placeholder: '123' },
+  name: { label: 'Name on card', autoComplete: 'cc-name', maxLength: 100, className: 'col-span-2' },
+}
 
 const EMPTY_CARD: CardInput = { cardNumber: '', expiry: '', cvc: '', name: '' }
 const PAY_FAILED = 'The payment could not be completed. Please try again.'
@@ -113,54 +134,17 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
         </p>
 
         <div className="mt-4 grid grid-cols-2 gap-4">
-          <TextField
-            id="card-cardNumber"
-            label="Card number"
-            required
-            value={card.cardNumber}
-            onChange={(value) => update('cardNumber', value)}
-            error={errors.cardNumber}
-            autoComplete="cc-number"
-            inputMode="numeric"
-            maxLength={23}
-            placeholder="1234 1234 1234 1234"
-            className="col-span-2"
-          />
-          <TextField
-            id="card-expiry"
-            label="Expiry (MM/YY)"
-            required
-            value={card.expiry}
-            onChange={(value) => update('expiry', value)}
-            error={errors.expiry}
-            autoComplete="cc-exp"
-            inputMode="numeric"
-            maxLength={5}
-            placeholder="MM/YY"
-          />
-          <TextField
-            id="card-cvc"
-            label="CVC"
-            required
-            value={card.cvc}
-            onChange={(value) => update('cvc', value)}
-            error={errors.cvc}
-            autoComplete="cc-csc"
-            inputMode="numeric"
-            maxLength={4}
-            placeholder="123"
-          />
-          <TextField
-            id="card-name"
-            label="Name on card"
-            required
-            value={card.name}
-            onChange={(value) => update('name', value)}
-            error={errors.name}
-            autoComplete="cc-name"
-            maxLength={100}
-            className="col-span-2"
-          />
+          {CARD_FIELDS.map((field) => (
+            <TextField
+              key={field}
+              {...CARD_INPUTS[field]}
+              id={`card-${field}`}
+              required
+              value={card[field]}
+              onChange={(value) => update(field, value)}
+              error={errors[field]}
+            />
+          ))}
         </div>
 
         <div

@@ -1,15 +1,15 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { formatCents, formatCurrency } from '../../../api/rules/money'
 import { formatWeight } from '../../../api/rules/shipping'
+import { FIELD, TextField } from '../../components/form/fields'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
 import { isPublicUser } from '../account/api'
 import { loadUser } from '../account/auth-store'
 import { type CartLine, cartLines, discountApplied } from '../cart/store'
 import { showToast } from '../toasts/store'
-import { AddressFieldset } from './AddressFieldset'
+import { CheckoutAddress } from './CheckoutAddress'
 import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
-import { TextField } from './fields'
 import {
   type AddressKey,
   type CheckoutDraft,
@@ -213,19 +213,15 @@ export default function ShippingCheckout() {
             </h2>
             <div className="grid gap-4">
               <TextField
+                {...FIELD.email}
                 id="email"
                 label="E-mail"
-                type="email"
-                required
                 value={draft.email}
                 onChange={setEmail}
                 error={errors.email}
-                autoComplete="email"
-                inputMode="email"
-                maxLength={254}
                 hint="We send your order confirmation here."
               />
-              <AddressFieldset
+              <CheckoutAddress
                 kind="shipping"
                 address={draft.shipping}
                 errors={errors}
@@ -255,7 +251,7 @@ export default function ShippingCheckout() {
             </label>
             <div id="billing-fields" className="mt-4" hidden={!draft.separateBilling}>
               {draft.separateBilling && (
-                <AddressFieldset
+                <CheckoutAddress
                   kind="billing"
                   address={draft.billing}
                   errors={errors}

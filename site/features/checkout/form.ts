@@ -29,14 +29,6 @@ export type FieldKey = 'email' | `shipping.${AddressKey}` | `billing.${AddressKe
 
 export type FieldErrors = Partial<Record<FieldKey, string>>
 
-/** Countries we ship to. Others have no state list, so their state is free text. */
-export const COUNTRIES = [
-  { code: 'US', name: 'United States' },
-  { code: 'CA', name: 'Canada' },
-  { code: 'GB', name: 'United Kingdom' },
-  { code: 'AU', name: 'Australia' },
-] as const
-
 export function emptyAddress(): AddressFields {
   return { name: '', street1: '', street2: '', city: '', state: '', zip: '', country: DEFAULT_COUNTRY }
 }

@@ -3,7 +3,8 @@
  * are filled: whatever the shopper already typed in this tab stays. Pure, so it is tested alone.
  */
 import type { PublicUser } from '../../../api/modules/account/model'
-import { type CheckoutDraft, COUNTRIES } from './form'
+import { COUNTRIES } from '../../components/form/countries'
+import type { CheckoutDraft } from './form'
 
 function blank(value: string): boolean {
   return value.trim() === ''

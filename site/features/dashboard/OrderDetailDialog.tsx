@@ -154,7 +154,9 @@ export function OrderDetailDialog(props: {
                   <tr key={`${line.productId}:${line.variant ?? ''}`}>
                     <td>
                       {line.name}
-                      {line.variant && <span className="text-muted"> ({line.variant})</span>}
+                      {line.variant && line.variant !== line.name && (
+                        <span className="text-muted"> ({line.variant})</span>
+                      )}
                     </td>
                     <td>{line.quantity}</td>
                     <td>{formatOunces(line.weight)}</td>

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react'
 import type { AddressField, ProfileAddress } from '../../../api/rules/account'
-import { US_STATES } from '../../../api/rules/address'
+import { AddressFieldset, type AddressLayout } from '../../components/form/AddressFieldset'
+import { binder } from '../../components/form/fields'
 import { useFieldErrors } from '../account/use-field-errors'
-import { SelectField, TextField } from '../checkout/fields'
-import { COUNTRIES } from '../checkout/form'
 import { type PublicUser, saveProfile } from './api'
 import {
   addressFrom,
@@ -16,9 +15,18 @@ import {
 import { SectionCard } from './SectionCard'
 import { MessageLine, useTimedMessage } from './use-timed-message'
 
-const STATE_OPTIONS = US_STATES.map((state) => ({ value: state.code, label: state.name }))
-const COUNTRY_OPTIONS = COUNTRIES.map((country) => ({ value: country.code, label: country.name }))
 const addressInputId = (field: AddressField) => `address-${field}`
+const KEYS = { line1: 'street', city: 'city', state: 'state', postal: 'zipCode', country: 'country' } as const
+/** One street line, so the rest pair up in two columns. */
+const LAYOUT: AddressLayout = {
+  name: 'sm:col-span-6',
+  line1: 'sm:col-span-6',
+  line2: 'sm:col-span-6',
+  city: 'sm:col-span-3',
+  state: 'sm:col-span-3',
+  postal: 'sm:col-span-3',
+  country: 'sm:col-span-3',
+}
 
 /** 'Shipping Address': the one saved address, which /shipping fills in for a signed-in customer. */
 export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (user: PublicUser) => void }) {
@@ -27,13 +35,12 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useTimedMessage()
   const fields = useFieldErrors<AddressField>(addressInputId)
-  const id = addressInputId
 
   function edit() {
     setDraft(addressFrom(user))
     fields.reset()
     setEditing(true)
-    requestAnimationFrame(() => document.getElementById(id('street'))?.focus())
+    requestAnimationFrame(() => document.getElementById(addressInputId('street'))?.focus())
   }
 
   /** Spec §4: Cancel restores the last saved values. */
@@ -72,9 +79,6 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
     }
   }
 
-  const isUs = draft.country === 'US'
-  const error = (field: AddressField) => fields.errors[field]
-
   return (
     <SectionCard
       id="address"
@@ -84,85 +88,13 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
       editLabel={user.address ? 'Edit' : 'Add'}
     >
       {editing ? (
-        <form
-          method="post"
-          noValidate
-          onSubmit={save}
-          className="grid gap-4 sm:grid-cols-6"
-          aria-label="Shipping address"
-        >
-          <TextField
-            id={id('street')}
-            label="Street address"
-            required
-            value={draft.street}
-            onChange={(value) => set('street', value)}
-            error={error('street')}
-            autoComplete="street-address"
-            maxLength={100}
-            className="sm:col-span-6"
+        <form method="post" noValidate onSubmit={save} className="grid gap-4" aria-label="Shipping address">
+          <AddressFieldset
+            keys={KEYS}
+            bind={binder({ values: draft, set, errors: fields.errors, idOf: addressInputId })}
+            layout={LAYOUT}
           />
-          <TextField
-            id={id('city')}
-            label="City"
-            required
-            value={draft.city}
-            onChange={(value) => set('city', value)}
-            error={error('city')}
-            autoComplete="address-level2"
-            maxLength={60}
-            className="sm:col-span-3"
-          />
-          {isUs ? (
-            <SelectField
-              id={id('state')}
-              label="State"
-              required
-              value={draft.state}
-              onChange={(value) => set('state', value)}
-              options={STATE_OPTIONS}
-              placeholder="Select a state"
-              error={error('state')}
-              autoComplete="address-level1"
-              className="sm:col-span-3"
-            />
-          ) : (
-            <TextField
-              id={id('state')}
-              label="State / Province"
-              required
-              value={draft.state}
-              onChange={(value) => set('state', value)}
-              error={error('state')}
-              autoComplete="address-level1"
-              maxLength={60}
-              className="sm:col-span-3"
-            />
-          )}
-          <TextField
-            id={id('zipCode')}
-            label={isUs ? 'ZIP' : 'Postal code'}
-            required
-            value={draft.zipCode}
-            onChange={(value) => set('zipCode', value)}
-            error={error('zipCode')}
-            autoComplete="postal-code"
-            inputMode={isUs ? 'numeric' : 'text'}
-            maxLength={isUs ? 10 : 20}
-            className="sm:col-span-3"
-          />
-          <SelectField
-            id={id('country')}
-            label="Country"
-            required
-            value={draft.country}
-            onChange={(value) => set('country', value)}
-            options={COUNTRY_OPTIONS}
-            error={error('country')}
-            autoComplete="country"
-            className="sm:col-span-3"
-          />
-          <div className="flex gap-3 sm:col-span-6">
+          <div className="flex gap-3">
             <button type="submit" className="btn-primary" disabled={busy}>
               {busy ? 'Saving...' : 'Save'}
             </button>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { lineLabel } from '../../../api/rules/catalog'
 import { formatCurrency } from '../../../api/rules/money'
 import { statusLabel } from '../../../api/rules/order-status'
 import { ApiError } from '../../lib/api'
@@ -100,10 +101,7 @@ export default function OrderPage() {
             <tbody>
               {order.items.map((item) => (
                 <tr key={`${item.productName}:${item.variant ?? ''}`} className="border-b border-line">
-                  <td className="py-2">
-                    {item.productName}
-                    {item.variant ? ` (${item.variant})` : ''}
-                  </td>
+                  <td className="py-2">{lineLabel({ name: item.productName, variant: item.variant })}</td>
                   <td className="py-2 text-right">{formatCurrency(item.unitAmount)}</td>
                   <td className="py-2 text-right">{item.quantity}</td>
                   <td className="py-2 text-right">{formatCurrency(item.lineTotal)}</td>

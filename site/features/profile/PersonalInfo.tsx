@@ -1,26 +1,19 @@
 import { type FormEvent, useState } from 'react'
+import { FIELD, TextField } from '../../components/form/fields'
 import { $user } from '../account/auth-store'
-import { useFieldErrors } from '../account/use-field-errors'
-import { TextField } from '../checkout/fields'
+import { useFormFields } from '../account/use-field-errors'
 import { type PublicUser, saveProfile } from './api'
-import {
-  type PersonalField,
-  type PersonalFields,
-  personalFrom,
-  personalProblem,
-  SAVED,
-  saveFailedText,
-} from './profile-form'
+import { type PersonalField, personalFrom, personalProblem, SAVED, saveFailedText } from './profile-form'
 import { Details, SectionCard } from './SectionCard'
 import { MessageLine, useTimedMessage } from './use-timed-message'
 
 /** 'Personal Information': first and last name and phone are editable; the e-mail is read-only (spec §6). */
 export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (user: PublicUser) => void }) {
   const [editing, setEditing] = useState(false)
-  const [draft, setDraft] = useState<PersonalFields>(() => personalFrom(user))
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useTimedMessage()
-  const fields = useFieldErrors<PersonalField>()
+  const fields = useFormFields<PersonalField>(() => personalFrom(user))
+  const { values: draft, setValues: setDraft, bind } = fields
 
   function edit() {
     setDraft(personalFrom(user))
@@ -34,11 +27,6 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
     setDraft(personalFrom(user))
     fields.reset()
     setEditing(false)
-  }
-
-  function set(field: PersonalField, value: string) {
-    setDraft((current) => ({ ...current, [field]: value }))
-    fields.clear(field)
   }
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -74,26 +62,8 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
           className="grid gap-4 sm:grid-cols-2"
           aria-label="Personal information"
         >
-          <TextField
-            id="firstName"
-            label="First name"
-            required
-            value={draft.firstName}
-            onChange={(value) => set('firstName', value)}
-            error={fields.errors.firstName}
-            autoComplete="given-name"
-            maxLength={60}
-          />
-          <TextField
-            id="lastName"
-            label="Last name"
-            required
-            value={draft.lastName}
-            onChange={(value) => set('lastName', value)}
-            error={fields.errors.lastName}
-            autoComplete="family-name"
-            maxLength={60}
-          />
+          <TextField {...FIELD.firstName} {...bind('firstName')} />
+          <TextField {...FIELD.lastName} {...bind('lastName')} />
           <div>
             <label htmlFor="profile-email" className="mb-1 block text-sm font-semibold">
               Email
@@ -110,16 +80,7 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
               Your e-mail cannot be changed here.
             </p>
           </div>
-          <TextField
-            id="phone"
-            label="Phone"
-            type="tel"
-            value={draft.phone}
-            onChange={(value) => set('phone', value)}
-            error={fields.errors.phone}
-            autoComplete="tel"
-            maxLength={30}
-          />
+          <TextField {...FIELD.phone} {...bind('phone')} />
           <div className="flex gap-3 sm:col-span-2">
             <button type="submit" className="btn-primary" disabled={busy}>
               {busy ? 'Saving...' : 'Save'}

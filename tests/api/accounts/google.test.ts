@@ -54,11 +54,15 @@ function person(email: string, extra: Record<string, unknown> = {}) {
  * The browser's trip: /auth/google → the provider's authorize page (which answers at once) → the shop's
  * callback with the sign-in cookie. `tamper` may change the callback URL on the way back.
  */
-async function googleRoundTrip(tamper: (callback: URL) => URL = (url) => url) {
-  const start = await shop.call('GET', '/auth/google')
+async function googleRoundTrip(
+  tamper: (callback: URL) => URL = (url) => url,
+  startPath = '/auth/google',
+  tamperCookie: (cookie: string) => string = (cookie) => cookie,
+) {
+  const start = await shop.call('GET', startPath)
   expect(start.status).toBe(302)
   const authorize = new URL(start.headers.get('location') ?? '')
-  const signInCookie = cookieHeader(start)
+  const signInCookie = tamperCookie(cookieHeader(start))
   const atProvider = await fetch(authorize, { redirect: 'manual' })
   expect(atProvider.status).toBe(302)
   const callback = tamper(new URL(atProvider.headers.get('location') ?? ''))
@@ -219,5 +223,48 @@ describe('with a provider', () => {
     const session = setCookies(done).get('session')?.value ?? 'missing'
     expect(done.headers.get('location')).toBe('/account')
     expect(done.headers.get('location')).not.toContain(session)
+  })
+
+  test('the page to go back to (next) survives the round trip, and the provider never sees it', async () => {
+    const next = '/account/orders?number=000042#items'
+    claims = person(uniqueEmail('next'))
+    const { start, authorize, done } = await googleRoundTrip(
+      undefined,
+      `/auth/google?next=${encodeURIComponent(next)}`,
+    )
+    expect(authorize.toString()).not.toContain('orders')
+    expect(setCookies(start).get('google_sign_in')?.attributes).toContain('HttpOnly')
+    expect(done.status).toBe(302)
+    expect(done.headers.get('location')).toBe(next)
+    expect(setCookies(done).get('signed_in')?.value).toBe('1')
+  })
+
+  test('a next that leaves the site is dropped: the account page, never another host', async () => {
+    for (const next of [
+      '//evil.example',
+      'https://evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/\r\nLocation: https://evil.example',
+    ]) {
+      claims = person(uniqueEmail('evil'))
+      const { done } = await googleRoundTrip(undefined, `/auth/google?next=${encodeURIComponent(next)}`)
+      expect(done.headers.get('location')).toBe('/account')
+    }
+  })
+
+  test('a next planted in the sign-in cookie is checked again on the way back', async () => {
+    claims = person(uniqueEmail('planted'))
+    const planted = Buffer.from('//evil.example/').toString('base64url')
+    const { done } = await googleRoundTrip(undefined, '/auth/google?next=%2Fprofile', (cookie) =>
+      cookie.replace(/(google_sign_in=[^.;]+\.[^.;]+\.[^.;]+)\.[^;]*/, `$1.${planted}`),
+    )
+    expect(done.headers.get('location')).toBe('/account')
+  })
+
+  test('a failed trip goes back to the sign-in page still knowing where the visitor was going', async () => {
+    claims = { ...person(uniqueEmail('next-fail')), aud: 'some-other-app' }
+    const { done } = await googleRoundTrip(undefined, '/auth/google?next=%2Fshipping')
+    expect(done.headers.get('location')).toBe('/login?google=failed&next=%2Fshipping')
   })
 })

@@ -2,6 +2,7 @@
 // each step: unknown e-mails, replayed and expired links, too many requests, secrets in logs.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { createApp } from '../../../api/app'
+import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { hashToken } from '../../../api/modules/auth/sessions'
 import { passwordResetTokens, users } from '../../../db/schema'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
@@ -257,11 +258,17 @@ test('no password, token or session cookie ever reaches a log line', async () =>
       )
     }
   }
+  // The shop's own JSON log (a line per request, job messages) is read too, at every level.
+  setLogLevel('info')
+  const restoreLog = captureLog((line) => lines.push(line))
   const secrets: string[] = []
+  let email = 'no-email'
   try {
     const password = 'log-canary-password-1'
     secrets.push(password)
     const customer = await signUp(shop, { password })
+    email = customer.email
+    await signIn(shop, customer.email, password)
     secrets.push(/session=([a-z2-7]+)/.exec(customer.cookie)?.[1] ?? 'no-session')
     await signIn(shop, customer.email, 'log-canary-wrong-2')
     secrets.push('log-canary-wrong-2')
@@ -278,10 +285,20 @@ test('no password, token or session cookie ever reaches a log line', async () =>
     await shop.call('POST', '/api/auth/reset-password', { token, password: 'log-canary-replay-5' })
     secrets.push('log-canary-replay-5')
     await whoAmI(shop, `session=${token}`)
+    await shop.call('GET', `/reset-password?token=${token}`)
+    await shop.runDueJobs()
+    // A request's line is written just after its answer has gone out.
+    await Bun.sleep(20)
   } finally {
     Object.assign(console, originals)
+    restoreLog()
+    setLogLevel('silent')
   }
   const text = lines.join('\n')
   for (const secret of secrets) expect(text).not.toContain(secret)
+  expect(text).not.toContain(email)
   expect(secrets).toHaveLength(7)
+  // The requests were logged, so the checks above read something.
+  expect(lines.filter((line) => line.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(9)
+  expect(text).toContain('"path":"/reset-password"')
 })

@@ -94,6 +94,14 @@ export async function createSession(
   return body as { sessionId: string; url: string }
 }
 
+/** Stripe's own test card: the demo provider pays with it. */
+export const DEMO_CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Dana Cole' }
+
+/** Pays a demo-provider session with the test card, as the /checkout page's form does. */
+export function payDemo(shop: TestApp, sessionId: string, headers: Record<string, string> = {}) {
+  return shop.call('POST', `/api/demo-payments/${sessionId}/pay`, DEMO_CARD, headers)
+}
+
 // Only the signing helpers are used: no request leaves the test.
 const signer = new Stripe('sk_test_signing_only')
 

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { join } from 'node:path'
 import { STAFF_ONLY_MESSAGE } from '../../../api/plugins/auth'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
+import { orderRow, switchableCarrier } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
-import { orderRow, paidOrder, STAFF_PASSWORD, staffMember, switchableCarrier } from './helpers'
+import { labelledAndFailedOrders, STAFF_PASSWORD, staffMember } from './helpers'
 
 // Argon2id hashing and the staff command's own process take a while on a busy machine.
 setDefaultTimeout(60_000)
@@ -24,16 +25,7 @@ beforeAll(async () => {
   })
   staff = await staffMember(shop)
   customer = await signUp(shop)
-  labelled = await paidOrder(shop)
-  await shop.runDueJobs()
-  carrier.state.failing = true
-  failed = await paidOrder(shop)
-  // The label job's last attempt marks the order failed; run it to the end.
-  for (let attempt = 0; attempt < 8; attempt++) {
-    await shop.runDueJobs()
-    shop.clock.advance(2 * 60 * 60 * 1000)
-  }
-  carrier.state.failing = false
+  ;({ labelled, failed } = await labelledAndFailedOrders(shop, carrier))
 })
 afterAll(() => shop.close())
 

@@ -6,8 +6,9 @@ import { eq } from 'drizzle-orm'
 import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
 import type { Customer } from '../support/accounts'
+import { memoryMailer, orderRow, paidOrder, switchableCarrier } from '../support/orders'
 import { createTestApp, type TestApp } from '../support/test-app'
-import { memoryMailer, orderRow, paidOrder, staffMember, switchableCarrier } from './helpers'
+import { staffMember } from './helpers'
 
 setDefaultTimeout(60_000)
 

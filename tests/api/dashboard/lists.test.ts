@@ -5,8 +5,9 @@ import { eq } from 'drizzle-orm'
 import { products } from '../../../db/schema/catalog'
 import { getRates, rateFor } from '../checkout/helpers'
 import type { Customer } from '../support/accounts'
+import { paidOrder } from '../support/orders'
 import { createTestApp, type TestApp } from '../support/test-app'
-import { paidOrder, staffMember } from './helpers'
+import { staffMember } from './helpers'
 
 setDefaultTimeout(60_000)
 

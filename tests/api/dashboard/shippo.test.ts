@@ -4,8 +4,9 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { createShippoShipping } from '../../../api/adapters/shippo'
 import { type FakeShippo, startFakeShippo } from '../../fakes/shippo'
 import type { Customer } from '../support/accounts'
+import { orderRow, paidOrder } from '../support/orders'
 import { createTestApp, type TestApp } from '../support/test-app'
-import { orderRow, paidOrder, staffMember } from './helpers'
+import { staffMember } from './helpers'
 
 setDefaultTimeout(60_000)
 

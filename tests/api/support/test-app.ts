@@ -14,6 +14,17 @@ import { openDatabase } from '../../../db/client'
 
 export const ORIGIN = 'http://localhost:4321'
 
+/**
+ * The configuration a production server runs with, for tests of what changes there (Secure cookies,
+ * HSTS). Production refuses the demo payment provider, so Stripe keys are set; no test here pays.
+ */
+export const PRODUCTION_ENV: Record<string, string> = {
+  NODE_ENV: 'production',
+  STRIPE_SECRET_KEY: 'sk_test_production_config',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_production_config',
+  STRIPE_WEBHOOK_SECRET: 'whsec_production_config',
+}
+
 export interface TestApp {
   app: ReturnType<typeof createApp>
   deps: AppDeps

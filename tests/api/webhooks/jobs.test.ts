@@ -1,79 +1,34 @@
-import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
-import type { LabelRequest, Mailer, MailMessage, ShippingProvider } from '../../../api/adapters/types'
-import { ShippingProviderError } from '../../../api/adapters/types'
+import type { ShippingProvider } from '../../../api/adapters/types'
+import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { backoffMs, createJobQueue } from '../../../api/modules/jobs/service'
 import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
 import { createSession, getRates, postWebhook, rateFor } from '../checkout/helpers'
+import { memoryMailer, orderRow, paidOrder, payForOrder, switchableCarrier } from '../support/orders'
 import { createTestApp, type TestApp } from '../support/test-app'
 
-/** A carrier that fails while `failing` is set and counts label purchases. */
-function flakyCarrier(real: ShippingProvider) {
-  const state = { failing: true, bought: [] as LabelRequest[] }
-  const provider: ShippingProvider = {
-    name: real.name,
-    quoteRates: (parcel, address) => real.quoteRates(parcel, address),
-    findLabel: (reference) => real.findLabel(reference),
-    async buyLabel(request) {
-      if (state.failing) throw new ShippingProviderError('carrier is down')
-      state.bought.push(request)
-      return real.buyLabel(request)
-    },
-  }
-  return { provider, state }
-}
-
-const sent: MailMessage[] = []
-const memoryMailer: Mailer = {
-  name: 'outbox',
-  async send(message) {
-    sent.push(message)
-  },
-}
+const outbox = memoryMailer()
+const sent = outbox.sent
 
 let shop: TestApp
-let carrier: ReturnType<typeof flakyCarrier>
+let carrier: ReturnType<typeof switchableCarrier>
 
 beforeAll(async () => {
   shop = await createTestApp({}, (base) => {
-    carrier = flakyCarrier(base.shipping)
-    return { shipping: carrier.provider, mailer: memoryMailer }
+    carrier = switchableCarrier(base.shipping, { failing: true, reason: 'carrier is down' })
+    return { shipping: carrier.provider, mailer: outbox }
   })
 })
 afterAll(() => shop.close())
 
-/** A paid order through the demo provider's own pay endpoint. */
-async function paidOrder(): Promise<number> {
-  const items = [{ id: 1, quantity: 1 }]
-  const { sessionId } = await createSession(
-    shop,
-    items,
-    rateFor(await getRates(shop, items), 'USPS Priority Mail'),
-  )
-  const res = await shop.call('POST', `/api/demo-payments/${sessionId}/pay`, {
-    cardNumber: '4242 4242 4242 4242',
-    expiry: '12/30',
-    cvc: '123',
-    name: 'Dana Cole',
-  })
-  expect(res.status).toBe(200)
-  const [order] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
-  if (!order) throw new Error('no order')
-  return order.id
-}
-
-async function orderRow(id: number) {
-  const [row] = await shop.deps.db.select().from(orders).where(eq(orders.id, id))
-  return row
-}
-
 describe('label purchase', () => {
   test('a failing carrier is retried with growing back-off, then the order is marked failed', async () => {
-    const id = await paidOrder()
+    const id = await paidOrder(shop)
     carrier.state.failing = true
     const waits: number[] = []
     for (let attempt = 1; attempt <= 8; attempt++) {
@@ -81,12 +36,12 @@ describe('label purchase', () => {
       const [job] = await shop.deps.db
         .select()
         .from(jobs)
-        .where(eq(jobs.dedupeKey, `purchase-label:${(await orderRow(id))?.checkoutSessionId}`))
+        .where(eq(jobs.dedupeKey, `purchase-label:${(await orderRow(shop, id))?.checkoutSessionId}`))
       expect(job?.attempts).toBe(attempt)
       expect(job?.lastError).toBe('carrier is down')
       if (attempt < 8) {
         expect(job?.status).toBe('queued')
-        expect((await orderRow(id))?.status).toBe('processing')
+        expect((await orderRow(shop, id))?.status).toBe('processing')
         const wait = (job?.runAt ?? 0) - shop.clock.now().getTime()
         waits.push(wait)
         // Nothing runs before its time.
@@ -96,9 +51,9 @@ describe('label purchase', () => {
         expect(job?.status).toBe('failed')
       }
     }
-    expect(waits).toEqual([1, 2, 3, 4, 5, 6, 7].map(backoffMs))
+    expect(waits).toEqual([1, 2, 3, 4, 5, 6, 7].map((attempt) => backoffMs(attempt)))
     expect(waits[0]).toBe(30_000)
-    expect(await orderRow(id)).toMatchObject({ status: 'failed', failureReason: 'carrier is down' })
+    expect(await orderRow(shop, id)).toMatchObject({ status: 'failed', failureReason: 'carrier is down' })
     expect(carrier.state.bought).toHaveLength(0)
 
     // Staff retry: one label, however many times Retry is pressed.
@@ -112,17 +67,17 @@ describe('label purchase', () => {
     expect(
       carrier.state.bought.filter((label) => label.reference === String(id).padStart(6, '0')),
     ).toHaveLength(1)
-    expect(await orderRow(id)).toMatchObject({ status: 'label_created', failureReason: null })
+    expect(await orderRow(shop, id)).toMatchObject({ status: 'label_created', failureReason: null })
     expect(await orders.retry(id)).toBe(false)
   })
 
   test('two workers running at once buy one label', async () => {
     carrier.state.failing = false
-    const id = await paidOrder()
+    const id = await paidOrder(shop)
     const before = carrier.state.bought.length
     await Promise.all([shop.runDueJobs(), shop.runDueJobs(), shop.runDueJobs()])
     expect(carrier.state.bought.length - before).toBe(1)
-    expect((await orderRow(id))?.status).toBe('label_created')
+    expect((await orderRow(shop, id))?.status).toBe('label_created')
     const mails = sent.filter((mail) => mail.subject.endsWith(String(id).padStart(6, '0')))
     expect(mails).toHaveLength(1)
   })
@@ -156,29 +111,13 @@ describe('label purchase survives a crash at any point', () => {
   beforeAll(async () => {
     crashy = await createTestApp({}, (base) => {
       counting = countingCarrier(base.shipping)
-      return { shipping: counting.provider, mailer: memoryMailer }
+      return { shipping: counting.provider, mailer: outbox }
     })
   })
   afterAll(() => crashy.close())
 
-  async function paid(): Promise<{ id: number; sessionId: string }> {
-    const items = [{ id: 3, quantity: 2 }]
-    const { sessionId } = await createSession(
-      crashy,
-      items,
-      rateFor(await getRates(crashy, items), 'USPS Ground Advantage'),
-    )
-    const res = await crashy.call('POST', `/api/demo-payments/${sessionId}/pay`, {
-      cardNumber: '4242 4242 4242 4242',
-      expiry: '12/30',
-      cvc: '123',
-      name: 'Dana Cole',
-    })
-    expect(res.status).toBe(200)
-    const [order] = await crashy.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
-    if (!order) throw new Error('no order')
-    return { id: order.id, sessionId }
-  }
+  const paid = () =>
+    payForOrder(crashy, { items: [{ id: 3, quantity: 2 }], service: 'USPS Ground Advantage' })
 
   test('the process dies right after the carrier sold the label: the next worker keeps that label', async () => {
     const { id, sessionId } = await paid()
@@ -232,13 +171,13 @@ describe('label purchase survives a crash at any point', () => {
       await crashy.deps.db.update(orders).set({ status: 'failed' }).where(eq(orders.id, id))
     }
     const errors: string[] = []
-    const logged = spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      errors.push(args.join(' '))
-    })
+    setLogLevel('error')
+    const restoreLog = captureLog((line) => errors.push(line))
     try {
       await crashy.runDueJobs()
     } finally {
-      logged.mockRestore()
+      restoreLog()
+      setLogLevel('silent')
     }
     const [order] = await crashy.deps.db.select().from(orders).where(eq(orders.id, id))
     expect(order).toMatchObject({ status: 'failed', shippoTrackingNumber: null })

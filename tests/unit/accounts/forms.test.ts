@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'bun:test'
-import { afterSignIn, isCheckoutLogin, tokenFromFragment } from '../../../site/features/account/redirects'
+import {
+  afterSignIn,
+  googleSignInHref,
+  isCheckoutLogin,
+  tokenFromFragment,
+} from '../../../site/features/account/redirects'
 import { hasSessionHint, SIGNED_IN_GUARD_SCRIPT } from '../../../site/features/account/session-hint'
 import {
   forgotProblem,
@@ -88,6 +93,14 @@ describe('where sign-in leads', () => {
     expect(isCheckoutLogin('?checkout=false')).toBe(false)
     expect(afterSignIn('?checkout=true')).toBe('/shipping')
     expect(afterSignIn('')).toBe('/account')
+  })
+
+  test("'Sign in with Google' carries where sign-in leads, and only a path on this site", () => {
+    expect(googleSignInHref('')).toBe('/google-sign-in')
+    expect(googleSignInHref('?checkout=true')).toBe('/google-sign-in?next=%2Fshipping')
+    expect(googleSignInHref('?next=%2Fdashboard')).toBe('/google-sign-in?next=%2Fdashboard')
+    expect(googleSignInHref('?next=%2F%2Fevil.example')).toBe('/google-sign-in')
+    expect(googleSignInHref('?next=https%3A%2F%2Fevil.example')).toBe('/google-sign-in')
   })
 
   test('a token in the fragment is read; anything else is not', () => {

@@ -110,24 +110,31 @@ describe('addressHash', () => {
 })
 
 describe('cartFingerprint', () => {
+  const OIL = { productId: 1, weightTenthsOz: 20 }
+  const REPAIR = { productId: 4, weightTenthsOz: 30 }
   test('depends on products and total quantities, not on line order or splitting', () => {
     const a = cartFingerprint([
-      { productId: 1, quantity: 2 },
-      { productId: 4, quantity: 1 },
+      { ...OIL, quantity: 2 },
+      { ...REPAIR, quantity: 1 },
     ])
     expect(
       cartFingerprint([
-        { productId: 4, quantity: 1 },
-        { productId: 1, quantity: 1 },
-        { productId: 1, quantity: 1 },
+        { ...REPAIR, quantity: 1 },
+        { ...OIL, quantity: 1 },
+        { ...OIL, quantity: 1 },
       ]),
     ).toBe(a)
-    expect(cartFingerprint([{ productId: 1, quantity: 2 }])).not.toBe(a)
+    expect(cartFingerprint([{ ...OIL, quantity: 2 }])).not.toBe(a)
     expect(
       cartFingerprint([
-        { productId: 1, quantity: 3 },
-        { productId: 4, quantity: 1 },
+        { ...OIL, quantity: 3 },
+        { ...REPAIR, quantity: 1 },
       ]),
     ).not.toBe(a)
+  })
+
+  test('changes when a product weighs something else: a quote is for the parcel it weighed', () => {
+    const before = cartFingerprint([{ ...OIL, quantity: 2 }])
+    expect(cartFingerprint([{ ...OIL, weightTenthsOz: 160, quantity: 2 }])).not.toBe(before)
   })
 })

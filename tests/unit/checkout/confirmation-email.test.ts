@@ -46,6 +46,18 @@ describe('order confirmation e-mail', () => {
     expect(mail.text).toContain('ships within 1-2 business days')
   })
 
+  test('a variant that only repeats the product name is not said twice', () => {
+    const oneScent = orderConfirmationEmail(
+      {
+        ...ORDER,
+        lines: [{ name: 'Hammered Citrus', variant: 'Hammered Citrus', unitCents: 2100, quantity: 1 }],
+      },
+      'https://shop.example',
+    )
+    expect(oneScent.text).toContain('1 x Hammered Citrus  $21.00')
+    expect(oneScent.text).not.toContain('(Hammered Citrus)')
+  })
+
   test('HTML has the same content with customer text escaped', () => {
     expect(mail.html).toContain('<strong>000042</strong>')
     expect(mail.html).toContain('Dana &lt;b&gt;Cole&lt;/b&gt;')

@@ -1,0 +1,152 @@
+// Fault drill: another process holds the database's write lock (BEGIN EXCLUSIVE) for longer than the
+// shop's busy timeout while checkouts and payment webhooks arrive. Each request either succeeds after
+// waiting or answers a clean 503 with Retry-After; no order is left half-written; the provider's
+// redelivery then completes every order, and every customer who was asked to try again can.
+import { Database } from 'bun:sqlite'
+import { afterAll, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { recordDrill } from './support/counts'
+import {
+  cleanUpShops,
+  createShop,
+  deliver,
+  inParallel,
+  paidSessions,
+  post,
+  redeliverAll,
+  shopCounts,
+  waitFor,
+} from './support/shop'
+
+const PAYMENTS = 30
+const CHECKOUTS = 10
+/**
+ * First a lock shorter than the shop's 5 s busy timeout (requests wait it out and succeed), then one longer
+ * (requests are told to come back).
+ */
+const LOCKS_MS = [3000, 7000]
+const LEE = {
+  name: 'Lee Ames',
+  street1: '4 Oak St',
+  city: 'Dayton',
+  state: 'OH',
+  zip: '45402',
+  country: 'US',
+}
+
+afterAll(() => cleanUpShops())
+
+test('the database locked by another writer: requests wait or answer 503, never a half-written order', async () => {
+  const shop = createShop('database-locked', { EVENT_LEASE_SECONDS: '5', JOB_RETRY_SECONDS: '1' })
+  await shop.start()
+  const sessions = await paidSessions(shop, PAYMENTS, 'locked')
+  const rates = (await (
+    await post(shop.base, '/api/shipping/rates', {
+      address: {
+        name: 'Lee Ames',
+        street1: '4 Oak St',
+        city: 'Dayton',
+        state: 'OH',
+        zip: '45402',
+        country: 'US',
+      },
+      items: [{ id: 2, quantity: 1, name: 'Beard balm', weight: '2.0' }],
+      subtotal: '18.00',
+    })
+  ).json()) as { rates: { id: string }[] }
+  const rateId = rates.rates[0]?.id ?? 'no rate'
+  const checkout = (email: string) =>
+    post(shop.base, '/api/create-checkout-session', {
+      line_items: [{ product_id: 2, quantity: 1 }],
+      customer_email: email,
+      shipping_address: LEE,
+      shipping_rate: { id: rateId },
+    })
+
+  type Answer = { kind: string; status: number | string; retryAfter: string | null; ms: number }
+  const answers: Answer[] = []
+  const phases: { lockMs: number; answers: Answer[] }[] = []
+  const perPhase = PAYMENTS / LOCKS_MS.length
+  for (const [phase, lockMs] of LOCKS_MS.entries()) {
+    // Another writer takes the lock and keeps it.
+    const locker = new Database(join(shop.dir, 'shop.db'))
+    locker.exec('BEGIN EXCLUSIVE')
+    const lockedAt = Date.now()
+    const release = Bun.sleep(lockMs).then(() => locker.exec('COMMIT'))
+    const work = [
+      ...sessions.slice(phase * perPhase, (phase + 1) * perPhase).map((session) => ({ session })),
+      ...Array.from({ length: CHECKOUTS / LOCKS_MS.length }, (_, i) => ({
+        email: `locked.checkout.${phase}.${i}@example.com`,
+      })),
+    ]
+    const seen: Answer[] = []
+    await inParallel(work, 8, async (item) => {
+      const sent = Date.now()
+      let retryAfter: string | null = null
+      const status =
+        'session' in item
+          ? await deliver(shop.base, item.session.payload, (res) => {
+              retryAfter = res.headers.get('retry-after')
+            })
+          : await checkout(item.email).then(async (res) => {
+              await res.arrayBuffer()
+              retryAfter = res.headers.get('retry-after')
+              return res.status
+            })
+      seen.push({
+        kind: 'session' in item ? 'webhook' : 'checkout',
+        status,
+        retryAfter,
+        ms: Date.now() - sent,
+      })
+    })
+    await release
+    locker.close()
+    phases.push({ lockMs: Date.now() - lockedAt, answers: seen })
+    answers.push(...seen)
+  }
+  if (process.env.DRILL_DEBUG) console.log(JSON.stringify(phases))
+
+  // Every answer is a success or a clean 503 that says when to come back.
+  const statuses = answers.map((answer) => answer.status)
+  expect(statuses.every((status) => status === 200 || status === 503)).toBe(true)
+  for (const answer of answers.filter((a) => a.status === 503)) {
+    expect(Number(answer.retryAfter)).toBeGreaterThan(0)
+  }
+  // A lock shorter than the busy timeout is waited out: every request then succeeds.
+  expect(phases[0]?.answers.map((a) => a.status)).toEqual(phases[0]?.answers.map(() => 200))
+
+  // No half-written order: each has its lines, its two jobs and a completed checkout session.
+  const db = shop.db()
+  const partial = await db.execute(`select o.id from orders o
+    where not exists (select 1 from order_lines l where l.order_id = o.id)
+       or (select count(*) from jobs j where j.dedupe_key in
+            ('order-confirmation:' || o.checkout_session_id, 'purchase-label:' || o.checkout_session_id)) < 2
+       or not exists (select 1 from checkout_sessions c where c.id = o.checkout_session_id and c.status = 'complete')`)
+  expect(partial.rows).toEqual([])
+
+  // The provider delivers again whatever was not acknowledged; customers told 503 press Pay again.
+  const redelivery = await redeliverAll(
+    shop.base,
+    sessions.map((session) => session.payload),
+  )
+  expect(redelivery.undelivered).toBe(0)
+  for (let i = 0; i < CHECKOUTS / LOCKS_MS.length; i++) {
+    const again = await checkout(`locked.checkout.1.${i}@example.com`)
+    expect(again.status).toBe(200)
+  }
+  const done = await waitFor(async () => (await shopCounts(shop)).unfinishedJobs === 0, 30_000)
+  const counts = await shopCounts(shop)
+  const describe = ({ lockMs, answers: list }: (typeof phases)[number]) => {
+    const ok = list.filter((a) => a.status === 200)
+    const refused = list.filter((a) => a.status === 503).length
+    const other = list.length - ok.length - refused
+    return `${(lockMs / 1000).toFixed(1)} s lock: ${ok.length} answered 200 (${ok.filter((a) => a.ms > 1000).length} after waiting over 1 s), ${refused} answered 503 with Retry-After, ${other} other`
+  }
+  const lost = PAYMENTS - counts.orders
+  const line = `drill database-locked: ${PAYMENTS} payments and ${CHECKOUTS} checkouts under another writer's exclusive lock; ${phases.map(describe).join('; ')}; 0 half-written orders; ${counts.orders} orders after redelivery, lost ${lost}, doubled ${counts.doubledOrders}`
+  console.log(line)
+  recordDrill('database-locked', line)
+  expect(done).toBe(true)
+  expect(counts).toMatchObject({ orders: PAYMENTS, doubledOrders: 0, labelled: PAYMENTS, unfinishedJobs: 0 })
+}, 120_000)
