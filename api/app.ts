@@ -11,9 +11,11 @@ import { newsletterRoutes } from './modules/newsletter'
 import { paymentRoutes } from './modules/payments'
 import { shippingRoutes } from './modules/shipping'
 import { webhookRoutes } from './modules/webhooks'
+import { apiDescription } from './plugins/api-description'
 import { errorFunnel } from './plugins/errors'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { requestLog } from './plugins/request-log'
+import { createRouteTable, requestShape } from './plugins/request-shape'
 import { security } from './plugins/security'
 import { staticSite } from './plugins/static-site'
 import { createServices, type Services } from './services'
@@ -27,26 +29,31 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     counter: services.rateCounter,
     trustedProxyHops: deps.config.trustedProxyHops,
   })
-  return (
-    new Elysia()
-      // First, so every answer has its request id, even one the security checks give early.
-      .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
-      .use(errorFunnel)
-      .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
-      .use(healthRoutes(deps.db))
-      .use(authRoutes(services, limits, deps))
-      .use(accountRoutes(services, deps.clock))
-      .use(newsletterRoutes(services, limits))
-      .use(catalogRoutes(services, deps.site))
-      .use(discountRoutes(services, limits))
-      .use(shippingRoutes(services, limits))
-      .use(checkoutRoutes(services, limits, deps.clock))
-      .use(paymentRoutes(deps.payments, services, limits))
-      .use(webhookRoutes(deps.payments, deps.clock, services))
-      .use(dashboardRoutes(services, deps.clock))
-      // Last: every GET no API route took is a page or an asset of the built site.
-      .use(staticSite(deps.site))
-  )
+  // Filled in below once every route is registered: the methods and body types each path takes.
+  const routes = createRouteTable()
+  const app = new Elysia()
+    // First, so every answer has its request id, even one the security checks give early.
+    .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
+    .use(errorFunnel)
+    .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
+    .use(requestShape(routes, deps.site))
+    // GET /api/openapi.json, written from every route registered on this app.
+    .use(apiDescription())
+    .use(healthRoutes(deps.db))
+    .use(authRoutes(services, limits, deps))
+    .use(accountRoutes(services, deps.clock))
+    .use(newsletterRoutes(services, limits))
+    .use(catalogRoutes(services, deps.site))
+    .use(discountRoutes(services, limits))
+    .use(shippingRoutes(services, limits))
+    .use(checkoutRoutes(services, limits, deps.clock))
+    .use(paymentRoutes(deps.payments, services, limits))
+    .use(webhookRoutes(deps.payments, deps.clock, services))
+    .use(dashboardRoutes(services, deps.clock))
+    // Last: every GET no API route took is a page or an asset of the built site.
+    .use(staticSite(deps.site, routes))
+  routes.load(app.routes)
+  return app
 }
 
 export type App = ReturnType<typeof createApp>

@@ -97,16 +97,16 @@ export function checkDemoCard(card: DemoCard, now: Date): CardCheck {
 }
 
 /** What the demo checkout form shows: the amounts the customer is about to pay. */
+/**
+ * What the demo payment form shows. Anyone holding the session id can read it (it is in the checkout URL,
+ * the browser history and the success page's link), so it carries nothing personal: no e-mail, no name,
+ * no address; only what is being paid for.
+ */
 export interface DemoSessionSummary {
   sessionId: string
   status: 'open' | 'complete' | 'expired'
   paymentStatus: 'paid' | 'unpaid'
   currency: string
-  /**
-   * Where the receipt goes, for the payment form: only while the session is open. Once it is paid or
-   * expired its id is shown on /success and kept in browser history, so it must not open the e-mail.
-   */
-  customerEmail?: string
   /** Cents. */
   amountTotal: number
   lineItems: { name: string; quantity: number; unitAmount: number }[]
@@ -249,7 +249,6 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
         status,
         paymentStatus: row.paymentStatus,
         currency: row.currency,
-        ...(status === 'open' ? { customerEmail: row.customerEmail } : {}),
         amountTotal: row.amountTotal,
         lineItems: request.lineItems.map((item) => ({
           name: item.name,

@@ -16,11 +16,16 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * 400: the request cannot be read at all (not JSON, nested too deeply). Anything the shop can read but
+ * refuses, a field's content included, is a 422 (docs/decisions/013-invalid-input-status.md).
+ */
 export const badRequest = (message: string) => new HttpError(400, message)
 export const unauthorized = (message = 'Please sign in to continue.') => new HttpError(401, message)
 export const forbidden = (message = 'You do not have access to this.') => new HttpError(403, message)
 export const notFound = (message = 'Not found.') => new HttpError(404, message)
 export const conflict = (message: string) => new HttpError(409, message)
+/** 422: the request was read, and a field or value in it is refused; the message says which and why. */
 export const unprocessable = (message: string) => new HttpError(422, message)
 
 export function jsonError(
@@ -62,8 +67,14 @@ function customMessage(issue: ValidationIssue, depth = 0): string | null {
  * request body, which may hold a password, so it never reaches the client or the log.
  */
 function describeValidation(error: unknown): string {
-  const all = (error as { all?: ValidationIssue[] }).all ?? []
-  const first = all[0]
+  let first: ValidationIssue | undefined
+  try {
+    first = ((error as { all?: ValidationIssue[] }).all ?? [])[0]
+  } catch {
+    // Elysia's summaries turn the value into text; a value that cannot be turned into text (an object whose
+    // `toString` is not a function) must not turn a refusal into a 500.
+    return 'The request is not valid.'
+  }
   if (!first) return 'The request is not valid.'
   const custom = customMessage(first)
   if (custom) return custom
@@ -103,11 +114,19 @@ export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
 
 function errorAnswer(code: string | number, error: unknown, request: Request): Response {
   if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
+  // A parser hook's own refusal arrives wrapped in Elysia's parse error.
+  const cause = (error as { cause?: unknown }).cause
+  if (code === 'PARSE' && cause instanceof HttpError) return jsonError(cause.status, cause.message)
   switch (code) {
     case 'VALIDATION':
       return jsonError(422, describeValidation(error))
     case 'PARSE':
-      return jsonError(400, 'The request body is not valid JSON.')
+      return jsonError(
+        400,
+        /form/i.test(request.headers.get('content-type') ?? '')
+          ? 'The request body could not be read.'
+          : 'The request body is not valid JSON.',
+      )
     case 'NOT_FOUND':
       return jsonError(404, 'Not found.')
     case 'INVALID_COOKIE_SIGNATURE':

@@ -31,6 +31,21 @@ async function streamedBodyFits(request: Request, maxBytes: number): Promise<boo
 }
 
 /**
+ * Whether a state-changing request was sent by the shop's own pages. Browsers that send Fetch Metadata say
+ * so with `Sec-Fetch-Site: same-origin`; `same-site` is not enough (a sibling subdomain, perhaps someone
+ * else's, is same-site). Older browsers send no Sec-Fetch-Site, and then the Origin must be the shop's
+ * public one. The Origin is compared with PUBLIC_URL, never with the Host the request names, which a
+ * rebound DNS name would control. A request with neither header is refused: browsers that send neither
+ * on a cross-site form post exist, and the shop's own clients always send an Origin.
+ */
+function fromTheShop(request: Request, publicOrigin: string): boolean {
+  const origin = request.headers.get('origin')
+  const fetchSite = request.headers.get('sec-fetch-site')
+  if (fetchSite !== null) return fetchSite === 'same-origin' && (origin === null || origin === publicOrigin)
+  return origin === publicOrigin
+}
+
+/**
  * Security headers on every answer, a body size cap, and a same-origin check for state-changing calls.
  * The cookie is SameSite=Lax already; the origin check also stops cross-site form posts and old browsers.
  */
@@ -48,19 +63,14 @@ export function security(options: { publicUrl: string; production: boolean }) {
       "frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'"
     if (options.production) set.headers['strict-transport-security'] = 'max-age=63072000; includeSubDomains'
 
-    const url = new URL(request.url)
     if (!STATE_CHANGING.has(request.method)) return
+    const url = new URL(request.url)
 
     const declared = request.headers.get('content-length')
     if (Number(declared ?? 0) > MAX_JSON_BODY_BYTES) throw new HttpError(413, BODY_TOO_LARGE)
 
-    if (!SERVER_TO_SERVER.includes(url.pathname)) {
-      const origin = request.headers.get('origin')
-      const fetchSite = request.headers.get('sec-fetch-site')
-      const sameOrigin = origin === null || origin === publicOrigin || origin === url.origin
-      if (!sameOrigin || fetchSite === 'cross-site') {
-        throw new HttpError(403, 'This request must come from the shop itself.')
-      }
+    if (!SERVER_TO_SERVER.includes(url.pathname) && !fromTheShop(request, publicOrigin)) {
+      throw new HttpError(403, 'This request must come from the shop itself.')
     }
 
     // A chunked body declares no length (or one that Transfer-Encoding overrides), so it is measured as it

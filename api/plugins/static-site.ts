@@ -4,6 +4,7 @@ import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants as zlib } from 'node:zlib'
 import { Elysia } from 'elysia'
 import { jsonError } from './errors'
+import { methodNotAllowed, type RouteTable } from './request-shape'
 
 /** An answer kept ready in memory: the bytes, their compressed forms and the validators. */
 export interface StaticFile {
@@ -200,11 +201,17 @@ export function notFoundResponse(site: StaticSite, pathname: string, request: Re
   })
 }
 
-/** Serves the prerendered shop for every GET that no API route took. */
-export function staticSite(site: StaticSite) {
+/**
+ * Serves the prerendered shop for every GET that no API route took. An API path that exists for other
+ * methods only (GET /api/newsletter) is a 405 naming them, not a 404.
+ */
+export function staticSite(site: StaticSite, routes: Pick<RouteTable, 'methodsAt'>) {
   return new Elysia({ name: 'static-site' }).get('/*', ({ request }) => {
     const { pathname } = new URL(request.url)
-    if (pathname.startsWith('/api/') || pathname.startsWith('/auth/')) return jsonError(404, 'Not found.')
+    if (pathname.startsWith('/api/') || pathname.startsWith('/auth/')) {
+      const methods = routes.methodsAt(pathname)
+      return methods.length > 0 ? methodNotAllowed(methods) : jsonError(404, 'Not found.')
+    }
     let decoded: string
     try {
       decoded = decodeURIComponent(pathname)

@@ -84,7 +84,8 @@ export async function fire(
         ...(extra.path ? { path: extra.path } : {}),
         headers: {
           ...base.headers,
-          ...(plan.method === 'POST' ? JSON_HEADERS : {}),
+          // The shop takes state-changing calls only from its own pages (api/plugins/security.ts).
+          ...(plan.method === 'POST' ? { ...JSON_HEADERS, origin: target.baseUrl } : {}),
           'x-forwarded-for': nextShopperAddress(),
           ...plan.headers,
           ...extra.headers,

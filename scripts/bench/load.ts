@@ -83,7 +83,7 @@ async function call(
 ): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${config.baseUrl}${path}`, {
     method,
-    headers: { ...JSON_HEADERS, 'x-forwarded-for': nextShopperAddress() },
+    headers: { ...JSON_HEADERS, origin: config.baseUrl, 'x-forwarded-for': nextShopperAddress() },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const text = await response.text()

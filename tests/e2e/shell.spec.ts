@@ -633,7 +633,7 @@ test.describe('footer', () => {
     })
     await page.getByRole('contentinfo').getByRole('button', { name: 'Subscribe' }).click()
     expect((await request).postDataJSON()).toEqual({ email: address, source: 'footer' })
-    expect((await response).status()).toBe(201)
+    expect((await response).status()).toBe(200)
     await expect.poll(() => alerts).toEqual([`alert: Subscribed with email: ${address}`])
     await expect(email).toHaveValue('')
   })
@@ -777,7 +777,7 @@ test.describe('toasts', () => {
 
   test('the default style is green where errors are red', async ({ page }) => {
     await page.route('**/api/newsletter', (route) =>
-      route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"No."}' }),
+      route.fulfill({ status: 422, contentType: 'application/json', body: '{"error":"No."}' }),
     )
     await page.goto('/')
     const email = await hydrateFooterForm(page)

@@ -25,7 +25,13 @@ export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accou
         user: await accounts.updateProfile(user.id, body),
         message: 'Changes saved successfully!',
       }),
-      { signedIn: true, body: updateProfileBody, response: { 200: profileResponse } },
+      {
+        detail: { summary: 'Update name, phone and shipping address', tags: ['Account'] },
+        signedIn: true,
+        body: updateProfileBody,
+        parse: 'json',
+        response: { 200: profileResponse },
+      },
     )
     .put(
       '/api/user/notifications',
@@ -33,9 +39,16 @@ export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accou
         user: await accounts.updateNotifications(user.id, body),
         message: 'Preferences saved.',
       }),
-      { signedIn: true, body: notificationsBody, response: { 200: profileResponse } },
+      {
+        detail: { summary: 'Update notification preferences', tags: ['Account'] },
+        signedIn: true,
+        body: notificationsBody,
+        parse: 'json',
+        response: { 200: profileResponse },
+      },
     )
     .get('/api/user/orders', ({ user }) => accounts.orderHistory(user.id), {
+      detail: { summary: "The customer's order history", tags: ['Account'] },
       signedIn: true,
       response: { 200: t.Array(userOrderSchema) },
     })
@@ -47,6 +60,11 @@ export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accou
         if (!order) throw notFound('Order not found.')
         return order
       },
-      { signedIn: true, params: orderNumberParams, response: { 200: userOrderDetailSchema } },
+      {
+        detail: { summary: 'One of the customer’s own orders', tags: ['Account'] },
+        signedIn: true,
+        params: orderNumberParams,
+        response: { 200: userOrderDetailSchema },
+      },
     )
 }

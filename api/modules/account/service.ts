@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
-import { badRequest } from '../../plugins/errors'
+import { unprocessable } from '../../plugins/errors'
 import {
   addressProblems,
   hasControlCharacter,
@@ -29,11 +29,11 @@ export interface NewAccount {
   photoUrl?: string | null
 }
 
-/** A first or last name, trimmed; a 400 naming the field when it is blank or holds control characters. */
+/** A first or last name, trimmed; a 422 naming the field when it is blank or holds control characters. */
 export function cleanName(value: string, label: string): string {
   const trimmed = value.trim()
-  if (trimmed === '') throw badRequest(`Please enter your ${label}.`)
-  if (hasControlCharacter(trimmed)) throw badRequest(`Please check your ${label}.`)
+  if (trimmed === '') throw unprocessable(`Please enter your ${label}.`)
+  if (hasControlCharacter(trimmed)) throw unprocessable(`Please check your ${label}.`)
   return trimmed
 }
 
@@ -49,9 +49,9 @@ function cleanAddress(address: ProfileAddress): ProfileAddress {
     country,
   }
   const problem = Object.values(addressProblems(cleaned))[0]
-  if (problem) throw badRequest(problem)
+  if (problem) throw unprocessable(problem)
   if (Object.values(cleaned).some((value) => hasControlCharacter(value))) {
-    throw badRequest('Please check the address.')
+    throw unprocessable('Please check the address.')
   }
   return cleaned
 }
@@ -201,12 +201,13 @@ export function createAccountService(deps: {
       if (body.lastName !== undefined) changes.lastName = cleanName(body.lastName, 'last name')
       if (body.phone !== undefined) {
         const phone = body.phone.trim()
-        if (!isPhone(phone)) throw badRequest('Please enter a phone number with digits, like (512) 555-0100.')
+        if (!isPhone(phone))
+          throw unprocessable('Please enter a phone number with digits, like (512) 555-0100.')
         changes.phone = phone
       }
       if (body.address !== undefined)
         changes.address = body.address === null ? null : cleanAddress(body.address)
-      if (Object.keys(changes).length === 0) throw badRequest('There is nothing to save.')
+      if (Object.keys(changes).length === 0) throw unprocessable('There is nothing to save.')
       return service.toPublic(await update(userId, changes))
     },
 
@@ -214,7 +215,7 @@ export function createAccountService(deps: {
       const changes: Partial<UserRecord> = {}
       if (body.email !== undefined) changes.notifyByEmail = body.email
       if (body.sms !== undefined) changes.notifyBySms = body.sms
-      if (Object.keys(changes).length === 0) throw badRequest('There is nothing to save.')
+      if (Object.keys(changes).length === 0) throw unprocessable('There is nothing to save.')
       return service.toPublic(await update(userId, changes))
     },
 

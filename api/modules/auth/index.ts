@@ -3,7 +3,7 @@ import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { errorMessage, log } from '../../lib/log'
 import { sessionAuth } from '../../plugins/auth'
-import { badRequest } from '../../plugins/errors'
+import { unprocessable } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../rules/return-path'
 import type { Services } from '../../services'
@@ -131,6 +131,7 @@ export function authRoutes(
         set.headers['cache-control'] = 'no-store'
       })
       .get('/api/auth/user', ({ user }) => accounts.toPublic(user), {
+        detail: { summary: 'The signed-in customer', tags: ['Account'] },
         signedIn: true,
         response: { 200: publicUserSchema },
       })
@@ -141,7 +142,10 @@ export function authRoutes(
           clearSessionCookies(cookie, policy)
           return { message: 'You have been signed out.' }
         },
-        { response: { 200: messageResponse } },
+        {
+          detail: { summary: 'Sign out this browser', tags: ['Account'] },
+          response: { 200: messageResponse },
+        },
       )
       .post(
         '/auth/register',
@@ -149,13 +153,23 @@ export function authRoutes(
           await sharedRateCounter(clientAddress, LIMITS.register)
           return signedInAnswer(cookie, await auth.register(body), MESSAGES.registered)
         },
-        { body: registerBody, response: { 200: authenticatedResponse } },
+        {
+          detail: { summary: 'Create an account with e-mail and password, and sign in', tags: ['Account'] },
+          body: registerBody,
+          parse: 'json',
+          response: { 200: authenticatedResponse },
+        },
       )
       .post(
         '/api/auth/login',
         async ({ body, cookie, clientAddress }) =>
           signedInAnswer(cookie, await auth.signIn(body, clientAddress), MESSAGES.signedIn),
-        { body: loginBody, response: { 200: authenticatedResponse } },
+        {
+          detail: { summary: 'Sign in with e-mail and password', tags: ['Account'] },
+          body: loginBody,
+          parse: 'json',
+          response: { 200: authenticatedResponse },
+        },
       )
       .post(
         '/api/auth/forgot-password',
@@ -167,16 +181,29 @@ export function authRoutes(
           await auth.requestPasswordReset(email)
           return { message: MESSAGES.resetRequested }
         },
-        { body: forgotPasswordBody, response: { 200: messageResponse } },
+        {
+          detail: {
+            summary: 'E-mail a password reset link (the same answer for any address)',
+            tags: ['Account'],
+          },
+          body: forgotPasswordBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
       )
       .post(
         '/api/auth/validate-reset-token',
         async ({ body, clientAddress }) => {
           await sharedRateCounter(clientAddress, LIMITS.resetUse)
-          if (!(await auth.isResetTokenValid(body.token))) throw badRequest(MESSAGES.badResetLink)
+          if (!(await auth.isResetTokenValid(body.token))) throw unprocessable(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
-        { body: resetTokenBody, response: { 200: messageResponse } },
+        {
+          detail: { summary: 'Check a password reset link', tags: ['Account'] },
+          body: resetTokenBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
       )
       .post(
         '/api/auth/reset-password',
@@ -187,57 +214,80 @@ export function authRoutes(
           clearSessionCookies(cookie, policy)
           return { message: MESSAGES.passwordUpdated }
         },
-        { body: resetPasswordBody, response: { 200: messageResponse } },
+        {
+          detail: {
+            summary: 'Set a new password with a reset link; signs out every browser',
+            tags: ['Account'],
+          },
+          body: resetPasswordBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
       )
-      .get('/auth/google', async ({ cookie, query, set }) => {
-        if (!auth.googleConfigured) return googleUnavailablePage('not-configured')
-        let start: Awaited<ReturnType<AuthService['startGoogleSignIn']>>
-        try {
-          start = await auth.startGoogleSignIn()
-        } catch (error) {
-          if (!(error instanceof IdentityProviderError)) throw error
-          log.error('google sign-in could not start', { error: errorMessage(error) })
-          return googleUnavailablePage('unreachable')
-        }
-        const next = sameSitePath(typeof query.next === 'string' ? query.next : null)
-        cookie[GOOGLE_COOKIE]?.set({
-          value: tripCookieValue({ checks: start.checks, next }),
-          path: GOOGLE_COOKIE_PATH,
-          httpOnly: true,
-          // Lax: the cookie comes back on Google's top-level redirect to the callback.
-          sameSite: 'lax',
-          secure: policy.secure,
-          maxAge: GOOGLE_COOKIE_MAX_AGE,
-        })
-        set.status = 302
-        set.headers.location = start.url
-        return ''
-      })
-      .get('/auth/google/callback', async ({ cookie, request, set }) => {
-        const trip = readTrip(cookie)
-        clearGoogleCookie(cookie)
-        set.status = 302
-        if (!auth.googleConfigured) {
-          set.headers.location = '/auth/google'
+      .get(
+        '/auth/google',
+        async ({ cookie, query, set }) => {
+          if (!auth.googleConfigured) return googleUnavailablePage('not-configured')
+          let start: Awaited<ReturnType<AuthService['startGoogleSignIn']>>
+          try {
+            start = await auth.startGoogleSignIn()
+          } catch (error) {
+            if (!(error instanceof IdentityProviderError)) throw error
+            log.error('google sign-in could not start', { error: errorMessage(error) })
+            return googleUnavailablePage('unreachable')
+          }
+          const next = sameSitePath(typeof query.next === 'string' ? query.next : null)
+          cookie[GOOGLE_COOKIE]?.set({
+            value: tripCookieValue({ checks: start.checks, next }),
+            path: GOOGLE_COOKIE_PATH,
+            httpOnly: true,
+            // Lax: the cookie comes back on Google's top-level redirect to the callback.
+            sameSite: 'lax',
+            secure: policy.secure,
+            maxAge: GOOGLE_COOKIE_MAX_AGE,
+          })
+          set.status = 302
+          set.headers.location = start.url
           return ''
-        }
-        if (!trip) {
-          set.headers.location = loginAgain('failed', null)
+        },
+        { detail: { summary: 'Start Google sign-in (a redirect to Google)', tags: ['Account'] } },
+      )
+      .get(
+        '/auth/google/callback',
+        async ({ cookie, request, set }) => {
+          const trip = readTrip(cookie)
+          clearGoogleCookie(cookie)
+          set.status = 302
+          if (!auth.googleConfigured) {
+            set.headers.location = '/auth/google'
+            return ''
+          }
+          if (!trip) {
+            set.headers.location = loginAgain('failed', null)
+            return ''
+          }
+          // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
+          const callbackUrl = new URL(
+            `${config.publicUrl}/auth/google/callback${new URL(request.url).search}`,
+          )
+          try {
+            await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, trip.checks))
+            // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
+            set.headers.location = trip.next ?? DEFAULT_AFTER_SIGN_IN
+          } catch (error) {
+            if (!(error instanceof IdentityProviderError)) throw error
+            log.warn('google sign-in refused', { error: errorMessage(error) })
+            const reason = error.message === MESSAGES.googleUnverified ? 'unverified' : 'failed'
+            set.headers.location = loginAgain(reason, trip.next)
+          }
           return ''
-        }
-        // The URL Google redirected to, as the shop published it (not as a proxy may have rewritten it).
-        const callbackUrl = new URL(`${config.publicUrl}/auth/google/callback${new URL(request.url).search}`)
-        try {
-          await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, trip.checks))
-          // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
-          set.headers.location = trip.next ?? DEFAULT_AFTER_SIGN_IN
-        } catch (error) {
-          if (!(error instanceof IdentityProviderError)) throw error
-          log.warn('google sign-in refused', { error: errorMessage(error) })
-          const reason = error.message === MESSAGES.googleUnverified ? 'unverified' : 'failed'
-          set.headers.location = loginAgain(reason, trip.next)
-        }
-        return ''
-      })
+        },
+        {
+          detail: {
+            summary: "Google's redirect back: signs in and redirects to /account",
+            tags: ['Account'],
+          },
+        },
+      )
   )
 }

@@ -9,7 +9,7 @@ import {
 } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
-import { badRequest, conflict, HttpError } from '../../plugins/errors'
+import { conflict, HttpError, unprocessable } from '../../plugins/errors'
 import { PASSWORD_MAX_LENGTH } from '../../rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '../../rules/address'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
@@ -50,8 +50,8 @@ export interface SignedIn {
 }
 
 function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw badRequest(MESSAGES.passwordTooShort)
-  if (password.length > PASSWORD_MAX_LENGTH) throw badRequest(MESSAGES.passwordTooLong)
+  if (password.length < PASSWORD_MIN_LENGTH) throw unprocessable(MESSAGES.passwordTooShort)
+  if (password.length > PASSWORD_MAX_LENGTH) throw unprocessable(MESSAGES.passwordTooLong)
 }
 
 function emailPayload(payload: unknown): string {
@@ -113,7 +113,7 @@ export function createAuthService(deps: {
       const firstName = cleanName(body.firstName, 'first name')
       const lastName = cleanName(body.lastName, 'last name')
       const email = body.email.trim().toLowerCase()
-      if (!isEmail(email)) throw badRequest(MESSAGES.invalidEmail)
+      if (!isEmail(email)) throw unprocessable(MESSAGES.invalidEmail)
       checkPassword(body.password)
       const passwordHash = await Bun.password.hash(body.password, 'argon2id')
       const user = await accounts.create({ email, passwordHash, firstName, lastName })
@@ -124,7 +124,7 @@ export function createAuthService(deps: {
     /** Password sign-in from `address` (the client's), counted against the brute-force limit. */
     async signIn(body: LoginBody, address: string): Promise<SignedIn> {
       const email = body.email.trim().toLowerCase()
-      if (!isEmail(email)) throw badRequest(MESSAGES.invalidEmail)
+      if (!isEmail(email)) throw unprocessable(MESSAGES.invalidEmail)
       const attempt = await signInLimit.begin(email, address)
       const user = await accounts.findByEmail(email)
       if (!user) {
@@ -150,7 +150,7 @@ export function createAuthService(deps: {
      */
     async requestPasswordReset(rawEmail: string): Promise<void> {
       const email = rawEmail.trim().toLowerCase()
-      if (!isEmail(email)) throw badRequest(MESSAGES.invalidEmail)
+      if (!isEmail(email)) throw unprocessable(MESSAGES.invalidEmail)
       await jobs.enqueue(AUTH_JOBS.passwordResetEmail, { email }, { maxAttempts: 3 })
     },
 
@@ -193,13 +193,13 @@ export function createAuthService(deps: {
     /** Sets the new password, uses up the link, and signs the account out everywhere. */
     async resetPassword(body: ResetPasswordBody): Promise<void> {
       checkPassword(body.password)
-      if (!isTokenShaped(body.token)) throw badRequest(MESSAGES.badResetLink)
+      if (!isTokenShaped(body.token)) throw unprocessable(MESSAGES.badResetLink)
       // Deleting is what makes the link single-use: of two simultaneous uses, only one gets the row back.
       const [used] = await db
         .delete(passwordResetTokens)
         .where(eq(passwordResetTokens.id, hashToken(body.token)))
         .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
-      if (!used || used.expiresAt <= clock.now()) throw badRequest(MESSAGES.badResetLink)
+      if (!used || used.expiresAt <= clock.now()) throw unprocessable(MESSAGES.badResetLink)
       await accounts.setPasswordHash(used.userId, await Bun.password.hash(body.password, 'argon2id'))
       await sessions.invalidateAllForUser(used.userId)
       await db

@@ -31,8 +31,10 @@ export function checkoutRoutes(
         '/api/create-checkout-session',
         ({ body, user }) => checkout.createSession(body, user?.id ?? null),
         {
+          detail: { summary: 'Start a checkout session; the server prices the cart', tags: ['Checkout'] },
           maybeSignedIn: true,
           body: createSessionBody,
+          parse: 'json',
           response: { 200: createSessionResponse },
           rateLimit: sessionLimits,
         },
@@ -44,6 +46,7 @@ export function checkoutRoutes(
           return checkout.status(params.id)
         },
         {
+          detail: { summary: 'Whether a checkout session is paid, and its order number', tags: ['Checkout'] },
           params: t.Object({ id: t.String({ maxLength: 300 }) }),
           response: { 200: sessionStatusResponse },
         },

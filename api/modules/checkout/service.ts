@@ -4,7 +4,7 @@ import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { errorMessage, log } from '../../lib/log'
-import { badRequest, HttpError, notFound, unprocessable } from '../../plugins/errors'
+import { HttpError, notFound, unprocessable } from '../../plugins/errors'
 import { isEmail } from '../../rules/address'
 import type { CheckoutSessionStatus } from '../../rules/checkout-status'
 import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '../../rules/discounts'
@@ -130,7 +130,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       userId: string | null,
     ): Promise<{ sessionId: string; url: string }> {
       const email = body.customer_email.trim().toLowerCase()
-      if (!isEmail(email)) throw badRequest('Please enter a valid e-mail address, like name@example.com.')
+      if (!isEmail(email)) throw unprocessable('Please enter a valid e-mail address, like name@example.com.')
       const shippingAddress = normalizeAddress(body.shipping_address)
       const billingAddress = body.billing_address
         ? normalizeAddress(body.billing_address, 'billing')

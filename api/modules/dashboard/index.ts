@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Clock } from '../../lib/clock'
 import { sessionAuth } from '../../plugins/auth'
+import { PRODUCT_WEIGHT_MESSAGE } from '../../rules/product-weight'
 import type { Services } from '../../services'
 import {
   dashboardOrderSchema,
@@ -15,6 +16,7 @@ import {
   webhookEventSchema,
   weightResponse,
 } from './model'
+import { ITEM_COUNT_MESSAGE } from './service'
 
 /**
  * The staff dashboard's calls (spec §7). Every route here is `staff: true`: anonymous callers get 401,
@@ -28,15 +30,18 @@ export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'da
         set.headers['cache-control'] = 'no-store'
       })
       .get('/api/dashboard/stats', () => dashboard.stats(), {
+        detail: { summary: 'Dashboard counts', tags: ['Staff'] },
         staff: true,
         response: { 200: dashboardStatsSchema },
       })
       .get('/api/orders', ({ query }) => dashboard.orders(query), {
+        detail: { summary: 'Orders, newest first, by status and page', tags: ['Staff'] },
         staff: true,
         query: ordersQuery,
         response: { 200: t.Array(dashboardOrderSchema) },
       })
       .get('/api/orders/:id', ({ params }) => dashboard.order(params.id), {
+        detail: { summary: 'One order with its lines, addresses and history', tags: ['Staff'] },
         staff: true,
         params: idParams,
         response: { 200: orderDetailSchema },
@@ -65,37 +70,52 @@ export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'da
             },
           })
         },
-        { staff: true, params: idParams },
+        {
+          detail: {
+            summary: "An order's shipping label (PDF or a redirect to the carrier's)",
+            tags: ['Staff'],
+          },
+          staff: true,
+          params: idParams,
+        },
       )
       .post('/api/orders/:id/retry', ({ params, user }) => dashboard.retry(params.id, user.id), {
+        detail: { summary: 'Retry a failed order: buy its label again', tags: ['Staff'] },
         staff: true,
         params: idParams,
         response: { 200: orderActionResponse },
       })
       .post('/api/orders/:id/ship', ({ params, user }) => dashboard.markShipped(params.id, user.id), {
+        detail: { summary: 'Mark an order shipped', tags: ['Staff'] },
         staff: true,
         params: idParams,
         response: { 200: orderActionResponse },
       })
       .get('/api/products', () => dashboard.products(), {
+        detail: { summary: 'Products with their shipping weights', tags: ['Staff'] },
         staff: true,
         response: { 200: t.Array(dashboardProductSchema) },
       })
-      // Bodies are read by the service, so 0, text, NaN or 1e9 get a 400 that says what a weight must be.
+      // Bodies are read by the service, so 0, text, NaN or 1e9 get a 422 that says what a weight must be.
       .patch('/api/products/:id/weight', ({ params, body }) => dashboard.setWeight(params.id, body), {
+        detail: { summary: "Set a product's shipping weight: { weight: ounces }", tags: ['Staff'] },
         staff: true,
         params: idParams,
-        body: t.Unknown(),
+        body: t.Unknown({ description: `{ "weight": ounces }. ${PRODUCT_WEIGHT_MESSAGE}` }),
+        parse: 'json',
         response: { 200: weightResponse },
       })
       .get('/api/webhooks', ({ query }) => dashboard.webhookEvents(query), {
+        detail: { summary: 'Payment webhook events, newest first', tags: ['Staff'] },
         staff: true,
         query: pageQuery,
         response: { 200: t.Array(webhookEventSchema) },
       })
       .post('/api/calculate-package', ({ body }) => dashboard.calculatePackage(body), {
+        detail: { summary: 'Package size for an item count: { itemCount: 1–20 }', tags: ['Staff'] },
         staff: true,
-        body: t.Unknown(),
+        body: t.Unknown({ description: `{ "itemCount": n }. ${ITEM_COUNT_MESSAGE}` }),
+        parse: 'json',
         response: { 200: packageRecommendationSchema },
       })
   )

@@ -132,7 +132,7 @@ export type OrderActionResponse = typeof orderActionResponse.static
 export const weightResponse = t.Object({ message: t.String(), product: dashboardProductSchema })
 export type WeightResponse = typeof weightResponse.static
 
-/** ?limit=&before= of the paged lists; checked by the service for a 400 that says what is wrong. */
+/** ?limit=&before= of the paged lists; checked by the service for a 422 that says what is wrong. */
 export const pageQuery = t.Object({
   limit: t.Optional(t.String()),
   before: t.Optional(t.String()),

@@ -1,7 +1,7 @@
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { startOfDay } from '../../lib/time-zone'
-import { badRequest, conflict, notFound } from '../../plugins/errors'
+import { conflict, notFound, unprocessable } from '../../plugins/errors'
 import {
   formatOrderNumber,
   isOrderStatus,
@@ -43,11 +43,11 @@ export function orderIdFrom(segment: string): number | null {
   return /^\d{1,9}$/.test(segment) && Number(segment) > 0 ? Number(segment) : null
 }
 
-/** ?limit= of a paged list: absent means the default; anything but 1–100 is a 400 that says so. */
+/** ?limit= of a paged list: absent means the default; anything but 1–100 is a 422 that says so. */
 export function pageLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return PAGE_LIMIT_DEFAULT
   if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > PAGE_LIMIT_MAX) {
-    throw badRequest(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.`)
+    throw unprocessable(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.`)
   }
   return Number(raw)
 }
@@ -57,7 +57,7 @@ export function statusFilter(raw: string | undefined): OrderStatus[] | undefined
   if (raw === undefined || raw === '') return undefined
   const wanted = raw.split(',').map((status) => status.trim())
   if (wanted.length > ORDER_STATUSES.length || !wanted.every(isOrderStatus)) {
-    throw badRequest(`status must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`)
+    throw unprocessable(`status must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`)
   }
   return [...new Set(wanted)]
 }
@@ -150,7 +150,7 @@ export function createDashboardService(deps: {
       const limit = pageLimit(query.limit)
       let before: number | undefined
       if (query.before !== undefined && query.before !== '') {
-        if (!/^\d{1,9}$/.test(query.before)) throw badRequest('before must be an order number.')
+        if (!/^\d{1,9}$/.test(query.before)) throw unprocessable('before must be an order number.')
         before = Number(query.before)
       }
       const statuses = statusFilter(query.status)
@@ -229,7 +229,7 @@ export function createDashboardService(deps: {
     /** Staff weight edit: ounces above 0, at most 1,000, one decimal; later rates and labels use it. */
     async setWeight(segment: string, body: unknown): Promise<WeightResponse> {
       const weight = parseProductWeight((body as { weight?: unknown } | null)?.weight)
-      if (weight === null) throw badRequest(PRODUCT_WEIGHT_MESSAGE)
+      if (weight === null) throw unprocessable(PRODUCT_WEIGHT_MESSAGE)
       const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
       const product = id === null ? null : await catalog.setWeight(id, weight)
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
@@ -242,15 +242,15 @@ export function createDashboardService(deps: {
     async webhookEvents(query: { limit?: string; before?: string }): Promise<WebhookEventAnswer[]> {
       const limit = pageLimit(query.limit)
       const before = query.before === '' ? undefined : query.before
-      if (before !== undefined && before.length > 255) throw badRequest('before must be an event id.')
+      if (before !== undefined && before.length > 255) throw unprocessable('before must be an event id.')
       const events = await deps.webhooks.page({ limit, before })
       return events.map((event) => ({ ...event, createdAt: event.createdAt.toISOString() }))
     },
 
-    /** Spec §5 calculator: 1–20 items (decision 5), else a 400 that says so. */
+    /** Spec §5 calculator: 1–20 items (decision 5), else a 422 that says so. */
     calculatePackage(body: unknown): PackageRecommendationAnswer {
       const count = parsePackageItemCount((body as { itemCount?: unknown } | null)?.itemCount)
-      if (count === null) throw badRequest(ITEM_COUNT_MESSAGE)
+      if (count === null) throw unprocessable(ITEM_COUNT_MESSAGE)
       return packageForItemCount(count)
     },
   }

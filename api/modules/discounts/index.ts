@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { badRequest } from '../../plugins/errors'
+import { unprocessable } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import { discountCents } from '../../rules/discounts'
 import { centsToDollars, dollarsToCents } from '../../rules/money'
@@ -14,10 +14,10 @@ export function discountRoutes({ discounts }: Pick<Services, 'discounts'>, limit
     '/api/validate-discount',
     async ({ body }) => {
       const code = body.code.trim()
-      if (!code || code.length > MAX_CODE_LENGTH) throw badRequest('Please enter a discount code.')
+      if (!code || code.length > MAX_CODE_LENGTH) throw unprocessable('Please enter a discount code.')
       const subtotalCents = dollarsToCents(body.amount)
       if (subtotalCents === null || subtotalCents > MAX_SUBTOTAL_CENTS) {
-        throw badRequest('amount must be the cart subtotal in dollars, like 42.00.')
+        throw unprocessable('amount must be the cart subtotal in dollars, like 42.00.')
       }
       const terms = await discounts.validate(code, { subtotalCents })
       return {
@@ -29,6 +29,11 @@ export function discountRoutes({ discounts }: Pick<Services, 'discounts'>, limit
       }
     },
     // The shop's pages send JSON; a form post or text body is not one of them.
-    { body: validateDiscountBody, parse: 'json', rateLimit: DISCOUNT_ATTEMPT_LIMIT },
+    {
+      detail: { summary: 'Check a discount code against a cart subtotal', tags: ['Shop'] },
+      body: validateDiscountBody,
+      parse: 'json',
+      rateLimit: DISCOUNT_ATTEMPT_LIMIT,
+    },
   )
 }

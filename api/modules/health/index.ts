@@ -14,29 +14,42 @@ const READY_RETRY_SECONDS = 5
  */
 export function healthRoutes(db: Database) {
   return new Elysia()
-    .get('/api/health', ({ set }) => {
-      set.headers['cache-control'] = 'no-store'
-      return { status: 'ok' }
-    })
-    .get('/api/ready', async ({ set }) => {
-      set.headers['cache-control'] = 'no-store'
-      const notReady = (reason: string) =>
-        jsonError(503, reason, { status: 'unavailable' }, { 'retry-after': String(READY_RETRY_SECONDS) })
-      if (lifecycle.draining) return notReady('This instance is shutting down.')
-      try {
-        await db.run(sql`select 1`)
-      } catch {
-        return notReady('The database does not answer.')
-      }
-      let pending: string[]
-      try {
-        pending = await pendingMigrations(db)
-      } catch {
-        return notReady('The database does not answer.')
-      }
-      if (pending.length > 0) {
-        return notReady(`The database lacks ${pending.length} migration(s): ${pending.join(', ')}.`)
-      }
-      return { status: 'ready' }
-    })
+    .get(
+      '/api/health',
+      ({ set }) => {
+        set.headers['cache-control'] = 'no-store'
+        return { status: 'ok' }
+      },
+      { detail: { summary: 'Liveness: 200 while the process answers', tags: ['Operations'] } },
+    )
+    .get(
+      '/api/ready',
+      async ({ set }) => {
+        set.headers['cache-control'] = 'no-store'
+        const notReady = (reason: string) =>
+          jsonError(503, reason, { status: 'unavailable' }, { 'retry-after': String(READY_RETRY_SECONDS) })
+        if (lifecycle.draining) return notReady('This instance is shutting down.')
+        try {
+          await db.run(sql`select 1`)
+        } catch {
+          return notReady('The database does not answer.')
+        }
+        let pending: string[]
+        try {
+          pending = await pendingMigrations(db)
+        } catch {
+          return notReady('The database does not answer.')
+        }
+        if (pending.length > 0) {
+          return notReady(`The database lacks ${pending.length} migration(s): ${pending.join(', ')}.`)
+        }
+        return { status: 'ready' }
+      },
+      {
+        detail: {
+          summary: 'Readiness: 200 when the database answers and is migrated, else 503',
+          tags: ['Operations'],
+        },
+      },
+    )
 }

@@ -11,6 +11,8 @@ const SIGNUP_LIMIT = {
   message: 'Too many sign-ups from here. Please try again later.',
 }
 
+const SUBSCRIBED = { subscribed: true, message: 'Welcome to the Crew!' } as const
+
 /** A plain HTML form post: what a browser sends when no script has taken the form over. */
 function isFormPost(request: Request): boolean {
   const type = request.headers.get('content-type') ?? ''
@@ -20,15 +22,17 @@ function isFormPost(request: Request): boolean {
 export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, limits: RateLimitPlugin) {
   return new Elysia().use(limits).post(
     '/api/newsletter',
-    async ({ body, set }) => {
-      const result = await newsletter.subscribe(body.email, body.source ?? 'footer')
-      set.status = result.created ? 201 : 200
-      return {
-        subscribed: true,
-        message: result.created ? 'Welcome to the Crew!' : 'You are already on the list.',
-      }
+    async ({ body }) => {
+      await newsletter.subscribe(body.email, body.source ?? 'footer')
+      // The same answer whether the address is new or was on the list already: a stranger typing someone's
+      // address must not learn whether they subscribed.
+      return SUBSCRIBED
     },
     {
+      detail: {
+        summary: 'Subscribe to the newsletter (JSON, or a plain form post answered with a 303)',
+        tags: ['Shop'],
+      },
       body: subscribeBody,
       rateLimit: SIGNUP_LIMIT,
       // The islands send JSON and read JSON. A form sent before its island hydrated, or with JavaScript off,

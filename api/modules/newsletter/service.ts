@@ -1,7 +1,7 @@
 import type { Database } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
-import { badRequest } from '../../plugins/errors'
+import { unprocessable } from '../../plugins/errors'
 import { isEmail } from '../../rules/address'
 
 export interface SubscribeResult {
@@ -14,7 +14,7 @@ export function createNewsletterService(db: Database, clock: Clock) {
   return {
     async subscribe(rawEmail: string, source: string): Promise<SubscribeResult> {
       const email = rawEmail.trim().toLowerCase()
-      if (!isEmail(email)) throw badRequest('Please enter a valid e-mail address, like name@example.com.')
+      if (!isEmail(email)) throw unprocessable('Please enter a valid e-mail address, like name@example.com.')
       const inserted = await db
         .insert(newsletterSubscribers)
         .values({ email, source, createdAt: clock.now() })

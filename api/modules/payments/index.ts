@@ -10,6 +10,7 @@ import {
   DEMO_SESSION_ID,
   demoPayBody,
   demoPayResponse,
+  demoSessionSummary,
   publishableKeyResponse,
   sessionIdParams,
 } from './model'
@@ -40,7 +41,13 @@ export function paymentRoutes(
         provider.publishableKey
           ? { publishableKey: provider.publishableKey }
           : { publishableKey: null, demo: true as const },
-      { response: { 200: publishableKeyResponse } },
+      {
+        detail: {
+          summary: "The payment provider's publishable key (null with the demo provider)",
+          tags: ['Checkout'],
+        },
+        response: { 200: publishableKeyResponse },
+      },
     )
   // The demo form's endpoints exist only while the demo provider is the payment provider.
   if (!isDemo(provider)) return app
@@ -55,7 +62,11 @@ export function paymentRoutes(
         if (!summary) throw notFound('Checkout session not found.')
         return summary
       },
-      { params: sessionIdParams },
+      {
+        detail: { summary: 'What a demo checkout session is for (nothing personal)', tags: ['Checkout'] },
+        params: sessionIdParams,
+        response: { 200: demoSessionSummary },
+      },
     )
     .post(
       '/api/demo-payments/:sessionId/pay',
@@ -83,8 +94,10 @@ export function paymentRoutes(
         }
       },
       {
+        detail: { summary: 'Pay a demo checkout session with a test card', tags: ['Checkout'] },
         params: sessionIdParams,
         body: demoPayBody,
+        parse: 'json',
         response: { 200: demoPayResponse },
         rateLimit: PAY_LIMIT,
       },

@@ -13,6 +13,23 @@ export const demoPayBody = t.Object({
   name: t.String({ maxLength: 100, error: 'Please enter the name on the card.' }),
 })
 
+/** GET /api/demo-payments/{sessionId}: what is being paid for, nothing about who pays (demo-payments.ts). */
+export const demoSessionSummary = t.Object({
+  sessionId: t.String(),
+  status: t.UnionEnum(['open', 'complete', 'expired']),
+  paymentStatus: t.UnionEnum(['paid', 'unpaid']),
+  currency: t.String(),
+  /** Cents. */
+  amountTotal: t.Integer(),
+  lineItems: t.Array(t.Object({ name: t.String(), quantity: t.Integer(), unitAmount: t.Integer() })),
+  shipping: t.Object({
+    displayName: t.String(),
+    amount: t.Integer(),
+    minDays: t.Integer(),
+    maxDays: t.Integer(),
+  }),
+})
+
 export const publishableKeyResponse = t.Union([
   t.Object({ publishableKey: t.String() }),
   t.Object({ publishableKey: t.Null(), demo: t.Literal(true) }),

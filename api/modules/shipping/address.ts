@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ShippingAddress } from '../../adapters/types'
 import { unprocessable } from '../../plugins/errors'
+import { hasControlCharacter } from '../../rules/account'
 import { DEFAULT_COUNTRY, isUsState, isUsZip } from '../../rules/address'
 import type { AddressInput } from './model'
 
@@ -15,12 +16,9 @@ const LABELS: Record<keyof typeof LIMITS, string> = {
   zip: 'ZIP code',
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g
-
-/** Trims, folds runs of whitespace and drops control characters: what a label printer can print. */
+/** Trims and folds runs of spaces: what a label printer prints. */
 function clean(value: string | null | undefined): string {
-  return (value ?? '').replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim()
+  return (value ?? '').trim().replace(/ {2,}/g, ' ')
 }
 
 /**
@@ -43,6 +41,13 @@ export function normalizeAddress(
     zip: clean(input.zip).toUpperCase(),
   }
   const country = clean(input.country).toUpperCase() || DEFAULT_COUNTRY
+  // A line break or a NUL inside a field would print as something else on the label (or add a line to an
+  // e-mail), so it is refused with the field named rather than quietly changed.
+  for (const key of Object.keys(LIMITS) as (keyof typeof LIMITS)[]) {
+    if (hasControlCharacter(fields[key]))
+      throw fail(`Please check the ${LABELS[key]}: it has a character that cannot be printed.`)
+  }
+  if (hasControlCharacter(country)) throw fail('Please choose a country.')
   if (fields.name === '') throw fail('Please enter your full name.')
   if (fields.street1 === '') throw fail('Please enter your street address.')
   if (fields.city === '') throw fail('Please enter your city.')

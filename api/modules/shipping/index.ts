@@ -25,7 +25,9 @@ export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits:
         discountCode: body.discount_code ?? null,
       }),
     {
+      detail: { summary: 'Shipping rates for an address and cart', tags: ['Shop'] },
       body: ratesBody,
+      parse: 'json',
       response: { 200: ratesResponse },
       rateLimit: ratesLimits,
     },

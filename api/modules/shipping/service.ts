@@ -2,7 +2,7 @@ import type { CarrierRate, Parcel, ShippingAddress } from '../../adapters/types'
 import { ShippingProviderError } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { errorMessage, log } from '../../lib/log'
-import { badRequest, conflict, HttpError, unprocessable } from '../../plugins/errors'
+import { conflict, HttpError, unprocessable } from '../../plugins/errors'
 import { discountCents } from '../../rules/discounts'
 import { buildCart, type CartItemInput } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
@@ -64,10 +64,10 @@ export function createShippingService(deps: ShippingServiceDeps) {
       items.map(async (item) => {
         if (item.id !== undefined) return { productId: item.id, quantity: item.quantity }
         if (item.name === undefined || item.name.trim() === '') {
-          throw badRequest('Each item needs a product id or name.')
+          throw unprocessable('Each item needs a product id or name.')
         }
         const product = await catalog.byName(item.name)
-        if (!product) throw badRequest(UNKNOWN_NAME_MESSAGE)
+        if (!product) throw unprocessable(UNKNOWN_NAME_MESSAGE)
         return { productId: product.id, quantity: item.quantity }
       }),
     )

@@ -39,6 +39,6 @@ export function webhookRoutes(
       }
       return { received: true, duplicate: outcome.duplicate, status: outcome.status }
     },
-    { parse: 'none' },
+    { detail: { summary: "The payment provider's signed events", tags: ['Operations'] }, parse: 'none' },
   )
 }

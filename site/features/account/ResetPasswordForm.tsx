@@ -49,7 +49,7 @@ export default function ResetPasswordForm() {
       setPhase('done')
     } catch (error) {
       // A link that was used or ran out meanwhile cannot be retried.
-      if (error instanceof ApiError && error.status === 400 && /reset link/i.test(error.message)) {
+      if (error instanceof ApiError && error.status === 422 && /reset link/i.test(error.message)) {
         setPhase('invalid')
       }
       showToast({ ...resetPasswordError(error), variant: 'error' })

@@ -192,7 +192,9 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
             <dd>{formatCents(summary.amountTotal)}</dd>
           </div>
         </dl>
-        <p className="mt-4 text-xs text-muted">Receipt to {summary.customerEmail}</p>
+        <p className="mt-4 text-xs text-muted">
+          The receipt goes to the e-mail address you gave at checkout.
+        </p>
       </section>
     </div>
   )

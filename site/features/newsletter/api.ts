@@ -6,8 +6,8 @@ export type NewsletterSource = NonNullable<SubscribeBody['source']>
 export type SubscribeResult = { ok: true } | { ok: false; error: string }
 
 /**
- * POST /api/newsletter through the site's API client. 201 (new) and 200 (already on the list) are both a
- * success for the visitor; a refusal (400/422/429) carries the server's `{ error }`, shown as it is.
+ * POST /api/newsletter through the site's API client. A success is the same 200 whether the address is new or
+ * already on the list; a refusal (422/429) carries the server's `{ error }`, shown as it is.
  */
 export async function subscribe(email: string, source: NewsletterSource): Promise<SubscribeResult> {
   try {

@@ -84,7 +84,5 @@ export const SAVE_FAILED = 'Failed to save changes. Please try again.'
 
 /** Spec §8's failure text, or the server's reason when it refused a value (a ZIP, a name). */
 export function saveFailedText(error: unknown): string {
-  return error instanceof ApiError && (error.status === 400 || error.status === 422)
-    ? error.message
-    : SAVE_FAILED
+  return error instanceof ApiError && error.status === 422 ? error.message : SAVE_FAILED
 }

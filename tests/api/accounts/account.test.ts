@@ -87,24 +87,24 @@ describe('profile', () => {
       country: 'US',
     }
     const cases: [unknown, number, string][] = [
-      [{ firstName: '' }, 400, 'Please enter your first name.'],
-      [{ lastName: '   ' }, 400, 'Please enter your last name.'],
+      [{ firstName: '' }, 422, 'Please enter your first name.'],
+      [{ lastName: '   ' }, 422, 'Please enter your last name.'],
       [{ firstName: 'x'.repeat(61) }, 422, 'First name must be at most 60 characters.'],
-      [{ phone: 'call me maybe' }, 400, 'Please enter a phone number with digits, like (512) 555-0100.'],
+      [{ phone: 'call me maybe' }, 422, 'Please enter a phone number with digits, like (512) 555-0100.'],
       [{ phone: '1'.repeat(31) }, 422, 'Phone must be at most 30 characters.'],
       [
         { address: { ...address, zipCode: '7330' } },
-        400,
+        422,
         'Please enter a valid ZIP code, like 12345 or 12345-6789.',
       ],
-      [{ address: { ...address, state: 'Texas' } }, 400, 'Choose a US state.'],
-      [{ address: { ...address, street: '' } }, 400, 'Enter the street address.'],
+      [{ address: { ...address, state: 'Texas' } }, 422, 'Choose a US state.'],
+      [{ address: { ...address, street: '' } }, 422, 'Enter the street address.'],
       [{ address: { ...address, street: 'x'.repeat(101) } }, 422, 'Street must be at most 100 characters.'],
       [{ address: { ...address, country: 'USA' } }, 422, 'Choose the country.'],
       [{ address: { street: '12 Workshop Lane' } }, 422, 'City must be at most 60 characters.'],
-      [{ address: { ...address, city: 'Austin\r\nBcc: x' } }, 400, 'Please check the address.'],
-      [{}, 400, 'There is nothing to save.'],
-      [{ email: 'new@example.com' }, 400, 'There is nothing to save.'],
+      [{ address: { ...address, city: 'Austin\r\nBcc: x' } }, 422, 'Please check the address.'],
+      [{}, 422, 'There is nothing to save.'],
+      [{ email: 'new@example.com' }, 422, 'There is nothing to save.'],
     ]
     for (const [body, status, error] of cases) {
       const res = await updateProfile(customer, body)

@@ -101,16 +101,16 @@ describe('sign-up', () => {
   test('bad input is refused with a message naming the problem', async () => {
     const valid = { firstName: 'Sam', lastName: 'Carpenter', email: uniqueEmail(), password: PASSWORD }
     const cases: [Record<string, unknown>, number, string][] = [
-      [{ ...valid, password: '12345' }, 400, 'Password must be at least 6 characters long.'],
+      [{ ...valid, password: '12345' }, 422, 'Password must be at least 6 characters long.'],
       [{ ...valid, password: 'x'.repeat(201) }, 422, 'Passwords can be at most 200 characters.'],
       [
         { ...valid, email: 'not-an-email' },
-        400,
+        422,
         'Please enter a valid e-mail address, like name@example.com.',
       ],
       [
         { ...valid, email: 'two@@example.com' },
-        400,
+        422,
         'Please enter a valid e-mail address, like name@example.com.',
       ],
       [
@@ -118,10 +118,10 @@ describe('sign-up', () => {
         422,
         'Please enter a valid e-mail address, like name@example.com.',
       ],
-      [{ ...valid, firstName: '   ' }, 400, 'Please enter your first name.'],
-      [{ ...valid, lastName: '' }, 400, 'Please enter your last name.'],
+      [{ ...valid, firstName: '   ' }, 422, 'Please enter your first name.'],
+      [{ ...valid, lastName: '' }, 422, 'Please enter your last name.'],
       [{ ...valid, firstName: 'x'.repeat(61) }, 422, 'First name must be at most 60 characters.'],
-      [{ ...valid, firstName: 'Sam\nX-Injected: yes' }, 400, 'Please check your first name.'],
+      [{ ...valid, firstName: 'Sam\nX-Injected: yes' }, 422, 'Please check your first name.'],
       [
         { firstName: 'Sam', lastName: 'Carpenter', email: uniqueEmail() },
         422,
@@ -199,7 +199,7 @@ describe('sign-in', () => {
   })
 
   test('a malformed e-mail or a missing field is a 4xx without a session', async () => {
-    expect((await signIn(shop, 'nope', PASSWORD)).status).toBe(400)
+    expect((await signIn(shop, 'nope', PASSWORD)).status).toBe(422)
     const missing = await shop.call('POST', '/api/auth/login', { email: uniqueEmail() })
     expect(missing.status).toBe(422)
     const huge = await signIn(shop, uniqueEmail(), 'x'.repeat(201))

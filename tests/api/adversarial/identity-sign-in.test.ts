@@ -369,7 +369,7 @@ describe('ending sessions', () => {
           uniqueAddress(),
         )
       ).status,
-    ).toBe(400)
+    ).toBe(422)
     expect((await signIn(shop, customer.email, customer.password, uniqueAddress())).status).toBe(401)
   })
 })

@@ -46,14 +46,17 @@ describe('demo checkout end to end', () => {
     expect(sessionId).toMatch(/^cs_test_demo_[A-Za-z0-9]{24}$/)
     expect(url).toMatch(new RegExp(`^/checkout\\?client_secret=${sessionId}_secret_[A-Za-z0-9]{24}$`))
 
-    // What the form shows before paying: the server's amounts.
-    const summary = await (await shop.call('GET', `/api/demo-payments/${sessionId}`)).json()
+    // What the form shows before paying: the server's amounts, and nothing personal, since anyone holding
+    // the session id (it is in the checkout URL) can read it.
+    const shown = await (await shop.call('GET', `/api/demo-payments/${sessionId}`)).text()
+    for (const personal of ['dana@example.com', 'Dana', 'Mill Rd', '94107'])
+      expect(shown).not.toContain(personal)
+    const summary = JSON.parse(shown)
     expect(summary).toEqual({
       sessionId,
       status: 'open',
       paymentStatus: 'unpaid',
       currency: 'usd',
-      customerEmail: 'dana@example.com',
       amountTotal: 2100 + 2 * 1300,
       lineItems: [
         { name: 'Hammered Citrus', quantity: 1, unitAmount: 2100 },

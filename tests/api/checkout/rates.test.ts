@@ -228,13 +228,13 @@ describe("the spec's body: items by name, weights from the catalogue", () => {
     )
   })
 
-  test('an unknown name is a clear 400, and an item with neither id nor name too', async () => {
+  test('an unknown name is a clear 422, and an item with neither id nor name too', async () => {
     expect(await refused({ address: HOME, items: [{ name: 'Snake Oil', quantity: 1 }] })).toEqual([
-      400,
+      422,
       'One of the products in your cart is not in our catalogue. Please remove it and try again.',
     ])
     expect(await refused({ address: HOME, items: [{ quantity: 1 }] })).toEqual([
-      400,
+      422,
       'Each item needs a product id or name.',
     ])
   })

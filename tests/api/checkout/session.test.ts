@@ -310,7 +310,7 @@ describe('bad requests', () => {
     const { customer_email: _, ...noEmail } = sessionBody([{ id: 1, quantity: 1 }], rate)
     expect(await refused(noEmail)).toEqual([422, 'Please enter your e-mail address.'])
     expect(await refused(sessionBody([{ id: 1, quantity: 1 }], rate, { customer_email: 'dana@' }))).toEqual([
-      400,
+      422,
       'Please enter a valid e-mail address, like name@example.com.',
     ])
   })
@@ -322,7 +322,7 @@ describe('bad requests', () => {
   ])('an e-mail with %s', async (_name, email) => {
     const rate = rateFor(await getRates(shop, [{ id: 1, quantity: 1 }]), 'USPS Ground Advantage')
     expect(await refused(sessionBody([{ id: 1, quantity: 1 }], rate, { customer_email: email }))).toEqual([
-      400,
+      422,
       'Please enter a valid e-mail address, like name@example.com.',
     ])
   })

@@ -126,17 +126,17 @@ describe('orders', () => {
     expect(older.every((order) => order.id < newestPending && order.status === 'pending')).toBe(true)
     for (const query of ['lost', 'failed,,', 'FAILED']) {
       const bad = await asStaff('GET', `/api/orders?status=${query}`)
-      expect([query, bad.status]).toEqual([query, 400])
+      expect([query, bad.status]).toEqual([query, 422])
       expect((await bad.json()).error).toBe(
         'status must be one or more of pending, processing, label_created, shipped, failed, separated by commas.',
       )
     }
   })
 
-  test('bad paging values are a 400 that says what is expected', async () => {
+  test('bad paging values are a 422 that says what is expected', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'before=abc', 'before=-1']) {
       const res = await asStaff('GET', `/api/orders?${query}`)
-      expect([query, res.status]).toEqual([query, 400])
+      expect([query, res.status]).toEqual([query, 422])
       expect((await res.json()).error).toMatch(/limit must be a whole number from 1 to 100|before must be/)
     }
   })
@@ -167,7 +167,7 @@ describe('webhook events', () => {
     const times = all.map((event) => Date.parse((event as unknown as { createdAt: string }).createdAt))
     expect(times).toEqual([...times].sort((a, b) => b - a))
     expect(await (await asStaff('GET', '/api/webhooks?before=evt_unknown')).json()).toEqual([])
-    expect((await asStaff('GET', '/api/webhooks?limit=500')).status).toBe(400)
+    expect((await asStaff('GET', '/api/webhooks?limit=500')).status).toBe(422)
   })
 })
 
@@ -197,9 +197,9 @@ describe('products and weights', () => {
     [{ weight: true }],
     [{}],
     ['4'],
-  ])('weight %p is refused with a 400 that says what a weight must be', async (body) => {
+  ])('weight %p is refused with a 422 that says what a weight must be', async (body) => {
     const res = await asStaff('PATCH', '/api/products/1/weight', body)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect((await res.json()).error).toBe(
       'Weight must be a number of ounces above 0 and at most 1,000, with at most one decimal (like 2.5).',
     )
@@ -261,10 +261,10 @@ describe('package calculator', () => {
   })
 
   test.each([[0], [21], [2.5], ['text'], [-1], [null], [undefined]])(
-    'itemCount %p is a 400',
+    'itemCount %p is a 422',
     async (itemCount) => {
       const res = await asStaff('POST', '/api/calculate-package', { itemCount })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(422)
       expect(await res.json()).toEqual({ error: 'Item count must be a whole number from 1 to 20.' })
     },
   )

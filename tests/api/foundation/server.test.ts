@@ -137,7 +137,7 @@ describe('security', () => {
     test('a small chunked body is read as usual', async () => {
       const body = JSON.stringify({ email: 'chunked@example.com', source: 'home' })
       const res = await shop.app.handle(post('/api/newsletter', chunked(body, 8)))
-      expect(res.status).toBe(201)
+      expect(res.status).toBe(200)
     })
 
     test('the webhook, which reads its raw body itself, is capped too', async () => {
@@ -176,14 +176,14 @@ describe('security', () => {
         const send = (body: string) =>
           fetch(`${url}/api/newsletter`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', origin: ORIGIN },
             body: chunked(body),
           })
         const res = await send(big)
         expect(res.status).toBe(413)
         expect(await res.json()).toEqual({ error: 'The request body is too large.' })
         const small = await send(JSON.stringify({ email: 'served@example.com' }))
-        expect(small.status).toBe(201)
+        expect(small.status).toBe(200)
       } finally {
         await served.app.stop()
         served.close()

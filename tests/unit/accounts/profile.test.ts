@@ -66,7 +66,7 @@ describe('spec §8 texts for failed account calls', () => {
       title: 'Error',
       description: 'Something went wrong. Please try again.',
     })
-    expect(resetPasswordError(new ApiError(400, 'Expired.'))).toEqual({
+    expect(resetPasswordError(new ApiError(422, 'Expired.'))).toEqual({
       title: 'Reset Failed',
       description: 'Expired.',
     })
@@ -115,7 +115,8 @@ describe('profile forms', () => {
   })
 
   test('a save failure shows the server reason for a refused value, the spec text otherwise', () => {
-    expect(saveFailedText(new ApiError(400, 'Choose a US state.'))).toBe('Choose a US state.')
+    expect(saveFailedText(new ApiError(422, 'Choose a US state.'))).toBe('Choose a US state.')
+    expect(saveFailedText(new ApiError(400, 'The request body is not valid JSON.'))).toBe(SAVE_FAILED)
     expect(saveFailedText(new ApiError(500, 'boom'))).toBe(SAVE_FAILED)
     expect(saveFailedText(new ApiError(0, 'offline'))).toBe('Failed to save changes. Please try again.')
   })

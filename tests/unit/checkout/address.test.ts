@@ -81,7 +81,21 @@ describe('normalizeAddress', () => {
   })
 
   test('control characters never reach a label', () => {
-    expect(normalizeAddress({ ...HOME, street1: '12 Mill\u0000Rd\n' }).street1).toBe('12 Mill Rd')
+    for (const street1 of [
+      '12 Mill\u0000Rd',
+      '12 Mill\nRd',
+      '12 Mill\tRd',
+      '12 Mill\u0085Rd',
+      '12 \u202eMill Rd',
+    ]) {
+      expect(failure({ ...HOME, street1 })).toEqual([
+        422,
+        'Please check the street address: it has a character that cannot be printed.',
+      ])
+    }
+    // Around the field, a pasted line break is only whitespace.
+    expect(normalizeAddress({ ...HOME, street1: ' 12  Mill Rd\n' }).street1).toBe('12 Mill Rd')
+    expect(normalizeAddress({ ...HOME, name: 'José Ñúñez 山田' }).name).toBe('José Ñúñez 山田')
   })
 })
 
