@@ -20,7 +20,7 @@ export function apiDescription() {
         description:
           'The online shop for beard and hand care: catalogue, cart pricing, shipping rates, checkout, ' +
           'accounts and the staff dashboard. Errors are JSON `{ "error": "…" }`; invalid input is a 422 ' +
-          '(docs/decisions/013). State-changing calls are taken only from the shop’s own origin.',
+          '(docs/decisions/015). State-changing calls are taken only from the shop’s own origin.',
       },
       tags: [
         { name: 'Shop', description: 'Catalogue, newsletter, discounts and shipping rates' },

@@ -18,7 +18,7 @@ export class HttpError extends Error {
 
 /**
  * 400: the request cannot be read at all (not JSON, nested too deeply). Anything the shop can read but
- * refuses, a field's content included, is a 422 (docs/decisions/013-invalid-input-status.md).
+ * refuses, a field's content included, is a 422 (docs/decisions/015-invalid-input-status.md).
  */
 export const badRequest = (message: string) => new HttpError(400, message)
 export const unauthorized = (message = 'Please sign in to continue.') => new HttpError(401, message)

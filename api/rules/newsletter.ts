@@ -24,7 +24,7 @@ export function newsletterOutcome(status: number, source?: unknown): NewsletterO
   if (status < 400) {
     return typeof source === 'string' && WAITLIST_SOURCES.includes(source) ? 'waitlisted' : 'subscribed'
   }
-  // 422 is a refused field, which from a browser is the e-mail; 400 an unreadable body (docs/decisions/013).
+  // 422 is a refused field, which from a browser is the e-mail; 400 an unreadable body (docs/decisions/015).
   if (status === 400 || status === 422) return 'invalid-email'
   if (status === 429) return 'try-later'
   return 'failed'

@@ -44,7 +44,7 @@ export function packageForItemCount(itemCount: number): PackageRecommendation {
 
 /**
  * Reads the calculator's item count from a form or query value: an integer from 1 to 20 (as a number or
- * digits), else null. The UI falls back to 1 on null; the API answers 422 (docs/decisions/013).
+ * digits), else null. The UI falls back to 1 on null; the API answers 422 (docs/decisions/015).
  */
 export function parsePackageItemCount(input: unknown): number | null {
   let count: number
