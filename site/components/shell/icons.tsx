@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react'
 
-/** Stroke icons drawn inline (no icon font, no extra request). Always decorative: the control is labelled. */
-function Icon({ children, size = 22 }: { children: ReactNode; size?: number }) {
+/**
+ * Stroke icons drawn inline (no icon font, no extra request). Always decorative: the control is labelled.
+ * Icons only one form uses live beside that form, so the header's chunk on every page stays small.
+ */
+export function Icon({ children, size = 22 }: { children: ReactNode; size?: number }) {
   return (
     <svg
       width={size}
@@ -76,14 +79,5 @@ export const ThemeIcon = () => (
       <circle cx="12" cy="12" r="4" />
       <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
     </g>
-  </Icon>
-)
-
-/** An eye, struck through while `open` is false (the password toggle). */
-export const EyeIcon = ({ open }: { open: boolean }) => (
-  <Icon size={20}>
-    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
-    <circle cx="12" cy="12" r="3" />
-    {!open && <path d="m3 3 18 18" />}
   </Icon>
 )

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { controlClass, type FieldBinding, FieldShell } from '../../components/form/fields'
-import { EyeIcon } from '../../components/shell/icons'
+import { Icon } from '../../components/shell/icons'
 
 /** A password input with a show/hide toggle (spec §2). The toggle never submits the form. */
 export function PasswordField(
@@ -63,3 +63,12 @@ export function NewPasswordFields(props: {
     </>
   )
 }
+
+/** An eye, struck through while `open` is false (the password toggle). */
+const EyeIcon = ({ open }: { open: boolean }) => (
+  <Icon size={20}>
+    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12Z" />
+    <circle cx="12" cy="12" r="3" />
+    {!open && <path d="m3 3 18 18" />}
+  </Icon>
+)
