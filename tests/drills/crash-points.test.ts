@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
 import { type Subprocess, spawn } from 'bun'
 import { CRASH_POINTS, type CrashPoint } from '../../api/lib/crash-points'
+import { recordDrill } from './support/counts'
 
 const ROOT = resolve(import.meta.dir, '../..')
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Dana Cole' }
@@ -118,6 +119,18 @@ const files = (dir: string, folder: string, ending: string) => {
   }
 }
 
+/** The drill's line of counts, printed and collected like the other drills' (lost and doubled against one payment). */
+async function report(point: CrashPoint, dir: string): Promise<void> {
+  const { orders } = await counts(dir)
+  const mails = files(dir, 'outbox', '.eml').length
+  const labels = files(dir, 'labels', '.pdf').length
+  const lost = 1 - Math.min(orders, mails, labels)
+  const doubled = Math.max(orders, mails, labels) - 1
+  const line = `drill crash-point ${point}: SIGKILL, restart, 1 payment, ${orders} orders, ${mails} e-mails, ${labels} labels, lost ${lost}, doubled ${doubled}`
+  console.log(line)
+  recordDrill(`crash-point-${point}`, line)
+}
+
 describe('a kill at each crash point of a payment loses and doubles nothing', () => {
   for (const point of CRASH_POINTS.filter((p) => p !== 'label-bought')) {
     test(`killed at ${point}`, async () => {
@@ -148,6 +161,7 @@ describe('a kill at each crash point of a payment loses and doubles nothing', ()
       expect(await counts(dir)).toEqual({ orders: 1, labelled: 1, unfinishedJobs: 0 })
       expect(files(dir, 'outbox', '.eml')).toHaveLength(1)
       expect(files(dir, 'labels', '.pdf')).toHaveLength(1)
+      await report(point, dir)
       server.kill('SIGTERM')
       await server.exited
     }, 30_000)
@@ -180,6 +194,7 @@ describe('a kill at each crash point of a payment loses and doubles nothing', ()
     expect(await counts(dir)).toEqual({ orders: 1, labelled: 1, unfinishedJobs: 0 })
     expect(files(dir, 'labels', '.pdf')).toHaveLength(1)
     expect(files(dir, 'outbox', '.eml')).toHaveLength(1)
+    await report('label-bought', dir)
     server.kill('SIGTERM')
     await server.exited
   }, 40_000)
