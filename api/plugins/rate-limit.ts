@@ -110,13 +110,19 @@ export function createMemoryRateCounter(clock: Clock) {
     const windowStart = now - (now % limit.windowMs)
     const bucket = `${limit.name}:${key}`
     sinceSweep += 1
-    if (sinceSweep >= 1000 || windows.size > MAX_MEMORY_BUCKETS) {
+    if (sinceSweep >= 1000) {
       sinceSweep = 0
       sweep(now)
     }
     const window = windows.get(bucket)
     if (!window || window.windowStart !== windowStart) {
       windows.delete(bucket)
+      // Full (a flood of new addresses): make room by dropping the oldest window only. A whole sweep
+      // here would scan every window on every request once the table is full.
+      if (windows.size >= MAX_MEMORY_BUCKETS) {
+        const oldest = windows.keys().next()
+        if (!oldest.done) windows.delete(oldest.value)
+      }
       windows.set(bucket, { windowStart, count: 1, windowMs: limit.windowMs })
       if (limit.max < 1) refuse(limit, windowStart, now)
       return
