@@ -242,20 +242,26 @@ async function main(): Promise<void> {
   // e-mail, so the idempotency key (a digest of cart, quote and e-mail) differs for every request.
   let checkoutCount = 0
   const sessionIds: string[] = []
+  /** Each session's customer e-mail, as the provider would report it in its event. */
+  const emails = new Map<string, string>()
+  const emailFor = (n: number) => `shopper${n}@crew.example`
   const checkoutBody = (n: number) => {
     const quote = quotes[n % quotes.length] as QuoteEntry
     return JSON.stringify({
       line_items: quote.cart.map((item) => ({ product_id: item.id, quantity: item.quantity })),
-      customer_email: `shopper${n}@crew.example`,
+      customer_email: emailFor(n),
       shipping_address: quote.address,
       shipping_rate: { id: quote.rateId },
     })
   }
-  const keepSession = (status: number, body: string) => {
+  const keepSession = (status: number, body: string, context: Record<string, unknown>) => {
     if (status !== 200) return
     try {
       const id = (JSON.parse(body) as { sessionId?: unknown }).sessionId
-      if (typeof id === 'string') sessionIds.push(id)
+      if (typeof id === 'string') {
+        sessionIds.push(id)
+        emails.set(id, emailFor(context.n as number))
+      }
     } catch {
       // counted as a failure by the status code already
     }
@@ -266,8 +272,9 @@ async function main(): Promise<void> {
     title: 'Checkout session (demo provider)',
     method: 'POST',
     path: '/api/create-checkout-session',
-    next: () => {
+    next: (context) => {
       checkoutCount += 1
+      context.n = checkoutCount
       return { body: checkoutBody(checkoutCount) }
     },
     onResponse: keepSession,
@@ -281,7 +288,7 @@ async function main(): Promise<void> {
   }
 
   const webhook = measures('webhook')
-    ? await webhookToOrder([...new Set(sessionIds)], checkoutBody, () => ++checkoutCount)
+    ? await webhookToOrder([...new Set(sessionIds)], emails, checkoutBody, emailFor, () => ++checkoutCount)
     : null
   const results: LoadResults = { scenarios, webhook, notes }
   writeFileSync(config.resultFile, JSON.stringify(results, null, 2))
@@ -299,7 +306,9 @@ interface SignedEvent {
  */
 async function webhookToOrder(
   available: string[],
+  emails: Map<string, string>,
   checkoutBody: (n: number) => string,
+  emailFor: (n: number) => string,
   nextCheckout: () => number,
 ): Promise<WebhookResult> {
   const prepared = performance.now()
@@ -318,7 +327,10 @@ async function webhookToOrder(
           JSON.parse(checkoutBody(n)),
         )
         const id = (json as { sessionId?: unknown } | null)?.sessionId
-        if (status === 200 && typeof id === 'string') available.push(id)
+        if (status === 200 && typeof id === 'string') {
+          available.push(id)
+          emails.set(id, emailFor(n))
+        }
       },
     )
     toppedUp += available.length - before
@@ -328,17 +340,15 @@ async function webhookToOrder(
   const sessions = available.slice(0, needed)
   if (toppedUp > 0) log(`created ${toppedUp} more checkout sessions for the webhook run`)
 
-  // The amount and e-mail the provider would report, read back from the demo provider's own API.
+  // The amount the provider would report, read back from the demo provider's own API (which tells no
+  // one the customer's e-mail: the bench knows it from the checkout it sent).
   const described = new Map<string, { amountTotal: number; customerEmail: string }>()
   await inParallel(sessions, config.connections, async (id) => {
     const { status, json } = await call('GET', `/api/demo-payments/${encodeURIComponent(id)}`)
-    const summary = json as { amountTotal?: unknown; customerEmail?: unknown }
-    if (
-      status === 200 &&
-      typeof summary.amountTotal === 'number' &&
-      typeof summary.customerEmail === 'string'
-    ) {
-      described.set(id, { amountTotal: summary.amountTotal, customerEmail: summary.customerEmail })
+    const summary = json as { amountTotal?: unknown }
+    const customerEmail = emails.get(id)
+    if (status === 200 && typeof summary.amountTotal === 'number' && customerEmail) {
+      described.set(id, { amountTotal: summary.amountTotal, customerEmail })
     }
   })
   if (described.size !== sessions.length)
