@@ -53,6 +53,16 @@ export const orders = sqliteTable(
   ],
 )
 
+/**
+ * How many orders are in each status, kept by triggers on `orders` (migration 0010) in the same transaction
+ * as every insert, status change or delete, so the dashboard's counts are five rows to read however many
+ * orders the shop has, and no code path that changes a status can forget them.
+ */
+export const orderStatusCounts = sqliteTable('order_status_counts', {
+  status: text('status', { enum: ORDER_STATUSES }).primaryKey(),
+  orders: integer('orders').notNull().default(0),
+})
+
 export const orderLines = sqliteTable(
   'order_lines',
   {

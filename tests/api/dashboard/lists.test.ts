@@ -1,8 +1,9 @@
 // The dashboard's lists and tools: stats for the shop's day, orders and webhook events newest first with
 // keyset paging, product weights that later rates use, and the package calculator's rules.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { count, eq } from 'drizzle-orm'
 import { products } from '../../../db/schema/catalog'
+import { orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
 import { getRates, rateFor } from '../checkout/helpers'
 import type { Customer } from '../support/accounts'
 import { paidOrder } from '../support/orders'
@@ -268,4 +269,38 @@ describe('package calculator', () => {
       expect(await res.json()).toEqual({ error: 'Item count must be a whole number from 1 to 20.' })
     },
   )
+})
+
+describe('status counts', () => {
+  test('stay equal to counting the orders after inserts, status changes and deletes, whatever path made them', async () => {
+    const counted = async () => {
+      const rows = await shop.deps.db
+        .select({ status: orders.status, n: count() })
+        .from(orders)
+        .groupBy(orders.status)
+      return Object.fromEntries(rows.map((row) => [row.status, row.n]))
+    }
+    const kept = async () => {
+      const rows = await shop.deps.db.select().from(orderStatusCounts)
+      return Object.fromEntries(rows.filter((row) => row.orders > 0).map((row) => [row.status, row.orders]))
+    }
+    const made = [await paidOrder(shop), await paidOrder(shop), await paidOrder(shop)]
+    expect(await kept()).toEqual(await counted())
+    await shop.runDueJobs()
+    expect(await kept()).toEqual(await counted())
+    // A change made outside the services (a staff member with a SQL console) is counted too.
+    await shop.deps.db
+      .update(orders)
+      .set({ status: 'shipped' })
+      .where(eq(orders.id, made[0] as number))
+    await shop.deps.db
+      .update(orders)
+      .set({ status: 'failed' })
+      .where(eq(orders.id, made[1] as number))
+    expect(await kept()).toEqual(await counted())
+    await shop.deps.db.delete(orderLines).where(eq(orderLines.orderId, made[2] as number))
+    await shop.deps.db.delete(orderHistory).where(eq(orderHistory.orderId, made[2] as number))
+    await shop.deps.db.delete(orders).where(eq(orders.id, made[2] as number))
+    expect(await kept()).toEqual(await counted())
+  })
 })
