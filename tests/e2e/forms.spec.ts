@@ -216,6 +216,8 @@ test.describe('checkout and cart forms cannot be sent before they are ready', ()
         const { email, token } = freshEmail('ship')
         await page.goto('/shipping')
         await expect(page.getByRole('button', { name: 'Get Shipping Rates' })).toBeDisabled()
+        // A second guard: were the form ever sent, it would be a POST, never a GET with the address.
+        await expect(page.getByRole('form', { name: 'Shipping Address' })).toHaveAttribute('method', 'post')
         await page.getByRole('textbox', { name: 'Full name', exact: true }).fill(`Pat ${token}`)
         await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email)
         const navigated = page.waitForEvent('framenavigated', { timeout: 1_500 }).then(

@@ -115,6 +115,8 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
   return (
     <div className="grid gap-6 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] md:items-start">
       <form
+        // Never a GET: card details must not reach a URL, whatever happens to the script.
+        method="post"
         noValidate
         onSubmit={pay}
         className="rounded-lg border-2 border-dashed border-accent bg-surface p-4 sm:p-6"

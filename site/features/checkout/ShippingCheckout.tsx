@@ -202,6 +202,8 @@ export default function ShippingCheckout() {
     <div className="grid gap-8 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)] lg:items-start">
       <div className="grid gap-6">
         <form
+          // Never a GET: should it be sent before its script runs, the address stays out of the URL.
+          method="post"
           noValidate
           onSubmit={getRates}
           className="grid gap-6"
