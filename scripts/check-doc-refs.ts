@@ -32,17 +32,25 @@ export interface Tree {
 
 const OUTSIDE = 'not in the repository (cite docs/product.md, docs/architecture.md or a decision record)'
 
+/** One section sign and number, or several joined by '/' or ',' (a section sign, then 3, then /, then 9). */
+const SECTIONS = String.raw`§\s*\d+(?:\.\d+)*(?:\s*[/,]\s*§\s*\d+(?:\.\d+)*)*`
+
 /**
  * Mentions of the documents beside the repository. Earlier patterns win where matches overlap, so a design
  * decision cited by its number is reported once, as what it is.
  */
 const OUTSIDE_DOCUMENTS: readonly { pattern: RegExp; reason: string }[] = [
   { pattern: /\bDESIGN\s+decision\s+\d+/g, reason: `design notes, ${OUTSIDE}` },
-  { pattern: /\bDESIGN(?:\.md)?\s*§\s*\d+(?:\.\d+)*/g, reason: `design notes, ${OUTSIDE}` },
+  { pattern: new RegExp(`\\bDESIGN(?:\\.md)?\\s*${SECTIONS}`, 'g'), reason: `design notes, ${OUTSIDE}` },
   { pattern: /\bDESIGN\.md\b/g, reason: `design notes, ${OUTSIDE}` },
-  { pattern: /\bspec(?:\.md)?\s*§\s*\d+(?:\.\d+)*/gi, reason: `specification, ${OUTSIDE}` },
+  { pattern: new RegExp(`\\bspec(?:\\.md)?\\s*${SECTIONS}`, 'gi'), reason: `specification, ${OUTSIDE}` },
   { pattern: /(?<![\w.-])spec\.md\b/gi, reason: `specification, ${OUTSIDE}` },
   { pattern: /\bthe\s+spec\b/gi, reason: `specification, ${OUTSIDE}` },
+  // A section sign and a number on their own continue one of the citations above.
+  {
+    pattern: new RegExp(SECTIONS, 'g'),
+    reason: `a section of the specification or design notes, ${OUTSIDE}`,
+  },
   // Records have three-digit numbers; one or two digits are the design notes' own numbered decisions.
   {
     pattern: /\bdecision\s+\d{1,2}(?![\d.]*\d)/gi,

@@ -63,7 +63,7 @@ describe('slugify: anchors as GitHub makes them', () => {
     ['E-mails', 'e-mails'],
     ["What's new — 2.0", 'whats-new--20'],
     ['label_created & shipped', 'label_created--shipped'],
-    ['Café §4', 'café-4'],
+    ['Café \u00a74', 'café-4'],
   ])('%p → %p', (heading, slug) => {
     expect(slugify(heading)).toBe(slug)
   })
@@ -97,21 +97,22 @@ describe('markdownAnchors', () => {
 describe('documents outside the repository', () => {
   test('every form is reported with its line', () => {
     const text = [
-      `// Free shipping (${DESIGN} ${DECISION} 4) and the total (${SPEC} §5).`,
-      `// Budgets of ${DESIGN}.md §7, see ${DESIGN} §6.8 and ${SPEC.toUpperCase()}.md.`,
-      `/** ${SPEC[0]?.toUpperCase()}${SPEC.slice(1)} §3/§9: the states. */`,
-      `// As the ${SPEC}'s toast says; The ${SPEC} says so.`,
+      `// Free shipping (${DESIGN} ${DECISION} 4) and the total (${SPEC} \u00a75).`,
+      `// Budgets of ${DESIGN}.md \u00a77, see ${DESIGN} \u00a76.8 and ${SPEC.toUpperCase()}.md.`,
+      `/** ${SPEC[0]?.toUpperCase()}${SPEC.slice(1)} \u00a73/\u00a79: the states. */`,
+      `// As the ${SPEC}'s toast says; The ${SPEC} says so (\u00a78).`,
       `// Calculator: 1–20 items (${DECISION} 5).`,
     ].join('\n')
     expect(lines(problemsIn('api/rules/money.ts', text))).toEqual([
       `1:${DESIGN} ${DECISION} 4`,
-      `1:${SPEC} §5`,
-      `2:${DESIGN}.md §7`,
-      `2:${DESIGN} §6.8`,
+      `1:${SPEC} \u00a75`,
+      `2:${DESIGN}.md \u00a77`,
+      `2:${DESIGN} \u00a76.8`,
       `2:${SPEC.toUpperCase()}.md`,
-      `3:S${SPEC.slice(1)} §3`,
+      `3:S${SPEC.slice(1)} \u00a73/\u00a79`,
       `4:the ${SPEC}`,
       `4:The ${SPEC}`,
+      '4:\u00a78',
       `5:${DECISION} 5`,
     ])
   })
@@ -210,12 +211,12 @@ describe('checkTree and the command', () => {
     const root = writeTree({
       ...TREE_FILES,
       '.gitignore': 'dist/\n*.log\n',
-      'api/rules/money.ts': `// ok: ${docs('product.md')}#cart\n// bad: ${SPEC} §9\n`,
+      'api/rules/money.ts': `// ok: ${docs('product.md')}#cart\n// bad: ${SPEC} \u00a79\n`,
       [docs('architecture.md')]: '# How it is built\n\nSee [product](product.md#nothing-here).\n',
       [join('node_modules', 'pkg', README)]: md(DESIGN),
-      [join('dist', 'index.js')]: `// ${SPEC} §1`,
-      'server.log': `${SPEC} §1`,
-      [join('db', 'migrations', '0001.sql')]: `-- ${SPEC} §1`,
+      [join('dist', 'index.js')]: `// ${SPEC} \u00a71`,
+      'server.log': `${SPEC} \u00a71`,
+      [join('db', 'migrations', '0001.sql')]: `-- ${SPEC} \u00a71`,
     })
     try {
       const problems = checkTree(root)
@@ -225,7 +226,7 @@ describe('checkTree and the command', () => {
       ])
       const { code, err } = run(root)
       expect(code).toBe(1)
-      expect(err).toContain(`api/rules/money.ts:2: ${SPEC} §9`)
+      expect(err).toContain(`api/rules/money.ts:2: ${SPEC} \u00a79`)
       expect(err).toContain(`${docs('architecture.md')}:3: product.md#nothing-here`)
     } finally {
       rmSync(root, { recursive: true, force: true })
