@@ -41,6 +41,14 @@ export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddres
   lines: OrderLineRow[]
 }
 
+/**
+ * The customer deleted their account after this order shipped: it keeps no e-mail (forgetCustomerQueries),
+ * so an e-mail about it still waiting in the queue has nobody to go to and is dropped, not retried.
+ */
+function customerForgotten(order: Pick<OrderRow, 'email'>): boolean {
+  return order.email === ''
+}
+
 function orderIdPayload(payload: unknown): number {
   const id = (payload as { orderId?: unknown } | null)?.orderId
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('job payload has no order id')
@@ -380,6 +388,7 @@ export function createOrdersService(
     async sendConfirmation(orderId: number): Promise<void> {
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
+      if (customerForgotten(order)) return
       await deps.mailer.send(orderConfirmationEmail(order, deps.config.publicUrl))
     },
 
@@ -489,6 +498,7 @@ export function createOrdersService(
     async sendShippedEmail(orderId: number): Promise<void> {
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
+      if (customerForgotten(order)) return
       await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
     },
 

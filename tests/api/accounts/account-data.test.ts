@@ -435,6 +435,23 @@ describe('DELETE /api/user with a password', () => {
     expect((await signIn(shop, dana.email, PASSWORD, uniqueAddress())).status).toBe(401)
   })
 
+  test('a shipping e-mail still waiting when the account is deleted is dropped, never retried until it fails', async () => {
+    const customer = await signUp(shop)
+    const order = await buy([{ id: 1, quantity: 1 }], customer, customer.email)
+    await shop.runDueJobs()
+    // Shipped a moment ago: its e-mail is queued, not sent yet.
+    expect(await shop.services.orders.markShipped(order, 'staff-test')).toBe(true)
+    expect((await deleteAccount(customer, { password: PASSWORD })).status).toBe(204)
+    for (let round = 0; round < 10; round++) {
+      await shop.runDueJobs()
+      shop.clock.advance(2 * 60 * 60 * 1000)
+    }
+    const left = await shop.deps.db.all<{ type: string; status: string }>(
+      sql`select type, status from jobs where payload = ${JSON.stringify({ orderId: order })}`,
+    )
+    expect(left.filter((job) => job.status !== 'done')).toEqual([])
+  })
+
   test('the same e-mail can register again, and the new account sees none of the old orders', async () => {
     const email = uniqueEmail('again')
     const before = await signUp(shop, { email })
