@@ -9,6 +9,7 @@ import { discountRoutes } from './modules/discounts'
 import { healthRoutes } from './modules/health'
 import { newsletterRoutes } from './modules/newsletter'
 import { paymentRoutes } from './modules/payments'
+import { privacyRoutes } from './modules/privacy'
 import { shippingRoutes } from './modules/shipping'
 import { webhookRoutes } from './modules/webhooks'
 import { apiDescription } from './plugins/api-description'
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(healthRoutes(deps.db))
     .use(authRoutes(services, limits, deps))
     .use(accountRoutes(services, deps.clock))
+    .use(privacyRoutes(services, limits, deps.clock))
     .use(newsletterRoutes(services, limits))
     .use(catalogRoutes(services, deps.site))
     .use(discountRoutes(services, limits))

@@ -14,6 +14,7 @@ import { createDiscountService } from './modules/discounts/service'
 import { createJobQueue } from './modules/jobs/service'
 import { createNewsletterService } from './modules/newsletter/service'
 import { createOrdersService } from './modules/orders/service'
+import { createPrivacyService } from './modules/privacy/service'
 import { createShippingService } from './modules/shipping/service'
 import { createWebhookService } from './modules/webhooks/service'
 import { createMemoryRateCounter, createRateCounter } from './plugins/rate-limit'
@@ -46,6 +47,17 @@ export function createServices(deps: AppDeps) {
   const auth = createAuthService({ ...deps, accounts, jobs })
   const dashboard = createDashboardService({ ...deps, orders, catalog, webhooks, accounts })
   const staff = createStaffAccounts({ accounts, sessions: auth.sessions })
+  const privacy = createPrivacyService({
+    db,
+    clock,
+    accounts,
+    auth,
+    orders,
+    checkout,
+    discounts,
+    newsletter,
+    jobs,
+  })
   return {
     jobs,
     rateCounter,
@@ -61,6 +73,7 @@ export function createServices(deps: AppDeps) {
     auth,
     dashboard,
     staff,
+    privacy,
   }
 }
 

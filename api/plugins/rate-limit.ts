@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm'
+import { or, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import { Elysia } from 'elysia'
 import type { Database } from '../../db/client'
 import { rateLimits } from '../../db/schema'
@@ -159,6 +160,15 @@ export function createRateCounter(db: Database, clock: Clock) {
 }
 
 export type RateCounter = (key: string, limit: Limit) => Promise<void>
+
+/**
+ * Removes the database counters kept for these keys (an account's e-mail and id) under every limit's name,
+ * for an account deletion's batch; unexecuted. Buckets are `name:key`, so a key matches only whole.
+ */
+export function forgetRateCountsQuery(db: Database, keys: readonly string[]): BatchItem<'sqlite'> {
+  const matches = keys.map((key) => sql`substr(${rateLimits.bucket}, -(length(${key}) + 1)) = ${`:${key}`}`)
+  return db.delete(rateLimits).where(or(...matches))
+}
 
 /**
  * Rate limits as route options: a route opts in with `{ rateLimit: LIMIT }`, or with a function of the

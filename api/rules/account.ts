@@ -13,6 +13,23 @@ export const ZIP_MAX_LENGTH = 20
 export const USER_ROLES = ['customer', 'staff'] as const
 export type UserRole = (typeof USER_ROLES)[number]
 
+/** How a session was signed in; a sign-up counts as 'password' (the password was just typed). */
+export const SIGN_IN_METHODS = ['password', 'google'] as const
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number]
+
+/** How recent a Google sign-in must be to stand in for a password (deleting an account made with Google). */
+export const RECENT_SIGN_IN_MS = 10 * 60 * 1000
+
+/** Whether this session signed in with `method` within RECENT_SIGN_IN_MS of `now`. */
+export function signedInRecentlyWith(
+  session: { createdAt: Date; signedInWith: SignInMethod | null },
+  method: SignInMethod,
+  now: Date,
+): boolean {
+  const age = now.getTime() - session.createdAt.getTime()
+  return session.signedInWith === method && age >= 0 && age <= RECENT_SIGN_IN_MS
+}
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 

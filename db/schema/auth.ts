@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { SIGN_IN_METHODS } from '../../api/rules/account'
 import { users } from './users'
 
 /**
@@ -14,7 +15,13 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    /** When the browser signed in: renewal moves `expiresAt` only, so this stays the sign-in time. */
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    /**
+     * How it signed in ('password' for a sign-up or password sign-in, 'google'). Deleting an account without
+     * a password asks for a Google sign-in in the last minutes; null for sessions older than this column.
+     */
+    signedInWith: text('signed_in_with', { enum: SIGN_IN_METHODS }),
   },
   (table) => [
     index('sessions_user_id_idx').on(table.userId),

@@ -41,7 +41,7 @@ const pages: { path: string; heading: RegExp; texts: (string | RegExp)[]; links?
     texts: ['$35', 'USPS', /2.{1,3}5 business days/, /duties/i, 'June 15, 2025'],
   },
   { path: '/returns-policy', heading: /Returns/i, texts: ['30 days', /store\s+credit/i, 'June 15, 2025'] },
-  { path: '/privacy-policy', heading: /Privacy Policy/i, texts: ['June 15, 2025'] },
+  { path: '/privacy-policy', heading: /Privacy Policy/i, texts: ['November 25, 2026'] },
 ]
 
 for (const spec of pages) {

@@ -178,6 +178,16 @@ export function createAccountService(deps: {
       })
     },
 
+    /**
+     * Whether the account has shown it owns its e-mail address. Signing in with Google does: Google vouched
+     * for the address (only a verified one signs in). A password sign-up alone does not, so what is tied to
+     * the address rather than the account (the newsletter list) is not shown to it.
+     */
+    emailProven: (user: UserRecord): boolean => user.googleSubject !== null,
+
+    /** Removes the account's row; unexecuted, the last statement of an account deletion's batch. */
+    deleteQuery: (userId: string) => db.delete(users).where(eq(users.id, userId)),
+
     /** The account as the site sees it (GET /api/auth/user). */
     toPublic(user: UserRecord): PublicUser {
       return {

@@ -1,4 +1,5 @@
 import { and, eq, gt, ne } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { passwordResetTokens } from '../../../db/schema/auth'
 import {
@@ -10,7 +11,7 @@ import {
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { conflict, HttpError, unprocessable } from '../../plugins/errors'
-import { PASSWORD_MAX_LENGTH } from '../../rules/account'
+import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '../../rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '../../rules/address'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
@@ -40,6 +41,10 @@ export const MESSAGES = {
   badResetLink: 'This reset link is invalid or has expired. Please ask for a new one.',
   passwordUpdated: 'Your password has been updated. Please sign in with your new password.',
   googleUnverified: 'Your Google account has no verified e-mail address, so we cannot sign you in with it.',
+  passwordToDelete: 'Please enter your password to delete your account.',
+  wrongPasswordToDelete: 'That password is not right, so your account was not deleted.',
+  googleAgainToDelete:
+    'To delete your account, please sign in with Google again first. It only takes a moment.',
 } as const
 
 /** A signed-in browser: the account, its session, and the token to put in the cookie. */
@@ -85,8 +90,8 @@ export function createAuthService(deps: {
     return decoyHash
   }
 
-  async function signInAs(user: UserRecord): Promise<SignedIn> {
-    const { token, session } = await sessions.create(user.id)
+  async function signInAs(user: UserRecord, method: SignInMethod): Promise<SignedIn> {
+    const { token, session } = await sessions.create(user.id, method)
     // Now and then, on a sign-in, clear out sessions that ran out long ago.
     if (Math.random() < 0.01) await sessions.sweepExpired()
     return { user, session, token }
@@ -118,7 +123,7 @@ export function createAuthService(deps: {
       const passwordHash = await Bun.password.hash(body.password, 'argon2id')
       const user = await accounts.create({ email, passwordHash, firstName, lastName })
       if (!user) throw conflict(MESSAGES.emailTaken)
-      return signInAs(user)
+      return signInAs(user, 'password')
     },
 
     /** Password sign-in from `address` (the client's), counted against the brute-force limit. */
@@ -139,10 +144,46 @@ export function createAuthService(deps: {
         throw new HttpError(401, MESSAGES.wrongCredentials)
       }
       await attempt.succeeded()
-      return signInAs(user)
+      return signInAs(user, 'password')
     },
 
     signOut: (token: string | null) => sessions.invalidate(token),
+
+    /**
+     * That the person at this browser is the account's owner, before something that cannot be undone
+     * (deleting the account): its password, counted against the sign-in limit like a sign-in from
+     * `address`, or, for an account without one, a Google sign-in of this session in the last 10 minutes.
+     * A wrong or missing proof is a 403 naming what to give (`reauthenticate`); a blank password a 422.
+     */
+    async confirmIdentity(
+      user: UserRecord,
+      session: Session,
+      password: string | undefined,
+      address: string,
+    ): Promise<void> {
+      if (user.passwordHash === null) {
+        if (signedInRecentlyWith(session, 'google', clock.now())) return
+        throw new HttpError(403, MESSAGES.googleAgainToDelete, { reauthenticate: 'google' })
+      }
+      if (password === undefined || password === '') throw unprocessable(MESSAGES.passwordToDelete)
+      const attempt = await signInLimit.begin(user.email, address)
+      if (!(await Bun.password.verify(password, user.passwordHash))) {
+        throw new HttpError(403, MESSAGES.wrongPasswordToDelete, { reauthenticate: 'password' })
+      }
+      await attempt.succeeded()
+    },
+
+    /**
+     * For an account being deleted, unexecuted, for the deletion's batch: every session (every browser
+     * signed out), reset link and counted sign-in failure of the account.
+     */
+    forgetAccountQueries(user: UserRecord): BatchItem<'sqlite'>[] {
+      return [
+        sessions.invalidateAllForUserQuery(user.id),
+        db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
+        signInLimit.forgetAccountQuery(user.email),
+      ]
+    },
 
     /**
      * Forgot password: the same answer, and the same work in the request (one queued job), whether or not
@@ -224,9 +265,9 @@ export function createAuthService(deps: {
       const identity = await deps.google.finish(callbackUrl, checks)
       if (!identity.emailVerified) throw new IdentityProviderError(MESSAGES.googleUnverified)
       const known = await accounts.findByGoogleSubject(identity.subject)
-      if (known) return signInAs(known)
+      if (known) return signInAs(known, 'google')
       const byEmail = await accounts.findByEmail(identity.email)
-      if (byEmail) return signInAs(await accounts.linkGoogle(byEmail, identity))
+      if (byEmail) return signInAs(await accounts.linkGoogle(byEmail, identity), 'google')
       const created =
         (await accounts.create({
           email: identity.email,
@@ -239,7 +280,7 @@ export function createAuthService(deps: {
         // Created a moment ago by a parallel sign-in with the same e-mail.
         (await accounts.findByEmail(identity.email))
       if (!created) throw new Error('Google account could not be created or found')
-      return signInAs(created)
+      return signInAs(created, 'google')
     },
 
     /** The job handlers this module owns, for the job runner. */

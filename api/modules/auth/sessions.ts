@@ -8,6 +8,7 @@ import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { sessions } from '../../../db/schema/auth'
 import type { Clock } from '../../lib/clock'
+import type { SignInMethod } from '../../rules/account'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** A session lasts 30 days from its last renewal. */
@@ -35,19 +36,25 @@ export interface Session {
   id: string
   userId: string
   expiresAt: Date
+  /** When the browser signed in (renewal moves only `expiresAt`). */
+  createdAt: Date
+  /** How it signed in; null for a session made before this was recorded. */
+  signedInWith: SignInMethod | null
 }
 
 export function createSessionStore(db: Database, clock: Clock) {
   return {
-    async create(userId: string): Promise<{ token: string; session: Session }> {
+    async create(userId: string, signedInWith: SignInMethod): Promise<{ token: string; session: Session }> {
       const token = generateToken()
       const now = clock.now()
       const session: Session = {
         id: hashToken(token),
         userId,
         expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+        createdAt: now,
+        signedInWith,
       }
-      await db.insert(sessions).values({ ...session, createdAt: now })
+      await db.insert(sessions).values(session)
       return { token, session }
     },
 
@@ -60,7 +67,13 @@ export function createSessionStore(db: Database, clock: Clock) {
       const id = hashToken(token)
       const now = clock.now().getTime()
       const [row] = await db
-        .select({ id: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt })
+        .select({
+          id: sessions.id,
+          userId: sessions.userId,
+          expiresAt: sessions.expiresAt,
+          createdAt: sessions.createdAt,
+          signedInWith: sessions.signedInWith,
+        })
         .from(sessions)
         .where(eq(sessions.id, id))
         .limit(1)
@@ -90,6 +103,9 @@ export function createSessionStore(db: Database, clock: Clock) {
     async invalidateAllForUser(userId: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.userId, userId))
     },
+
+    /** The same, unexecuted, for a batch (an account deletion). */
+    invalidateAllForUserQuery: (userId: string) => db.delete(sessions).where(eq(sessions.userId, userId)),
 
     /** Expired rows are useless; a sweep now and then keeps the table small without a scheduler. */
     async sweepExpired(): Promise<void> {

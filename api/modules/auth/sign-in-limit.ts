@@ -46,6 +46,10 @@ export function createSignInLimit(db: Database, clock: Clock) {
   }
 
   return {
+    /** Every counted failure for this account (e-mail), unexecuted, for an account deletion's batch. */
+    forgetAccountQuery: (account: string) =>
+      db.delete(signInFailures).where(eq(signInFailures.account, account)),
+
     /**
      * Records an attempt for this account and address, or throws a 429 (with Retry-After) when either has
      * used its allowance. A refused attempt is not recorded, so waiting always ends the lock.

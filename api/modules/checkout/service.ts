@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, not, or, type SQL, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { errorMessage, log } from '../../lib/log'
+import { minimisedAddressSql } from '../../lib/minimised-address'
 import { HttpError, notFound, unprocessable } from '../../plugins/errors'
 import { isEmail } from '../../rules/address'
 import type { CheckoutSessionStatus } from '../../rules/checkout-status'
@@ -59,11 +61,14 @@ export interface CheckoutRecord {
   estimatedDaysMax: number
 }
 
+/** Payment sessions expire after 24 hours (Stripe's default, and the demo provider's): then none can be paid. */
+const PAYMENT_SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000
+
 /**
- * How long a discount stays reserved for an unpaid session: payment sessions expire after 24 hours, so by
- * then the session can no longer be paid; the extra hour covers clock differences with the provider.
+ * How long a discount stays reserved for an unpaid session: by then the session can no longer be paid; the
+ * extra hour covers clock differences with the provider.
  */
-const RESERVATION_LIFETIME_MS = 25 * 60 * 60 * 1000
+const RESERVATION_LIFETIME_MS = PAYMENT_SESSION_LIFETIME_MS + 60 * 60 * 1000
 
 const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9_]{1,250}$/
 
@@ -283,6 +288,40 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         .update(checkoutSessions)
         .set({ status: 'complete', orderId: sql`${orderId}`, updatedAt: clock.now() })
         .where(eq(checkoutSessions.id, id))
+    },
+
+    /**
+     * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): none of its
+     * checkout sessions stays the account's. One whose payment may still complete (open and younger than
+     * a payment session lives, or waiting for a delayed payment) keeps its e-mail and addresses, so the
+     * order it may yet make can be sent and confirmed, as a guest's would; every other one is minimised
+     * like the account's orders.
+     */
+    forgetCustomerQueries(userId: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+      const now = clock.now()
+      const payable = or(
+        eq(checkoutSessions.status, 'payment_pending'),
+        and(
+          eq(checkoutSessions.status, 'open'),
+          gt(checkoutSessions.createdAt, new Date(now.getTime() - PAYMENT_SESSION_LIFETIME_MS)),
+        ),
+      )
+      return [
+        db
+          .update(checkoutSessions)
+          .set({
+            userId: null,
+            email: '',
+            shippingAddress: minimisedAddressSql(checkoutSessions.shippingAddress),
+            billingAddress: minimisedAddressSql(checkoutSessions.billingAddress),
+            updatedAt: now,
+          })
+          .where(and(eq(checkoutSessions.userId, userId), not(payable as SQL))),
+        db
+          .update(checkoutSessions)
+          .set({ userId: null, updatedAt: now })
+          .where(eq(checkoutSessions.userId, userId)),
+      ]
     },
 
     /** For /success: the session's state and, once the order exists, its number. Nothing personal. */

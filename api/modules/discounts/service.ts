@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, eq, gt, inArray, not, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
@@ -270,6 +270,24 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
           ),
         // Right after the UPDATE, changes() counts the rows it redeemed.
         db.run(insert),
+      ]
+    },
+
+    /**
+     * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its uses
+     * of codes stay counted (a code's total limit still holds) but name nobody. A reservation whose
+     * payment session may still be paid only stops being the account's: if it is paid, it is a guest's,
+     * and the per-customer rules still see it by e-mail.
+     */
+    forgetCustomerQueries(userId: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+      const now = clock.now()
+      const live = and(eq(discountRedemptions.status, 'reserved'), gt(discountRedemptions.expiresAt, now))
+      return [
+        db
+          .update(discountRedemptions)
+          .set({ email: '', customerKey: '', userId: null })
+          .where(and(eq(discountRedemptions.userId, userId), not(live as SQL))),
+        db.update(discountRedemptions).set({ userId: null }).where(eq(discountRedemptions.userId, userId)),
       ]
     },
 

@@ -1,4 +1,4 @@
-import { and, eq, is, SQL, sql } from 'drizzle-orm'
+import { and, eq, is, ne, SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { jobs } from '../../../db/schema/jobs'
@@ -99,6 +99,21 @@ export function createJobQueue(
       options: EnqueueOptions = {},
     ): Promise<void> {
       await queue.enqueueQuery(type, payload, options)
+    },
+
+    /**
+     * Removes the jobs whose payload names this e-mail (a reset or account e-mail, sent or waiting), for an
+     * account deletion's batch; unexecuted. A job running right now is left to finish.
+     */
+    forgetEmailQuery(email: string): BatchItem<'sqlite'> {
+      return db
+        .delete(jobs)
+        .where(
+          and(
+            ne(jobs.status, 'running'),
+            sql`(case when json_valid(${jobs.payload}) then json_extract(${jobs.payload}, '$.email') end) = ${email}`,
+          ),
+        )
     },
 
     /**

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
@@ -22,5 +24,22 @@ export function createNewsletterService(db: Database, clock: Clock) {
         .returning({ id: newsletterSubscribers.id })
       return { email, created: inserted.length > 0 }
     },
+
+    /** The sign-up of this (lower-cased) address, or null. */
+    async find(email: string): Promise<{ source: string; createdAt: Date } | null> {
+      const [row] = await db
+        .select({ source: newsletterSubscribers.source, createdAt: newsletterSubscribers.createdAt })
+        .from(newsletterSubscribers)
+        .where(eq(newsletterSubscribers.email, email))
+        .limit(1)
+      return row ?? null
+    },
+
+    /** Takes the address off the list; unexecuted, for an account deletion's batch. */
+    removeQuery(email: string): BatchItem<'sqlite'> {
+      return db.delete(newsletterSubscribers).where(eq(newsletterSubscribers.email, email))
+    },
   }
 }
+
+export type NewsletterService = ReturnType<typeof createNewsletterService>

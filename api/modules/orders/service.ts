@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import { orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
 import { labelsDirFor } from '../../adapters/rate-table'
@@ -6,6 +6,7 @@ import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress 
 import type { AppDeps } from '../../deps'
 import { crashPoint } from '../../lib/crash-points'
 import { errorMessage, log } from '../../lib/log'
+import { minimisedAddressSql } from '../../lib/minimised-address'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
@@ -38,6 +39,14 @@ export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddres
   shippingAddress: ShippingAddress
   billingAddress: ShippingAddress
   lines: OrderLineRow[]
+}
+
+/**
+ * The customer deleted their account after this order shipped: it keeps no e-mail (forgetCustomerQueries),
+ * so an e-mail about it still waiting in the queue has nobody to go to and is dropped, not retried.
+ */
+function customerForgotten(order: Pick<OrderRow, 'email'>): boolean {
+  return order.email === ''
 }
 
 function orderIdPayload(payload: unknown): number {
@@ -113,6 +122,27 @@ export function createOrdersService(
         reason: errorMessage(reason),
       })
     }
+  }
+
+  /** Orders with their lines (in cart order) and addresses read. */
+  async function withLines(rows: OrderRow[]): Promise<Order[]> {
+    if (rows.length === 0) return []
+    const lines = await db
+      .select()
+      .from(orderLines)
+      .where(
+        inArray(
+          orderLines.orderId,
+          rows.map((row) => row.id),
+        ),
+      )
+      .orderBy(asc(orderLines.position))
+    return rows.map((row) => ({
+      ...row,
+      shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
+      billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
+      lines: lines.filter((line) => line.orderId === row.id),
+    }))
   }
 
   const service = {
@@ -285,23 +315,52 @@ export function createOrdersService(
         .where(eq(orders.userId, userId))
         .orderBy(desc(orders.id))
         .limit(Math.min(Math.max(limit, 1), 500))
-      if (rows.length === 0) return []
-      const lines = await db
-        .select()
-        .from(orderLines)
-        .where(
-          inArray(
-            orderLines.orderId,
-            rows.map((row) => row.id),
-          ),
-        )
-        .orderBy(asc(orderLines.position))
-      return rows.map((row) => ({
-        ...row,
-        shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
-        billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
-        lines: lines.filter((line) => line.orderId === row.id),
-      }))
+      return withLines(rows)
+    },
+
+    /** Every order of an account with its lines, newest first, however many: the customer's data export. */
+    async allForUser(userId: string): Promise<Order[]> {
+      return withLines(
+        await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.id)),
+      )
+    },
+
+    /** The number of an order of this account that has not shipped yet (still needs its address), or null. */
+    async unshippedFor(userId: string): Promise<number | null> {
+      const [row] = await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.userId, userId), ne(orders.status, 'shipped')))
+        .orderBy(asc(orders.id))
+        .limit(1)
+      return row?.id ?? null
+    },
+
+    /**
+     * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its shipped
+     * orders stay for the accounts with the customer minimised (no name, e-mail, street or city; state,
+     * country and ZIP prefix kept; no link to the label, which shows the address) and no longer belong to
+     * an account. An order paid in the moment before the batch and not shipped yet keeps its address so it
+     * can still be sent, like a guest's order; the deletion refuses while it can see such an order.
+     */
+    forgetCustomerQueries(userId: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+      const now = clock.now()
+      return [
+        db
+          .update(orders)
+          .set({
+            userId: null,
+            email: '',
+            customerKey: '',
+            customerName: '',
+            shippingAddress: minimisedAddressSql(orders.shippingAddress),
+            billingAddress: minimisedAddressSql(orders.billingAddress),
+            labelUrl: null,
+            updatedAt: now,
+          })
+          .where(and(eq(orders.userId, userId), eq(orders.status, 'shipped'))),
+        db.update(orders).set({ userId: null, updatedAt: now }).where(eq(orders.userId, userId)),
+      ]
     },
 
     /** One order, only if it belongs to this account; null for anyone else's, as for one that does not exist. */
@@ -329,6 +388,7 @@ export function createOrdersService(
     async sendConfirmation(orderId: number): Promise<void> {
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
+      if (customerForgotten(order)) return
       await deps.mailer.send(orderConfirmationEmail(order, deps.config.publicUrl))
     },
 
@@ -438,6 +498,7 @@ export function createOrdersService(
     async sendShippedEmail(orderId: number): Promise<void> {
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
+      if (customerForgotten(order)) return
       await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
     },
 

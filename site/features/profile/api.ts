@@ -24,3 +24,7 @@ export const fetchOrders = (signal?: AbortSignal) =>
 /** Null when the order is not the customer's (or does not exist), or the session has ended. */
 export const fetchOrder = (number: string, signal?: AbortSignal) =>
   apiRequest<UserOrderDetail>('GET', `/api/user/orders/${encodeURIComponent(number)}`, undefined, { signal })
+
+/** Deletes the signed-in account: 204, and the server ends every session and clears the cookies. */
+export const deleteAccount = (password: string | null) =>
+  apiRequest<null>('DELETE', '/api/user', password === null ? {} : { password })

@@ -1,0 +1,166 @@
+/**
+ * A customer's own data, on request and without an e-mail to staff: "Download my data" (everything the shop
+ * holds about the account, as JSON) and "Delete account" (docs/decisions/018-account-data.md). This module
+ * owns no table: each module that keeps something of the account gives the statements that forget it, and
+ * the deletion runs them all in one batch (one transaction), so an account is deleted whole or not at all.
+ */
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Database } from '../../../db/client'
+import type { ShippingAddress } from '../../adapters/types'
+import type { Clock } from '../../lib/clock'
+import { log } from '../../lib/log'
+import { conflict } from '../../plugins/errors'
+import { forgetRateCountsQuery } from '../../plugins/rate-limit'
+import { formatOrderNumber } from '../../rules/order-status'
+import type { AccountService, UserRecord } from '../account/service'
+import type { AuthService } from '../auth/service'
+import type { Session } from '../auth/sessions'
+import type { CheckoutService } from '../checkout/service'
+import type { DiscountService } from '../discounts/service'
+import type { JobQueue } from '../jobs/service'
+import type { NewsletterService } from '../newsletter/service'
+import type { Order, OrdersService } from '../orders/service'
+import type { AccountExport, ExportedOrder } from './model'
+
+export const NEWSLETTER_NOT_SHOWN =
+  'Whether this e-mail address is on our newsletter list is shown only to an account that has proved it ' +
+  'owns the address, by signing in with Google. Deleting your account takes the address off the list, and ' +
+  'every newsletter e-mail has an unsubscribe link.'
+
+/** Cents to dollars, exact to the cent, as the order calls answer. */
+function dollars(cents: number): number {
+  return Math.round(cents) / 100
+}
+
+function orderAddress(address: ShippingAddress): ExportedOrder['shippingAddress'] {
+  return {
+    name: address.name,
+    street1: address.street1,
+    ...(address.street2 ? { street2: address.street2 } : {}),
+    city: address.city,
+    state: address.state,
+    zip: address.zip,
+    country: address.country,
+  }
+}
+
+function exportedOrder(order: Order): ExportedOrder {
+  return {
+    number: formatOrderNumber(order.id),
+    placedAt: order.createdAt.toISOString(),
+    status: order.status,
+    email: order.email,
+    customerName: order.customerName,
+    currency: 'USD',
+    items: order.lines.map((line) => ({
+      productName: line.name,
+      variant: line.variant && line.variant !== line.name ? line.variant : null,
+      quantity: line.quantity,
+      unitPrice: dollars(line.unitCents),
+      lineTotal: dollars(line.unitCents * line.quantity),
+      discount: dollars(line.discountCents),
+    })),
+    subtotal: dollars(order.subtotalCents),
+    discount: dollars(order.discountCents),
+    discountCode: order.discountCode,
+    shipping: dollars(order.shippingCents),
+    total: dollars(order.totalCents),
+    carrier: order.shippingCarrier,
+    shippingService: order.shippingService,
+    trackingNumber: order.shippoTrackingNumber,
+    shippingAddress: orderAddress(order.shippingAddress),
+    billingAddress: orderAddress(order.billingAddress),
+  }
+}
+
+/** The 409 while an order still needs the address (it is sent to it, and its label shows it). */
+function notShippedYet(orderId: number) {
+  return conflict(
+    `Order #${formatOrderNumber(orderId)} has not shipped yet, and we need your address to send it. ` +
+      'You can delete your account once it has shipped.',
+  )
+}
+
+export function createPrivacyService(deps: {
+  db: Database
+  clock: Clock
+  accounts: Pick<AccountService, 'emailProven' | 'deleteQuery'>
+  auth: Pick<AuthService, 'confirmIdentity' | 'forgetAccountQueries'>
+  orders: Pick<OrdersService, 'allForUser' | 'unshippedFor' | 'forgetCustomerQueries'>
+  checkout: Pick<CheckoutService, 'forgetCustomerQueries'>
+  discounts: Pick<DiscountService, 'forgetCustomerQueries'>
+  newsletter: Pick<NewsletterService, 'find' | 'removeQuery'>
+  jobs: Pick<JobQueue, 'forgetEmailQuery'>
+}) {
+  const { db, clock } = deps
+
+  async function newsletterPart(user: UserRecord): Promise<AccountExport['newsletter']> {
+    if (!deps.accounts.emailProven(user)) return { shown: false, note: NEWSLETTER_NOT_SHOWN }
+    const signUp = await deps.newsletter.find(user.email)
+    if (!signUp) return { shown: true, subscribed: false }
+    return {
+      shown: true,
+      subscribed: true,
+      source: signUp.source,
+      subscribedAt: signUp.createdAt.toISOString(),
+    }
+  }
+
+  return {
+    /** Everything the shop holds about the account, as the customer may read it (never a hash or an id). */
+    async exportFor(user: UserRecord): Promise<AccountExport> {
+      return {
+        exportedAt: clock.now().toISOString(),
+        profile: {
+          email: user.email,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          phone: user.phone,
+          photoURL: user.photoUrl,
+          role: user.role,
+          signsInWith: { password: user.passwordHash !== null, google: user.googleSubject !== null },
+          createdAt: user.createdAt.toISOString(),
+          updatedAt: user.updatedAt.toISOString(),
+        },
+        address: user.address,
+        preferences: { emailNotifications: user.notifyByEmail, smsUpdates: user.notifyBySms },
+        orders: (await deps.orders.allForUser(user.id)).map(exportedOrder),
+        newsletter: await newsletterPart(user),
+      }
+    },
+
+    /**
+     * Deletes the account once its owner has proved who they are (`auth.confirmIdentity`): every session
+     * ended, the account's row, sessions, reset links, counted sign-in failures and database rate counters
+     * gone, the e-mail's newsletter sign-up and jobs naming it gone, and its orders, checkout sessions and
+     * discount uses kept for the accounts with the customer minimised. Refused (409) while an order of the
+     * account has not shipped, since that order still needs the address.
+     */
+    async deleteAccount(
+      user: UserRecord,
+      session: Session,
+      password: string | undefined,
+      clientAddress: string,
+    ): Promise<void> {
+      await deps.auth.confirmIdentity(user, session, password, clientAddress)
+      const unshipped = await deps.orders.unshippedFor(user.id)
+      if (unshipped !== null) throw notShippedYet(unshipped)
+      const statements: BatchItem<'sqlite'>[] = [
+        ...deps.orders.forgetCustomerQueries(user.id),
+        ...deps.checkout.forgetCustomerQueries(user.id),
+        ...deps.discounts.forgetCustomerQueries(user.id),
+        deps.newsletter.removeQuery(user.email),
+        deps.jobs.forgetEmailQuery(user.email),
+        forgetRateCountsQuery(db, [user.email, user.id]),
+        ...deps.auth.forgetAccountQueries(user),
+        // Last, once nothing points at the row any more.
+        deps.accounts.deleteQuery(user.id),
+      ]
+      const [first, ...rest] = statements
+      if (first) await db.batch([first, ...rest])
+      log.info('account deleted')
+    },
+  }
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>
