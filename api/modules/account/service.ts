@@ -1,5 +1,5 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
@@ -162,6 +162,20 @@ export function createAccountService(deps: {
 
     setPasswordHash: (userId: string, passwordHash: string) => update(userId, { passwordHash }),
 
+    /**
+     * Records that the owner of `email` proved it, if the account still has that address; the first proof's
+     * time is kept. False when the account is gone or its e-mail is another one now.
+     */
+    async markEmailVerified(userId: string, email: string): Promise<boolean> {
+      const now = clock.now()
+      const changed = await db
+        .update(users)
+        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.getTime()})`, updatedAt: now })
+        .where(and(eq(users.id, userId), eq(users.email, email)))
+        .returning({ id: users.id })
+      return changed.length > 0
+    },
+
     /** Staff or customer: only the staff command changes this (api/modules/account/staff.ts). */
     setRole: (userId: string, role: UserRole) => update(userId, { role }),
 
@@ -191,6 +205,7 @@ export function createAccountService(deps: {
         notifications: { email: user.notifyByEmail, sms: user.notifyBySms },
         role: user.role,
         hasPassword: user.passwordHash !== null,
+        emailVerified: user.emailVerifiedAt !== null,
       }
     },
 

@@ -1,4 +1,4 @@
-/** The password e-mails, as plain text and HTML with the same content. */
+/** The account e-mails (password links, address confirmation), as plain text and HTML with the same content. */
 import type { MailMessage } from '../../adapters/types'
 
 function escapeHtml(text: string): string {
@@ -31,6 +31,21 @@ export function passwordResetEmail(to: string, link: string): MailMessage {
     subject: 'Reset your Grit & Whisker password',
     text: `${lines.join('\n\n')}\n\n${link}\n\nGrit & Whisker\n`,
     html: paragraphs(lines, { href: link, label: 'Choose a new password' }),
+  }
+}
+
+/** Sent once at sign-up (and again on request): the link proves the address belongs to the account's owner. */
+export function verificationEmail(to: string, link: string): MailMessage {
+  const lines = [
+    'Welcome to Grit & Whisker! Please confirm that this e-mail address is yours with the link below.',
+    'It works once and for 24 hours. You can send a new one from your account page.',
+    'If you did not create an account with us, ignore this e-mail: nothing happens without the link.',
+  ]
+  return {
+    to,
+    subject: 'Confirm your e-mail address for Grit & Whisker',
+    text: `${lines.join('\n\n')}\n\n${link}\n\nGrit & Whisker\n`,
+    html: paragraphs(lines, { href: link, label: 'Confirm my e-mail address' }),
   }
 }
 

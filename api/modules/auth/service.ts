@@ -18,8 +18,12 @@ import { googleAccountEmail, passwordResetEmail } from './email'
 import type { LoginBody, RegisterBody, ResetPasswordBody } from './model'
 import { createSessionStore, generateToken, hashToken, isTokenShaped, type Session } from './sessions'
 import { createSignInLimit } from './sign-in-limit'
+import { createEmailVerification, VERIFICATION_JOB } from './verification'
 
-export const AUTH_JOBS = { passwordResetEmail: 'password-reset-email' } as const
+export const AUTH_JOBS = {
+  passwordResetEmail: 'password-reset-email',
+  emailVerification: VERIFICATION_JOB,
+} as const
 
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000
 
@@ -76,6 +80,7 @@ export function createAuthService(deps: {
   const { db, clock, accounts, jobs } = deps
   const sessions = createSessionStore(db, clock)
   const signInLimit = createSignInLimit(db, clock)
+  const verification = createEmailVerification({ ...deps, accounts, jobs })
 
   // A sign-in for an unknown e-mail still checks a password against a real hash, so it takes as long as
   // one for a real account and the timing does not tell them apart.
@@ -94,6 +99,7 @@ export function createAuthService(deps: {
 
   const service = {
     sessions,
+    verification,
     /** Cookies are Secure in production (https only). */
     cookiePolicy: { secure: deps.config.nodeEnv === 'production' },
     googleConfigured: deps.google !== null,
@@ -118,6 +124,8 @@ export function createAuthService(deps: {
       const passwordHash = await Bun.password.hash(body.password, 'argon2id')
       const user = await accounts.create({ email, passwordHash, firstName, lastName })
       if (!user) throw conflict(MESSAGES.emailTaken)
+      // Signed in at once (the spec's call); the address is proved later, by the link this queues.
+      await verification.request(user.id)
       return signInAs(user)
     },
 
@@ -200,7 +208,12 @@ export function createAuthService(deps: {
         .where(eq(passwordResetTokens.id, hashToken(body.token)))
         .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
       if (!used || used.expiresAt <= clock.now()) throw unprocessable(MESSAGES.badResetLink)
-      await accounts.setPasswordHash(used.userId, await Bun.password.hash(body.password, 'argon2id'))
+      const user = await accounts.setPasswordHash(
+        used.userId,
+        await Bun.password.hash(body.password, 'argon2id'),
+      )
+      // The link was read in the account's mailbox: that proves the address too.
+      await accounts.markEmailVerified(user.id, user.email)
       await sessions.invalidateAllForUser(used.userId)
       await db
         .delete(passwordResetTokens)
@@ -246,6 +259,7 @@ export function createAuthService(deps: {
     jobHandlers(): Record<string, JobHandler> {
       return {
         [AUTH_JOBS.passwordResetEmail]: (payload) => service.sendPasswordReset(emailPayload(payload)),
+        [AUTH_JOBS.emailVerification]: verification.jobHandler,
       }
     },
   }
