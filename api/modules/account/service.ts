@@ -27,6 +27,8 @@ export interface NewAccount {
   firstName: string
   lastName: string
   photoUrl?: string | null
+  /** Set when the address is proved already (Google's verified claim). */
+  emailVerifiedAt?: Date | null
 }
 
 /** A first or last name, trimmed; a 422 naming the field when it is blank or holds control characters. */
@@ -152,6 +154,7 @@ export function createAccountService(deps: {
           firstName: account.firstName,
           lastName: account.lastName,
           photoUrl: account.photoUrl ?? null,
+          emailVerifiedAt: account.emailVerifiedAt ?? null,
           createdAt: now,
           updatedAt: now,
         })
@@ -184,10 +187,20 @@ export function createAccountService(deps: {
       return db.select().from(users).where(eq(users.role, role)).orderBy(asc(users.email))
     },
 
-    /** Remembers the Google identity of an account, and its picture when the account has none yet. */
-    linkGoogle(user: UserRecord, identity: { subject: string; picture: string | null }) {
+    /**
+     * Remembers the Google identity of an account (whose e-mail Google has just vouched for, so it is proved
+     * now), and its picture when the account has none yet. `clearPassword` takes away a password nobody
+     * proved they own: whoever set it may not be the owner of the address.
+     */
+    linkGoogle(
+      user: UserRecord,
+      identity: { subject: string; picture: string | null },
+      options: { clearPassword: boolean },
+    ) {
       return update(user.id, {
         googleSubject: identity.subject,
+        emailVerifiedAt: user.emailVerifiedAt ?? clock.now(),
+        ...(options.clearPassword ? { passwordHash: null } : {}),
         ...(user.photoUrl ? {} : { photoUrl: identity.picture }),
       })
     },

@@ -6,6 +6,7 @@ import {
   IdentityProviderError,
   type Mailer,
   type SignInChecks,
+  type VerifiedIdentity,
 } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
@@ -97,6 +98,18 @@ export function createAuthService(deps: {
     return { user, session, token }
   }
 
+  /**
+   * Attaches a Google identity to the account with its e-mail. A password nobody proved they own is
+   * cleared and every session of the account ended first, so whoever registered the address before its
+   * owner keeps no way in.
+   */
+  async function linkGoogle(user: UserRecord, identity: VerifiedIdentity): Promise<UserRecord> {
+    const unproved = user.emailVerifiedAt === null
+    const linked = await accounts.linkGoogle(user, identity, { clearPassword: unproved })
+    if (unproved) await sessions.invalidateAllForUser(user.id)
+    return linked
+  }
+
   const service = {
     sessions,
     verification,
@@ -147,7 +160,16 @@ export function createAuthService(deps: {
         throw new HttpError(401, MESSAGES.wrongCredentials)
       }
       await attempt.succeeded()
-      return signInAs(user)
+      const signedIn = await signInAs(user)
+      // The password may have been replaced while it was being checked (a reset, `staff add`, Google taking
+      // over an unproved account), just after every session of the account was ended: this one must not
+      // outlive it either.
+      const now = await accounts.findById(user.id)
+      if (now?.passwordHash !== user.passwordHash) {
+        await sessions.invalidate(signedIn.token)
+        throw new HttpError(401, MESSAGES.wrongCredentials)
+      }
+      return signedIn
     },
 
     signOut: (token: string | null) => sessions.invalidate(token),
@@ -230,29 +252,36 @@ export function createAuthService(deps: {
 
     /**
      * Completes Google sign-in: the account with this Google identity, else the one with its verified
-     * e-mail (DESIGN decision 3), else a new account without a password.
+     * e-mail (DESIGN decision 3), else a new account without a password. An account found by e-mail whose
+     * address was never proved may have been registered by someone else before its owner came (account
+     * pre-hijacking): its password is cleared and its sessions ended before the owner is signed in.
      */
     async finishGoogleSignIn(callbackUrl: URL, checks: SignInChecks): Promise<SignedIn> {
       if (!deps.google) throw new HttpError(503, 'Google sign-in is not set up on this shop.')
       const identity = await deps.google.finish(callbackUrl, checks)
       if (!identity.emailVerified) throw new IdentityProviderError(MESSAGES.googleUnverified)
       const known = await accounts.findByGoogleSubject(identity.subject)
-      if (known) return signInAs(known)
+      if (known) {
+        // Google vouches for the address again; it proves the account's e-mail if that is still the same.
+        if (known.emailVerifiedAt === null) await accounts.markEmailVerified(known.id, identity.email)
+        return signInAs(known)
+      }
       const byEmail = await accounts.findByEmail(identity.email)
-      if (byEmail) return signInAs(await accounts.linkGoogle(byEmail, identity))
-      const created =
-        (await accounts.create({
-          email: identity.email,
-          passwordHash: null,
-          googleSubject: identity.subject,
-          firstName: identity.givenName ?? '',
-          lastName: identity.familyName ?? '',
-          photoUrl: identity.picture,
-        })) ??
-        // Created a moment ago by a parallel sign-in with the same e-mail.
-        (await accounts.findByEmail(identity.email))
-      if (!created) throw new Error('Google account could not be created or found')
-      return signInAs(created)
+      if (byEmail) return signInAs(await linkGoogle(byEmail, identity))
+      const created = await accounts.create({
+        email: identity.email,
+        passwordHash: null,
+        googleSubject: identity.subject,
+        firstName: identity.givenName ?? '',
+        lastName: identity.familyName ?? '',
+        photoUrl: identity.picture,
+        emailVerifiedAt: clock.now(),
+      })
+      if (created) return signInAs(created)
+      // Created a moment ago by a parallel sign-in or sign-up with the same e-mail: linked like any other.
+      const raced = await accounts.findByEmail(identity.email)
+      if (!raced) throw new Error('Google account could not be created or found')
+      return signInAs(await linkGoogle(raced, identity))
     },
 
     /** The job handlers this module owns, for the job runner. */
