@@ -165,6 +165,9 @@ export function createAccountService(deps: {
 
     setPasswordHash: (userId: string, passwordHash: string) => update(userId, { passwordHash }),
 
+    /** No password until one is set with an e-mailed link. */
+    clearPassword: (userId: string) => update(userId, { passwordHash: null }),
+
     /**
      * Records that the owner of `email` proved it, if the account still has that address; the first proof's
      * time is kept. False when the account is gone or its e-mail is another one now.

@@ -15,7 +15,7 @@ import { PASSWORD_MAX_LENGTH } from '../../rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '../../rules/address'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
-import { googleAccountEmail, passwordResetEmail } from './email'
+import { googleAccountEmail, passwordResetEmail, staffPasswordEmail } from './email'
 import type { LoginBody, RegisterBody, ResetPasswordBody } from './model'
 import { createSessionStore, generateToken, hashToken, isTokenShaped, type Session } from './sessions'
 import { createSignInLimit } from './sign-in-limit'
@@ -98,6 +98,22 @@ export function createAuthService(deps: {
     return { user, session, token }
   }
 
+  /** A new reset link for the account (one live link per account: an earlier one is retired). */
+  async function issueResetLink(userId: string): Promise<string> {
+    const token = generateToken()
+    const now = clock.now()
+    await db.batch([
+      db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)),
+      db.insert(passwordResetTokens).values({
+        id: hashToken(token),
+        userId,
+        expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
+        createdAt: now,
+      }),
+    ])
+    return `${deps.config.publicUrl}/reset-password?token=${token}`
+  }
+
   /**
    * Attaches a Google identity to the account with its e-mail. A password nobody proved they own is
    * cleared and every session of the account ended first, so whoever registered the address before its
@@ -154,7 +170,10 @@ export function createAuthService(deps: {
       }
       if (user.passwordHash === null) {
         // Spec §6: an account registered with Google is told to use Google (this does reveal that it exists).
-        throw new HttpError(401, MESSAGES.useGoogle, { useGoogle: true })
+        if (user.googleSubject !== null) throw new HttpError(401, MESSAGES.useGoogle, { useGoogle: true })
+        // No password yet (one is set with an e-mailed link): refused like a wrong one, in as long.
+        await Bun.password.verify(body.password, await decoy())
+        throw new HttpError(401, MESSAGES.wrongCredentials)
       }
       if (body.password === '' || !(await Bun.password.verify(body.password, user.passwordHash))) {
         throw new HttpError(401, MESSAGES.wrongCredentials)
@@ -184,28 +203,23 @@ export function createAuthService(deps: {
       await jobs.enqueue(AUTH_JOBS.passwordResetEmail, { email }, { maxAttempts: 3 })
     },
 
-    /** The job: a fresh single-use link for a password account; a pointer to Google for a Google one. */
+    /**
+     * The job: a fresh single-use link for an account that signs in with a password (or has none yet); a
+     * pointer to Google for one that signs in with Google.
+     */
     async sendPasswordReset(email: string): Promise<void> {
       const user = await accounts.findByEmail(email)
       if (!user) return
-      if (user.passwordHash === null) {
+      if (user.passwordHash === null && user.googleSubject !== null) {
         await deps.mailer.send(googleAccountEmail(user.email, `${deps.config.publicUrl}/login`))
         return
       }
-      const token = generateToken()
-      const now = clock.now()
-      // One live link per account: asking again retires the earlier one.
-      await db.batch([
-        db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
-        db.insert(passwordResetTokens).values({
-          id: hashToken(token),
-          userId: user.id,
-          expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
-          createdAt: now,
-        }),
-      ])
-      const link = `${deps.config.publicUrl}/reset-password?token=${token}`
-      await deps.mailer.send(passwordResetEmail(user.email, link))
+      await deps.mailer.send(passwordResetEmail(user.email, await issueResetLink(user.id)))
+    },
+
+    /** For `npm run staff -- add`: a link to choose the password of a staff account that has none. */
+    async sendStaffPasswordLink(user: UserRecord): Promise<void> {
+      await deps.mailer.send(staffPasswordEmail(user.email, await issueResetLink(user.id)))
     },
 
     async isResetTokenValid(token: string): Promise<boolean> {

@@ -1,6 +1,7 @@
-// Attacks on an account through an address someone registered before its owner came: keeping a way in
-// after the owner signs in with Google (account pre-hijacking), and proving an address one does not read
-// (guessed, replayed, expired and borrowed verification links; links asked for to flood an inbox).
+// Attacks on an account through an address someone registered before its owner came: becoming staff when
+// the owner runs `npm run staff -- add` on it, keeping a way in after the owner signs in with Google
+// (account pre-hijacking), and proving an address one does not read (guessed, replayed and borrowed
+// verification links; links asked for to flood an inbox).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { OAuth2Server } from 'oauth2-mock-server'
@@ -83,6 +84,100 @@ async function sessionCount(userId: string): Promise<number> {
   return (await shop.deps.db.select().from(sessions).where(eq(sessions.userId, userId))).length
 }
 
+/** Holds every password check until `release()`; `checking` settles once one has begun. */
+function holdPasswordChecks() {
+  const original = Bun.password.verify
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let entered: () => void = () => {}
+  const checking = new Promise<void>((resolve) => {
+    entered = resolve
+  })
+  ;(Bun.password as { verify: typeof original }).verify = async (...args) => {
+    entered()
+    await held
+    return original(...args)
+  }
+  return {
+    checking,
+    release,
+    restore: () => {
+      ;(Bun.password as { verify: typeof original }).verify = original
+    },
+  }
+}
+
+const STAFF_PASSWORD = 'the-owners-staff-password'
+
+describe('staff by squatting', () => {
+  test("the owner's `staff add` leaves a squatter no session and no password, and no dashboard", async () => {
+    const squatter = await signUp(shop)
+    const browsers = [
+      squatter.cookie,
+      cookieHeader(await signIn(shop, squatter.email, squatter.password, uniqueAddress())),
+    ]
+    const result = await shop.services.staff.add(squatter.email, async () => STAFF_PASSWORD)
+    expect(result).toMatchObject({ outcome: 'promoted', credentials: 'replaced' })
+
+    for (const cookie of browsers) {
+      attacks.tried(2)
+      expect((await shop.call('GET', '/api/dashboard/stats', undefined, { cookie })).status).toBe(401)
+      expect((await shop.call('GET', '/api/orders', undefined, { cookie })).status).toBe(401)
+    }
+    attacks.tried()
+    expect((await signIn(shop, squatter.email, squatter.password, uniqueAddress())).status).toBe(401)
+    const owner = await signIn(shop, squatter.email, STAFF_PASSWORD, uniqueAddress())
+    const stats = await shop.call('GET', '/api/dashboard/stats', undefined, { cookie: cookieHeader(owner) })
+    expect(stats.status).toBe(200)
+  })
+
+  test('with no password given, the set-password link goes to the address only; the squatter gets nothing', async () => {
+    const squatter = await signUp(shop)
+    // Mail queued by earlier tests goes out first, so what follows is this test's alone.
+    await shop.runDueJobs()
+    const before = mailer.sent.length
+    const result = await shop.services.staff.add(squatter.email, async () => null)
+    expect(result).toMatchObject({ outcome: 'promoted', credentials: 'link-sent' })
+    // The squatter asks for a reset link and tries the password they set: the links go to the owner's mailbox.
+    attacks.tried(3)
+    await shop.call('POST', '/api/auth/forgot-password', { email: squatter.email }, uniqueAddress())
+    await shop.runDueJobs()
+    const sent = mailer.sent.slice(before)
+    expect([...new Set(sent.map((message) => message.to))]).toEqual([squatter.email])
+    expect(sent.map((message) => message.subject)).toEqual(
+      expect.arrayContaining([
+        'Set your Grit & Whisker staff password',
+        'Reset your Grit & Whisker password',
+      ]),
+    )
+    const refused = await signIn(shop, squatter.email, squatter.password, uniqueAddress())
+    expect(await refused.json()).toEqual({ error: 'The e-mail or password is incorrect.' })
+    expect((await signIn(shop, squatter.email, '', uniqueAddress())).status).toBe(401)
+    expect(await sessionCount(squatter.id)).toBe(0)
+  })
+
+  test("a squatter's password sign-in in flight while the owner runs `staff add` gets no session", async () => {
+    const squatter = await signUp(shop)
+    const hold = holdPasswordChecks()
+    let inFlight: Promise<Response>
+    try {
+      inFlight = signIn(shop, squatter.email, squatter.password, uniqueAddress())
+      await hold.checking
+    } finally {
+      hold.restore()
+    }
+    await shop.services.staff.add(squatter.email, async () => STAFF_PASSWORD)
+    hold.release()
+    attacks.tried()
+    const late = await inFlight
+    expect(late.status).toBe(401)
+    expect(setCookies(late).get('session')).toBeUndefined()
+    expect(await sessionCount(squatter.id)).toBe(0)
+  })
+})
+
 describe('account pre-hijacking through Google', () => {
   test('a squatter signed in in three browsers keeps none of them, nor the password, once the owner comes', async () => {
     const squatter = await signUp(shop)
@@ -115,30 +210,16 @@ describe('account pre-hijacking through Google', () => {
 
   test("a squatter's password sign-in in flight while the owner comes in gets no session", async () => {
     const squatter = await signUp(shop)
-    const original = Bun.password.verify
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let entered: () => void = () => {}
-    const checking = new Promise<void>((resolve) => {
-      entered = resolve
-    })
-    // The squatter's password check is held until the owner's Google sign-in has finished.
-    ;(Bun.password as { verify: typeof original }).verify = async (...args) => {
-      entered()
-      await held
-      return original(...args)
-    }
+    const hold = holdPasswordChecks()
     let inFlight: Promise<Response>
     try {
       inFlight = signIn(shop, squatter.email, squatter.password, uniqueAddress())
-      await checking
+      await hold.checking
     } finally {
-      ;(Bun.password as { verify: typeof original }).verify = original
+      hold.restore()
     }
     await ownerSignsInWithGoogle(squatter.email)
-    release()
+    hold.release()
     attacks.tried()
     const late = await inFlight
     expect(late.status).toBe(401)
