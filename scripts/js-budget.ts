@@ -22,6 +22,7 @@ const APP_PATHS = [
   '/signup',
   '/forgot-password',
   '/reset-password',
+  '/verify-email',
   '/google-sign-in',
   '/profile',
   '/account',
