@@ -1,8 +1,10 @@
 // Proving the e-mail address from the shopper's side: sign-up sends a link, the link's page confirms it
 // without the token going anywhere else (no referrer, no other site, gone from the address bar), and the
-// account page shows the state and sends the link again.
+// account page shows the state and sends the link again. And what an unproved address costs: whoever
+// registered it first is shut out when its owner signs in with Google (the local OpenID provider of
+// playwright.config.ts).
 import type { Page, Request } from '@playwright/test'
-import { signUp } from './support/accounts'
+import { input, PASSWORD, signUp } from './support/accounts'
 import { expect, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
@@ -155,4 +157,41 @@ test.describe('e-mail verification', () => {
     await expect(quiet.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
     await context.close()
   })
+})
+
+test('the owner signing in with Google shuts out whoever registered the address first', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(60_000)
+  // Someone registers the owner's address and stays signed in.
+  const email = uniqueEmail(testInfo.project.name)
+  await signUp(page, email)
+  await expect(
+    page.getByRole('region', { name: 'E-mail Address' }).getByText('Not verified yet'),
+  ).toBeVisible()
+
+  // The owner, in a browser of their own, signs in with Google: its claim proves the address.
+  const owner = await browser.newContext({ baseURL })
+  await owner.addCookies([{ name: 'fake_google_email', value: email, url: baseURL ?? '' }])
+  const ownerPage = await owner.newPage()
+  await ownerPage.goto('/login')
+  await waitForIsland(ownerPage, 'LoginForm')
+  await ownerPage.getByRole('link', { name: 'Sign in with Google' }).click()
+  await expect(ownerPage).toHaveURL(/\/account$/)
+  await expect(
+    ownerPage.getByRole('region', { name: 'E-mail Address' }).getByText('Verified', { exact: true }),
+  ).toBeVisible()
+  await owner.close()
+
+  // The first browser's session is gone, and the password it chose opens nothing.
+  await page.goto('/account')
+  await expect(page).toHaveURL(/\/login$/)
+  await waitForIsland(page, 'LoginForm')
+  await input(page, 'Email').fill(email)
+  await input(page, 'Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+  await expect(page.locator('.toast-list li', { hasText: 'Use Google Sign In' })).toBeVisible()
+  await expect(page).toHaveURL(/\/login$/)
 })
