@@ -115,9 +115,9 @@ export function createAuthService(deps: {
   }
 
   /**
-   * Attaches a Google identity to the account with its e-mail. A password nobody proved they own is
-   * cleared and every session of the account ended first, so whoever registered the address before its
-   * owner keeps no way in.
+   * Attaches a Google identity to the account with its e-mail. On an account whose address was never
+   * proved, the password is cleared and then every session ended, so whoever registered the address before
+   * its owner keeps no way in (a sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
    */
   async function linkGoogle(user: UserRecord, identity: VerifiedIdentity): Promise<UserRecord> {
     const unproved = user.emailVerifiedAt === null
