@@ -5,6 +5,12 @@ const port = Number(process.env.E2E_PORT ?? 4599)
 const baseURL = `http://localhost:${port}`
 /** The local OpenID provider that stands in for Google (tests/fakes/openid-provider.ts). */
 const openIdPort = port + 1
+/**
+ * A second shop, without Google sign-in, for the tests of what the pages show then
+ * (tests/e2e/google-buttons.spec.ts reads its address from E2E_NO_GOOGLE_URL).
+ */
+const noGooglePort = port + 2
+process.env.E2E_NO_GOOGLE_URL = `http://localhost:${noGooglePort}`
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 // A fresh database per run. Set once in the runner's environment, which its workers inherit, so a test can
 // put in place what a real past event left in the database (tests/e2e/dashboard.spec.ts).
@@ -77,6 +83,23 @@ export default defineConfig({
         GOOGLE_CLIENT_ID: 'grit-and-whisker-e2e',
         GOOGLE_CLIENT_SECRET: 'e2e-secret',
         GOOGLE_ISSUER: `http://localhost:${openIdPort}`,
+      },
+    },
+    {
+      command: 'node_modules/.bin/bun api/main.ts',
+      url: `http://localhost:${noGooglePort}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(noGooglePort),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://localhost:${noGooglePort}`,
+        NODE_ENV: 'test',
+        DATABASE_URL: `file:./data/e2e-no-google/shop-${process.pid}.db`,
+        DATA_DIR: './data/e2e-no-google',
+        TRUST_PROXY: 'true',
       },
     },
   ],

@@ -32,12 +32,14 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
   })
   // Filled in below once every route is registered: the methods and body types each path takes.
   const routes = createRouteTable()
+  // Built before the server knew its configuration: without Google sign-in, its buttons are left out.
+  const site = deps.google ? deps.site : deps.site.withoutGoogle()
   const app = new Elysia()
     // First, so every answer has its request id, even one the security checks give early.
     .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
     .use(errorFunnel)
     .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
-    .use(requestShape(routes, deps.site))
+    .use(requestShape(routes, site))
     // GET /api/openapi.json, written from every route registered on this app.
     .use(apiDescription())
     .use(healthRoutes(deps.db))
@@ -45,7 +47,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(accountRoutes(services, deps.clock))
     .use(privacyRoutes(services, limits, deps.clock))
     .use(newsletterRoutes(services, limits))
-    .use(catalogRoutes(services, deps.site))
+    .use(catalogRoutes(services, site))
     .use(discountRoutes(services, limits))
     .use(shippingRoutes(services, limits))
     .use(checkoutRoutes(services, limits, deps.clock))
@@ -53,7 +55,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(webhookRoutes(deps.payments, deps.clock, services))
     .use(dashboardRoutes(services, deps.clock))
     // Last: every GET no API route took is a page or an asset of the built site.
-    .use(staticSite(deps.site, routes))
+    .use(staticSite(site, routes))
   routes.load(app.routes)
   return app
 }

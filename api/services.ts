@@ -46,7 +46,11 @@ export function createServices(deps: AppDeps) {
   const accounts = createAccountService({ db, clock, orders })
   const auth = createAuthService({ ...deps, accounts, jobs })
   const dashboard = createDashboardService({ ...deps, orders, catalog, webhooks, accounts })
-  const staff = createStaffAccounts({ accounts, sessions: auth.sessions })
+  const staff = createStaffAccounts({
+    accounts,
+    sessions: auth.sessions,
+    sendPasswordLink: auth.sendStaffPasswordLink,
+  })
   const privacy = createPrivacyService({
     db,
     clock,

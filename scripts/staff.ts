@@ -2,14 +2,22 @@
 // same configuration (DATABASE_URL …) as the shop.
 //
 //   npm run staff -- add <email> [--name "First Last"]   make an account staff; creates it if needed, with a
-//                                                         password typed without echo, or STAFF_PASSWORD
+//                                                         password typed without echo, or STAFF_PASSWORD.
+//                                                         An existing account whose e-mail was never verified
+//                                                         is signed out everywhere and gets that password, or
+//                                                         without one an e-mailed link to set its own
 //   npm run staff -- remove <email>                       back to customer, signed out everywhere at once
 //   npm run staff -- list                                 every staff account
 import { resolve } from 'node:path'
 import { adaptersFromConfig } from '../api/adapters'
 import { ConfigError, readConfig } from '../api/env'
 import { systemClock } from '../api/lib/clock'
-import { STAFF_PASSWORD_MIN_LENGTH, StaffCommandError } from '../api/modules/account/staff'
+import {
+  type PasswordSource,
+  STAFF_PASSWORD_MIN_LENGTH,
+  type StaffAccounts,
+  StaffCommandError,
+} from '../api/modules/account/staff'
 import { loadStaticSite } from '../api/plugins/static-site'
 import { createServices } from '../api/services'
 import { openDatabase } from '../db/client'
@@ -20,7 +28,9 @@ const USAGE = `Usage:
   npm run staff -- list
 
 A new staff account's password is asked for without echo, or read from STAFF_PASSWORD
-(at least ${STAFF_PASSWORD_MIN_LENGTH} characters).`
+(at least ${STAFF_PASSWORD_MIN_LENGTH} characters). An existing account whose e-mail was never verified is
+signed out everywhere and its password replaced: by the one given, or, with none given (Enter at the
+prompt, or no terminal and no STAFF_PASSWORD), by a link e-mailed to the address to set one.`
 
 class UsageError extends Error {}
 
@@ -53,19 +63,54 @@ function readHidden(prompt: string): Promise<string> {
   })
 }
 
-/** STAFF_PASSWORD, else typed twice at the terminal. Never printed, never logged. */
-async function askPassword(): Promise<string> {
-  const fromEnv = process.env.STAFF_PASSWORD
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv
-  if (!process.stdin.isTTY) {
-    throw new UsageError('No terminal to type a password in: set STAFF_PASSWORD for this command.')
-  }
-  const first = await readHidden(
-    `Password for the new account (at least ${STAFF_PASSWORD_MIN_LENGTH} characters): `,
-  )
+/** Typed twice at the terminal without echo; an empty first entry is null when `optional`. */
+async function typePassword(prompt: string, optional: boolean): Promise<string | null> {
+  const first = await readHidden(prompt)
+  if (optional && first === '') return null
   const again = await readHidden('The same password again: ')
   if (first !== again) throw new UsageError('The two passwords differ. Nothing was changed.')
   return first
+}
+
+/**
+ * STAFF_PASSWORD, else typed at the terminal. Never printed, never logged. For an unverified account whose
+ * password is being replaced, none (no terminal, or Enter) means "e-mail a link to set one".
+ */
+const askPassword: PasswordSource = async (purpose) => {
+  const fromEnv = process.env.STAFF_PASSWORD
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv
+  if (!process.stdin.isTTY) {
+    if (purpose === 'unverified') return null
+    throw new UsageError('No terminal to type a password in: set STAFF_PASSWORD for this command.')
+  }
+  if (purpose === 'unverified') {
+    console.log("This account's e-mail was never verified, so its password will be replaced.")
+    return typePassword(
+      `New password (at least ${STAFF_PASSWORD_MIN_LENGTH} characters), or Enter to e-mail a link to set one: `,
+      true,
+    )
+  }
+  return typePassword(
+    `Password for the new account (at least ${STAFF_PASSWORD_MIN_LENGTH} characters): `,
+    false,
+  )
+}
+
+/** What `add` did, in words for whoever runs it. */
+function addReport(result: Awaited<ReturnType<StaffAccounts['add']>>): string {
+  const { outcome, credentials, user } = result
+  if (outcome === 'created')
+    return `Created ${user.email} as staff. They can sign in at /login and open /dashboard.`
+  const head = outcome === 'promoted' ? `${user.email} is staff now.` : `${user.email} was staff already.`
+  if (credentials === 'kept') {
+    return outcome === 'promoted'
+      ? `${head} Its e-mail is verified, so its password and sign-in stay as they were.`
+      : `${user.email} is staff already and its e-mail is verified. Nothing changed.`
+  }
+  const unproved = 'Its e-mail was never verified, so its password was'
+  const ended = 'and every session of the account has ended.'
+  if (credentials === 'replaced') return `${head} ${unproved} replaced with the one given ${ended}`
+  return `${head} ${unproved} removed ${ended} A link to set a new password was e-mailed to ${user.email} (it works once, for 1 hour; "Forgot Password" on /login sends another).`
 }
 
 function nameOption(args: string[]): { firstName: string; lastName: string } | undefined {
@@ -110,13 +155,7 @@ async function main(args: string[]): Promise<void> {
       return
     }
     if (command === 'add') {
-      const { outcome, user } = await staff.add(email as string, askPassword, nameOption(args))
-      const said = {
-        created: `Created ${user.email} as staff. They can sign in at /login and open /dashboard.`,
-        promoted: `${user.email} is staff now; their password and sign-in stay as they were.`,
-        'already-staff': `${user.email} is staff already. Nothing changed.`,
-      }
-      console.log(said[outcome])
+      console.log(addReport(await staff.add(email as string, askPassword, nameOption(args))))
       return
     }
     const { outcome, user } = await staff.remove(email as string)

@@ -116,7 +116,8 @@ if (only !== 'unit') {
   run('precompress', [bun, 'scripts/precompress.ts'])
   // DESIGN §7: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
   run('JavaScript budget', [bun, 'scripts/js-budget.ts'])
-  rmSync('./data/e2e', { recursive: true, force: true })
+  // Both browser-test shops (with and without Google sign-in) start from nothing.
+  for (const dir of ['./data/e2e', './data/e2e-no-google']) rmSync(dir, { recursive: true, force: true })
   await runCounted(
     'browser tests',
     ['node', 'node_modules/.bin/playwright', 'test', ...process.argv.slice(3)],

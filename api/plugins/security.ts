@@ -11,6 +11,13 @@ const SERVER_TO_SERVER = ['/api/stripe/webhook']
 const BODY_TOO_LARGE = 'The request body is too large.'
 
 /**
+ * Pages opened from an e-mailed link whose address carries a token (a reset or verification link): they
+ * send no Referer at all, not even to the shop's own files and calls, so the token stays in the address
+ * bar until the page clears it and goes nowhere else.
+ */
+const TOKEN_PAGES = /^\/(reset-password|verify-email)(\/|\/index\.html)?$/
+
+/**
  * Whether a streamed body stays within `maxBytes`. A copy is read, so the route still gets the whole body
  * from the original; reading stops at the first chunk over the cap, so at most that much is ever held.
  */
@@ -53,7 +60,9 @@ export function security(options: { publicUrl: string; production: boolean }) {
   const publicOrigin = new URL(options.publicUrl).origin
   return new Elysia({ name: 'security' }).onRequest(async ({ request, set }) => {
     set.headers['x-content-type-options'] = 'nosniff'
-    set.headers['referrer-policy'] = 'strict-origin-when-cross-origin'
+    set.headers['referrer-policy'] = TOKEN_PAGES.test(new URL(request.url).pathname)
+      ? 'no-referrer'
+      : 'strict-origin-when-cross-origin'
     set.headers['x-frame-options'] = 'DENY'
     set.headers['permissions-policy'] =
       'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")'

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants as zlib } from 'node:zlib'
 import { Elysia } from 'elysia'
+import { pathWithoutGoogleStandsFor } from '../rules/site-variants'
 import { jsonError } from './errors'
 import { methodNotAllowed, type RouteTable } from './request-shape'
 
@@ -138,17 +139,14 @@ export interface StaticSite {
   /** The nearest 404 page above a path (e.g. products/404 for /products/x), else the site's 404.html. */
   notFoundPage(pathname: string): StaticFile | undefined
   size: number
+  /**
+   * The site as served when Google sign-in is not configured: the pages built without their Google
+   * buttons stand in for the usual ones (api/rules/site-variants.ts).
+   */
+  withoutGoogle(): StaticSite
 }
 
-/** Reads the Astro build into memory. A missing build is not fatal: the API still answers. */
-export function loadStaticSite(distDir: string): StaticSite {
-  const files = new Map<string, StaticFile>()
-  if (existsSync(distDir)) {
-    for (const file of walk(distDir)) {
-      const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
-      files.set(urlPath, load(distDir, file))
-    }
-  }
+function siteOf(files: Map<string, StaticFile>, withoutGoogle: () => StaticSite): StaticSite {
   return {
     size: files.size,
     find(pathname) {
@@ -165,7 +163,31 @@ export function loadStaticSite(distDir: string): StaticSite {
       }
       return files.get('/404.html')
     },
+    withoutGoogle,
   }
+}
+
+/**
+ * Reads the Astro build into memory. A missing build is not fatal: the API still answers. The pages built
+ * without Google buttons are kept aside, never at their own address.
+ */
+export function loadStaticSite(distDir: string): StaticSite {
+  const files = new Map<string, StaticFile>()
+  const withoutGoogleFiles = new Map<string, StaticFile>()
+  if (existsSync(distDir)) {
+    for (const file of walk(distDir)) {
+      const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
+      const standsFor = pathWithoutGoogleStandsFor(urlPath)
+      if (standsFor) withoutGoogleFiles.set(standsFor, load(distDir, file))
+      else files.set(urlPath, load(distDir, file))
+    }
+  }
+  let plain: StaticSite | null = null
+  const withoutGoogle = (): StaticSite => {
+    plain ??= siteOf(new Map([...files, ...withoutGoogleFiles]), withoutGoogle)
+    return plain
+  }
+  return siteOf(files, withoutGoogle)
 }
 
 /** The ready answer in the encoding the client accepts, or 304 when it already holds these bytes. */

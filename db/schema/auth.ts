@@ -45,6 +45,27 @@ export const passwordResetTokens = sqliteTable(
 )
 
 /**
+ * E-mail verification links: the token is e-mailed, only its SHA-256 is kept; one use, 24 hours. A used
+ * link keeps its row (with `usedAt`) until it runs out, so a second click can be told "already used".
+ */
+export const emailVerificationTokens = sqliteTable(
+  'email_verification_tokens',
+  {
+    /** Hex SHA-256 of the token in the e-mailed link. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The address the link was sent to: it proves that address, and no other the account may hold later. */
+    email: text('email').notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('email_verification_tokens_user_id_idx').on(table.userId)],
+)
+
+/**
  * Password sign-in attempts that have not succeeded, for the brute-force limit (10 in 10 minutes per
  * account and per client address). In the database, so every server instance counts the same attempts.
  */

@@ -23,6 +23,12 @@ export const users = sqliteTable('users', {
   notifyByEmail: integer('notify_by_email', { mode: 'boolean' }).notNull().default(true),
   notifyBySms: integer('notify_by_sms', { mode: 'boolean' }).notNull().default(false),
   role: text('role', { enum: USER_ROLES }).notNull().default('customer'),
+  /**
+   * When the owner of the address proved it (a verification link, a used reset link, or Google's verified
+   * claim); null while nobody has. An unproved account's password and sessions are not trusted when it is
+   * made staff or linked to Google (docs/decisions/016-verified-e-mail.md).
+   */
+  emailVerifiedAt: integer('email_verified_at', { mode: 'timestamp_ms' }),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })

@@ -44,6 +44,8 @@ export const publicUserSchema = t.Object({
   role: t.UnionEnum(USER_ROLES),
   /** False for an account made with Google: it has no password to change. */
   hasPassword: t.Boolean(),
+  /** Whether the owner of the e-mail proved it (a verification link, a reset link or Google). */
+  emailVerified: t.Boolean(),
 })
 
 export type PublicUser = typeof publicUserSchema.static

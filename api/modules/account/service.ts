@@ -1,5 +1,5 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
@@ -27,6 +27,8 @@ export interface NewAccount {
   firstName: string
   lastName: string
   photoUrl?: string | null
+  /** Set when the address is proved already (Google's verified claim). */
+  emailVerifiedAt?: Date | null
 }
 
 /** A first or last name, trimmed; a 422 naming the field when it is blank or holds control characters. */
@@ -152,6 +154,7 @@ export function createAccountService(deps: {
           firstName: account.firstName,
           lastName: account.lastName,
           photoUrl: account.photoUrl ?? null,
+          emailVerifiedAt: account.emailVerifiedAt ?? null,
           createdAt: now,
           updatedAt: now,
         })
@@ -162,6 +165,23 @@ export function createAccountService(deps: {
 
     setPasswordHash: (userId: string, passwordHash: string) => update(userId, { passwordHash }),
 
+    /** No password until one is set with an e-mailed link. */
+    clearPassword: (userId: string) => update(userId, { passwordHash: null }),
+
+    /**
+     * Records that the owner of `email` proved it, if the account still has that address; the first proof's
+     * time is kept. False when the account is gone or its e-mail is another one now.
+     */
+    async markEmailVerified(userId: string, email: string): Promise<boolean> {
+      const now = clock.now()
+      const changed = await db
+        .update(users)
+        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.getTime()})`, updatedAt: now })
+        .where(and(eq(users.id, userId), eq(users.email, email)))
+        .returning({ id: users.id })
+      return changed.length > 0
+    },
+
     /** Staff or customer: only the staff command changes this (api/modules/account/staff.ts). */
     setRole: (userId: string, role: UserRole) => update(userId, { role }),
 
@@ -170,10 +190,20 @@ export function createAccountService(deps: {
       return db.select().from(users).where(eq(users.role, role)).orderBy(asc(users.email))
     },
 
-    /** Remembers the Google identity of an account, and its picture when the account has none yet. */
-    linkGoogle(user: UserRecord, identity: { subject: string; picture: string | null }) {
+    /**
+     * Remembers the Google identity of an account (whose e-mail Google has just vouched for, so it is proved
+     * now), and its picture when the account has none yet. `clearPassword` takes away a password nobody
+     * proved they own: whoever set it may not be the owner of the address.
+     */
+    linkGoogle(
+      user: UserRecord,
+      identity: { subject: string; picture: string | null },
+      options: { clearPassword: boolean },
+    ) {
       return update(user.id, {
         googleSubject: identity.subject,
+        emailVerifiedAt: user.emailVerifiedAt ?? clock.now(),
+        ...(options.clearPassword ? { passwordHash: null } : {}),
         ...(user.photoUrl ? {} : { photoUrl: identity.picture }),
       })
     },
@@ -201,6 +231,7 @@ export function createAccountService(deps: {
         notifications: { email: user.notifyByEmail, sms: user.notifyBySms },
         role: user.role,
         hasPassword: user.passwordHash !== null,
+        emailVerified: user.emailVerifiedAt !== null,
       }
     },
 

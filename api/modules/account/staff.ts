@@ -2,7 +2,12 @@
  * Staff accounts, managed from the server's command line (`npm run staff`, scripts/staff.ts): nobody can
  * make themselves staff from the web. Removing someone from staff also signs them out everywhere, so the
  * dashboard is closed to them at once, not when their session runs out.
+ *
+ * Making an existing account staff keeps only credentials someone proved: anyone can register the owner's
+ * address before the owner runs the command, so an account whose e-mail was never verified loses its
+ * password and every session first (docs/decisions/016-verified-e-mail.md).
  */
+import { errorMessage } from '../../lib/log'
 import { PASSWORD_MAX_LENGTH } from '../../rules/account'
 import { isEmail } from '../../rules/address'
 import type { SessionStore } from '../auth/sessions'
@@ -14,6 +19,18 @@ export const STAFF_PASSWORD_MIN_LENGTH = 12
 export class StaffCommandError extends Error {}
 
 export type AddOutcome = 'created' | 'promoted' | 'already-staff'
+
+/**
+ * What became of an existing account's way in: kept (its e-mail is verified, or the account is new),
+ * replaced by the password given, or removed with a link to set one e-mailed to the address.
+ */
+export type CredentialsOutcome = 'kept' | 'replaced' | 'link-sent'
+
+/**
+ * The password for the account: `new-account` must give one; `unverified` (an existing account whose
+ * password is being replaced) may answer null to have a link to set one e-mailed instead.
+ */
+export type PasswordSource = (purpose: 'new-account' | 'unverified') => Promise<string | null>
 export type RemoveOutcome = 'removed' | 'not-staff'
 
 function normalEmail(email: string): string {
@@ -32,27 +49,68 @@ export function checkStaffPassword(password: string): void {
 }
 
 export function createStaffAccounts(deps: {
-  accounts: Pick<AccountService, 'findByEmail' | 'create' | 'setRole' | 'withRole'>
+  accounts: Pick<
+    AccountService,
+    'findByEmail' | 'create' | 'setRole' | 'withRole' | 'setPasswordHash' | 'clearPassword'
+  >
   sessions: Pick<SessionStore, 'invalidateAllForUser'>
+  /** E-mails the account a link to choose its password (a reset link). */
+  sendPasswordLink: (user: UserRecord) => Promise<void>
 }) {
   const { accounts } = deps
+
+  /**
+   * Takes away a password and sessions nobody proved they own: replaced by the password given, or
+   * removed with a link to set one. Done before the account becomes staff, so at no moment is it staff
+   * with the old way in.
+   */
+  async function replaceCredentials(
+    user: UserRecord,
+    askPassword: PasswordSource,
+  ): Promise<Exclude<CredentialsOutcome, 'kept'>> {
+    const password = await askPassword('unverified')
+    if (password !== null) {
+      checkStaffPassword(password)
+      await accounts.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'))
+    } else {
+      await accounts.clearPassword(user.id)
+    }
+    await deps.sessions.invalidateAllForUser(user.id)
+    return password !== null ? 'replaced' : 'link-sent'
+  }
+
   return {
     /**
-     * Makes `email` staff: promotes the account if there is one (its password, or Google sign-in, stays as
-     * it is), else creates one with the password `askPassword` gives. The password is asked for only then.
+     * Makes `email` staff. An existing account whose e-mail is verified is promoted as it is; one whose
+     * e-mail is not has its sessions ended and its password replaced (by the one `askPassword` gives, or
+     * by an e-mailed link to set one) first. Without an account, one is created with the password given.
      */
     async add(
       rawEmail: string,
-      askPassword: () => Promise<string>,
+      askPassword: PasswordSource,
       name: { firstName: string; lastName: string } = { firstName: 'Staff', lastName: '' },
-    ): Promise<{ outcome: AddOutcome; user: UserRecord }> {
+    ): Promise<{ outcome: AddOutcome; credentials: CredentialsOutcome; user: UserRecord }> {
       const email = normalEmail(rawEmail)
       const existing = await accounts.findByEmail(email)
       if (existing) {
-        if (existing.role === 'staff') return { outcome: 'already-staff', user: existing }
-        return { outcome: 'promoted', user: await accounts.setRole(existing.id, 'staff') }
+        const credentials =
+          existing.emailVerifiedAt === null ? await replaceCredentials(existing, askPassword) : 'kept'
+        const outcome = existing.role === 'staff' ? 'already-staff' : 'promoted'
+        const user = await accounts.setRole(existing.id, 'staff')
+        // Last: should the e-mail fail, the account is already safe (no password, no sessions) and staff.
+        if (credentials === 'link-sent') {
+          try {
+            await deps.sendPasswordLink(user)
+          } catch (error) {
+            throw new StaffCommandError(
+              `${email} is staff now, with no password and signed out everywhere, because its e-mail was never verified; but the e-mail with a link to set a password could not be sent (${errorMessage(error)}). Run the command again with STAFF_PASSWORD set, or once mail works.`,
+            )
+          }
+        }
+        return { outcome, credentials, user }
       }
-      const password = await askPassword()
+      const password = await askPassword('new-account')
+      if (password === null) throw new StaffCommandError('A new staff account needs a password.')
       checkStaffPassword(password)
       const created = await accounts.create({
         email,
@@ -62,7 +120,12 @@ export function createStaffAccounts(deps: {
       // Signed up on the web a moment ago: promote that account instead.
       const user = created ?? (await accounts.findByEmail(email))
       if (!user) throw new Error(`account ${email} could not be created or found`)
-      return { outcome: created ? 'created' : 'promoted', user: await accounts.setRole(user.id, 'staff') }
+      if (!created) {
+        // Signed up on the web between the look-up and the insert: unproved, like any account made there.
+        const credentials = await replaceCredentials(user, async () => password)
+        return { outcome: 'promoted', credentials, user: await accounts.setRole(user.id, 'staff') }
+      }
+      return { outcome: 'created', credentials: 'kept', user: await accounts.setRole(user.id, 'staff') }
     },
 
     /** Back to customer, and every session of the account ended: the dashboard closes to them now. */

@@ -1,4 +1,4 @@
-/** The password e-mails, as plain text and HTML with the same content. */
+/** The account e-mails (password links, address confirmation), as plain text and HTML with the same content. */
 import type { MailMessage } from '../../adapters/types'
 
 function escapeHtml(text: string): string {
@@ -31,6 +31,39 @@ export function passwordResetEmail(to: string, link: string): MailMessage {
     subject: 'Reset your Grit & Whisker password',
     text: `${lines.join('\n\n')}\n\n${link}\n\nGrit & Whisker\n`,
     html: paragraphs(lines, { href: link, label: 'Choose a new password' }),
+  }
+}
+
+/**
+ * From `npm run staff -- add`: staff access was given to an account whose address was never proved, so its
+ * password was removed; the owner of the mailbox chooses one. The link is a reset link (one use, 1 hour).
+ */
+export function staffPasswordEmail(to: string, link: string): MailMessage {
+  const lines = [
+    'You have been given staff access to the Grit & Whisker dashboard.',
+    'Choose the password of your account with the link below. It works once and for 1 hour; after that, ask for a new one with "Forgot Password" on the sign-in page.',
+    'If you do not expect this, ignore this e-mail and tell the shop: nobody can sign in to the account without a password.',
+  ]
+  return {
+    to,
+    subject: 'Set your Grit & Whisker staff password',
+    text: `${lines.join('\n\n')}\n\n${link}\n\nGrit & Whisker\n`,
+    html: paragraphs(lines, { href: link, label: 'Choose my password' }),
+  }
+}
+
+/** Sent once at sign-up (and again on request): the link proves the address belongs to the account's owner. */
+export function verificationEmail(to: string, link: string): MailMessage {
+  const lines = [
+    'Welcome to Grit & Whisker! Please confirm that this e-mail address is yours with the link below.',
+    'It works once and for 24 hours. You can send a new one from your account page.',
+    'If you did not create an account with us, ignore this e-mail: nothing happens without the link.',
+  ]
+  return {
+    to,
+    subject: 'Confirm your e-mail address for Grit & Whisker',
+    text: `${lines.join('\n\n')}\n\n${link}\n\nGrit & Whisker\n`,
+    html: paragraphs(lines, { href: link, label: 'Confirm my e-mail address' }),
   }
 }
 

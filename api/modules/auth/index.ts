@@ -16,10 +16,13 @@ import {
   loginBody,
   messageResponse,
   registerBody,
+  resendVerificationResponse,
   resetPasswordBody,
   resetTokenBody,
+  verifyEmailBody,
 } from './model'
 import { type AuthService, MESSAGES, type SignedIn } from './service'
+import { VERIFICATION_MESSAGES } from './verification'
 
 const HOUR_MS = 60 * 60 * 1000
 /** Counted in the database (sharedRateCounter), so several server instances allow no more than one. */
@@ -47,6 +50,25 @@ const LIMITS = {
     max: 20,
     windowMs: 15 * 60 * 1000,
     message: 'Too many attempts with reset links. Please wait 15 minutes and try again.',
+  },
+  // Verification links are limited like reset links: asking for them fills an inbox, using them is guessing.
+  verifyRequestPerAddress: {
+    name: 'verify-request',
+    max: 5,
+    windowMs: 15 * 60 * 1000,
+    message: 'Too many links asked for from here. Please wait 15 minutes and try again.',
+  },
+  verifyRequestPerEmail: {
+    name: 'verify-request-email',
+    max: 3,
+    windowMs: HOUR_MS,
+    message: 'Too many links asked for this e-mail. Please check your inbox, or try again in an hour.',
+  },
+  verifyUse: {
+    name: 'verify-use',
+    max: 20,
+    windowMs: 15 * 60 * 1000,
+    message: 'Too many attempts with verification links. Please wait 15 minutes and try again.',
   },
 } as const
 
@@ -222,6 +244,42 @@ export function authRoutes(
           body: resetPasswordBody,
           parse: 'json',
           response: { 200: messageResponse },
+        },
+      )
+      .post(
+        '/api/auth/verify-email',
+        async ({ body, clientAddress }) => {
+          await sharedRateCounter(clientAddress, LIMITS.verifyUse)
+          await auth.verification.verify(body.token)
+          return { message: VERIFICATION_MESSAGES.verified }
+        },
+        {
+          detail: {
+            summary: 'Prove the e-mail address with the e-mailed link (one use, 24 hours)',
+            description:
+              'A used link is a 409, an expired or unknown one a 422; `reason` says which (used, expired, invalid).',
+            tags: ['Account'],
+          },
+          body: verifyEmailBody,
+          parse: 'json',
+          response: { 200: messageResponse },
+        },
+      )
+      .post(
+        '/api/auth/resend-verification',
+        async ({ user, clientAddress }) => {
+          if (user.emailVerifiedAt !== null) {
+            return { message: VERIFICATION_MESSAGES.alreadyVerified, emailVerified: true }
+          }
+          await sharedRateCounter(clientAddress, LIMITS.verifyRequestPerAddress)
+          await sharedRateCounter(user.email, LIMITS.verifyRequestPerEmail)
+          await auth.verification.request(user.id)
+          return { message: VERIFICATION_MESSAGES.sent, emailVerified: false }
+        },
+        {
+          detail: { summary: 'E-mail a new verification link to the signed-in account', tags: ['Account'] },
+          signedIn: true,
+          response: { 200: resendVerificationResponse },
         },
       )
       .get(

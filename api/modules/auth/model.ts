@@ -60,3 +60,17 @@ export const resetPasswordBody = t.Object({ token, password })
 export type ResetPasswordBody = typeof resetPasswordBody.static
 
 export const messageResponse = t.Object({ message: t.String() })
+
+/** An e-mail verification token as e-mailed: 32 lower-case base32 characters; anything longer is refused unread. */
+const verificationToken = t.String({
+  maxLength: 64,
+  error: 'This verification link is not valid. Sign in and send a new one from your account page.',
+})
+
+/** POST /api/auth/verify-email. */
+export const verifyEmailBody = t.Object({ token: verificationToken })
+
+/** POST /api/auth/resend-verification: what happened, and whether the address is proved already. */
+export const resendVerificationResponse = t.Object({ message: t.String(), emailVerified: t.Boolean() })
+
+export type ResendVerificationResponse = typeof resendVerificationResponse.static

@@ -7,6 +7,7 @@ import {
   IdentityProviderError,
   type Mailer,
   type SignInChecks,
+  type VerifiedIdentity,
 } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
@@ -15,12 +16,16 @@ import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '..
 import { isEmail, PASSWORD_MIN_LENGTH } from '../../rules/address'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
-import { googleAccountEmail, passwordResetEmail } from './email'
+import { googleAccountEmail, passwordResetEmail, staffPasswordEmail } from './email'
 import type { LoginBody, RegisterBody, ResetPasswordBody } from './model'
 import { createSessionStore, generateToken, hashToken, isTokenShaped, type Session } from './sessions'
 import { createSignInLimit } from './sign-in-limit'
+import { createEmailVerification, VERIFICATION_JOB } from './verification'
 
-export const AUTH_JOBS = { passwordResetEmail: 'password-reset-email' } as const
+export const AUTH_JOBS = {
+  passwordResetEmail: 'password-reset-email',
+  emailVerification: VERIFICATION_JOB,
+} as const
 
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000
 
@@ -81,6 +86,7 @@ export function createAuthService(deps: {
   const { db, clock, accounts, jobs } = deps
   const sessions = createSessionStore(db, clock)
   const signInLimit = createSignInLimit(db, clock)
+  const verification = createEmailVerification({ ...deps, accounts, jobs })
 
   // A sign-in for an unknown e-mail still checks a password against a real hash, so it takes as long as
   // one for a real account and the timing does not tell them apart.
@@ -97,8 +103,37 @@ export function createAuthService(deps: {
     return { user, session, token }
   }
 
+  /** A new reset link for the account (one live link per account: an earlier one is retired). */
+  async function issueResetLink(userId: string): Promise<string> {
+    const token = generateToken()
+    const now = clock.now()
+    await db.batch([
+      db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)),
+      db.insert(passwordResetTokens).values({
+        id: hashToken(token),
+        userId,
+        expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
+        createdAt: now,
+      }),
+    ])
+    return `${deps.config.publicUrl}/reset-password?token=${token}`
+  }
+
+  /**
+   * Attaches a Google identity to the account with its e-mail. On an account whose address was never
+   * proved, the password is cleared and then every session ended, so whoever registered the address before
+   * its owner keeps no way in (a sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
+   */
+  async function linkGoogle(user: UserRecord, identity: VerifiedIdentity): Promise<UserRecord> {
+    const unproved = user.emailVerifiedAt === null
+    const linked = await accounts.linkGoogle(user, identity, { clearPassword: unproved })
+    if (unproved) await sessions.invalidateAllForUser(user.id)
+    return linked
+  }
+
   const service = {
     sessions,
+    verification,
     /** Cookies are Secure in production (https only). */
     cookiePolicy: { secure: deps.config.nodeEnv === 'production' },
     googleConfigured: deps.google !== null,
@@ -123,6 +158,8 @@ export function createAuthService(deps: {
       const passwordHash = await Bun.password.hash(body.password, 'argon2id')
       const user = await accounts.create({ email, passwordHash, firstName, lastName })
       if (!user) throw conflict(MESSAGES.emailTaken)
+      // Signed in at once (the spec's call); the address is proved later, by the link this queues.
+      await verification.request(user.id)
       return signInAs(user, 'password')
     },
 
@@ -138,13 +175,25 @@ export function createAuthService(deps: {
       }
       if (user.passwordHash === null) {
         // Spec §6: an account registered with Google is told to use Google (this does reveal that it exists).
-        throw new HttpError(401, MESSAGES.useGoogle, { useGoogle: true })
+        if (user.googleSubject !== null) throw new HttpError(401, MESSAGES.useGoogle, { useGoogle: true })
+        // No password yet (one is set with an e-mailed link): refused like a wrong one, in as long.
+        await Bun.password.verify(body.password, await decoy())
+        throw new HttpError(401, MESSAGES.wrongCredentials)
       }
       if (body.password === '' || !(await Bun.password.verify(body.password, user.passwordHash))) {
         throw new HttpError(401, MESSAGES.wrongCredentials)
       }
       await attempt.succeeded()
-      return signInAs(user, 'password')
+      const signedIn = await signInAs(user, 'password')
+      // The password may have been replaced while it was being checked (a reset, `staff add`, Google taking
+      // over an unproved account), just after every session of the account was ended: this one must not
+      // outlive it either.
+      const now = await accounts.findById(user.id)
+      if (now?.passwordHash !== user.passwordHash) {
+        await sessions.invalidate(signedIn.token)
+        throw new HttpError(401, MESSAGES.wrongCredentials)
+      }
+      return signedIn
     },
 
     signOut: (token: string | null) => sessions.invalidate(token),
@@ -195,28 +244,23 @@ export function createAuthService(deps: {
       await jobs.enqueue(AUTH_JOBS.passwordResetEmail, { email }, { maxAttempts: 3 })
     },
 
-    /** The job: a fresh single-use link for a password account; a pointer to Google for a Google one. */
+    /**
+     * The job: a fresh single-use link for an account that signs in with a password (or has none yet); a
+     * pointer to Google for one that signs in with Google.
+     */
     async sendPasswordReset(email: string): Promise<void> {
       const user = await accounts.findByEmail(email)
       if (!user) return
-      if (user.passwordHash === null) {
+      if (user.passwordHash === null && user.googleSubject !== null) {
         await deps.mailer.send(googleAccountEmail(user.email, `${deps.config.publicUrl}/login`))
         return
       }
-      const token = generateToken()
-      const now = clock.now()
-      // One live link per account: asking again retires the earlier one.
-      await db.batch([
-        db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
-        db.insert(passwordResetTokens).values({
-          id: hashToken(token),
-          userId: user.id,
-          expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
-          createdAt: now,
-        }),
-      ])
-      const link = `${deps.config.publicUrl}/reset-password?token=${token}`
-      await deps.mailer.send(passwordResetEmail(user.email, link))
+      await deps.mailer.send(passwordResetEmail(user.email, await issueResetLink(user.id)))
+    },
+
+    /** For `npm run staff -- add`: a link to choose the password of a staff account that has none. */
+    async sendStaffPasswordLink(user: UserRecord): Promise<void> {
+      await deps.mailer.send(staffPasswordEmail(user.email, await issueResetLink(user.id)))
     },
 
     async isResetTokenValid(token: string): Promise<boolean> {
@@ -241,7 +285,12 @@ export function createAuthService(deps: {
         .where(eq(passwordResetTokens.id, hashToken(body.token)))
         .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
       if (!used || used.expiresAt <= clock.now()) throw unprocessable(MESSAGES.badResetLink)
-      await accounts.setPasswordHash(used.userId, await Bun.password.hash(body.password, 'argon2id'))
+      const user = await accounts.setPasswordHash(
+        used.userId,
+        await Bun.password.hash(body.password, 'argon2id'),
+      )
+      // The link was read in the account's mailbox: that proves the address too.
+      await accounts.markEmailVerified(user.id, user.email)
       await sessions.invalidateAllForUser(used.userId)
       await db
         .delete(passwordResetTokens)
@@ -258,35 +307,43 @@ export function createAuthService(deps: {
 
     /**
      * Completes Google sign-in: the account with this Google identity, else the one with its verified
-     * e-mail (DESIGN decision 3), else a new account without a password.
+     * e-mail (DESIGN decision 3), else a new account without a password. An account found by e-mail whose
+     * address was never proved may have been registered by someone else before its owner came (account
+     * pre-hijacking): its password is cleared and its sessions ended before the owner is signed in.
      */
     async finishGoogleSignIn(callbackUrl: URL, checks: SignInChecks): Promise<SignedIn> {
       if (!deps.google) throw new HttpError(503, 'Google sign-in is not set up on this shop.')
       const identity = await deps.google.finish(callbackUrl, checks)
       if (!identity.emailVerified) throw new IdentityProviderError(MESSAGES.googleUnverified)
       const known = await accounts.findByGoogleSubject(identity.subject)
-      if (known) return signInAs(known, 'google')
+      if (known) {
+        // Google vouches for the address again; it proves the account's e-mail if that is still the same.
+        if (known.emailVerifiedAt === null) await accounts.markEmailVerified(known.id, identity.email)
+        return signInAs(known, 'google')
+      }
       const byEmail = await accounts.findByEmail(identity.email)
-      if (byEmail) return signInAs(await accounts.linkGoogle(byEmail, identity), 'google')
-      const created =
-        (await accounts.create({
-          email: identity.email,
-          passwordHash: null,
-          googleSubject: identity.subject,
-          firstName: identity.givenName ?? '',
-          lastName: identity.familyName ?? '',
-          photoUrl: identity.picture,
-        })) ??
-        // Created a moment ago by a parallel sign-in with the same e-mail.
-        (await accounts.findByEmail(identity.email))
-      if (!created) throw new Error('Google account could not be created or found')
-      return signInAs(created, 'google')
+      if (byEmail) return signInAs(await linkGoogle(byEmail, identity), 'google')
+      const created = await accounts.create({
+        email: identity.email,
+        passwordHash: null,
+        googleSubject: identity.subject,
+        firstName: identity.givenName ?? '',
+        lastName: identity.familyName ?? '',
+        photoUrl: identity.picture,
+        emailVerifiedAt: clock.now(),
+      })
+      if (created) return signInAs(created, 'google')
+      // Created a moment ago by a parallel sign-in or sign-up with the same e-mail: linked like any other.
+      const raced = await accounts.findByEmail(identity.email)
+      if (!raced) throw new Error('Google account could not be created or found')
+      return signInAs(await linkGoogle(raced, identity), 'google')
     },
 
     /** The job handlers this module owns, for the job runner. */
     jobHandlers(): Record<string, JobHandler> {
       return {
         [AUTH_JOBS.passwordResetEmail]: (payload) => service.sendPasswordReset(emailPayload(payload)),
+        [AUTH_JOBS.emailVerification]: verification.jobHandler,
       }
     },
   }

@@ -14,8 +14,11 @@ import { type LoginField, loginProblem } from './validation'
 /** How long 'Login successful!' shows before the page moves on. */
 const SUCCESS_PAUSE_MS = 600
 
-/** /login (spec §2): 'Welcome Back', or 'Checkout Options' with ?checkout=true. */
-export default function LoginForm() {
+/**
+ * /login (spec §2): 'Welcome Back', or 'Checkout Options' with ?checkout=true. `google` is false in the page
+ * built for a shop without Google sign-in (api/rules/site-variants.ts): no button leads to it then.
+ */
+export default function LoginForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()
   const [checkout, setCheckout] = useState(false)
   const [googleHref, setGoogleHref] = useState('/google-sign-in')
@@ -113,9 +116,11 @@ export default function LoginForm() {
       </form>
 
       <div className="mt-6 grid gap-3">
-        <a href={googleHref} className="btn-outline w-full">
-          Sign in with Google
-        </a>
+        {google && (
+          <a href={googleHref} className="btn-outline w-full">
+            Sign in with Google
+          </a>
+        )}
         <p className="text-center text-sm">
           New to Grit &amp; Whisker?{' '}
           <a href="/signup" className="font-semibold text-brand underline-offset-4 hover:underline">

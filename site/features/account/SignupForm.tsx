@@ -14,8 +14,11 @@ type Form = Record<SignupField, string>
 
 const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' }
 
-/** /signup (spec §2): 'Create Account'. A new account is signed in at once and goes to /profile (§7). */
-export default function SignupForm() {
+/**
+ * /signup (spec §2): 'Create Account'. A new account is signed in at once and goes to /profile (§7).
+ * `google` is false in the page built for a shop without Google sign-in (api/rules/site-variants.ts).
+ */
+export default function SignupForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()
   const [busy, setBusy] = useState(false)
   const fields = useFormFields<SignupField>(EMPTY)
@@ -73,9 +76,11 @@ export default function SignupForm() {
       </form>
 
       <div className="mt-6 grid gap-3">
-        <a href="/google-sign-in" className="btn-outline w-full">
-          Sign up with Google
-        </a>
+        {google && (
+          <a href="/google-sign-in" className="btn-outline w-full">
+            Sign up with Google
+          </a>
+        )}
         <p className="text-center text-sm">
           Already have an account?{' '}
           <a href="/login" className="font-semibold text-brand underline-offset-4 hover:underline">

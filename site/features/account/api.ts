@@ -1,6 +1,11 @@
 /** The account calls of spec §7, typed from the API's own schemas (types only: no server code in the bundle). */
 import type { PublicUser } from '../../../api/modules/account/model'
-import type { AuthenticatedResponse, LoginBody, RegisterBody } from '../../../api/modules/auth/model'
+import type {
+  AuthenticatedResponse,
+  LoginBody,
+  RegisterBody,
+  ResendVerificationResponse,
+} from '../../../api/modules/auth/model'
 import { apiRequest } from '../../lib/api'
 
 export type { PublicUser }
@@ -38,3 +43,8 @@ export const checkResetToken = (token: string) =>
 
 export const resetPassword = (token: string, password: string) =>
   apiRequest<Message>('POST', '/api/auth/reset-password', { token, password })
+
+export const verifyEmail = (token: string) => apiRequest<Message>('POST', '/api/auth/verify-email', { token })
+
+export const resendVerification = () =>
+  apiRequest<ResendVerificationResponse>('POST', '/api/auth/resend-verification')

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { signOut } from '../account/api'
 import { clearUser } from '../account/auth-store'
 import { AddressCard } from './AddressCard'
+import { EmailVerification } from './EmailVerification'
 import { OrderHistory } from './OrderHistory'
 import { PersonalInfo } from './PersonalInfo'
 import { Preferences } from './Preferences'
@@ -135,6 +136,7 @@ export default function AccountPage() {
         <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
           <h2 className="sr-only">Profile</h2>
           <PersonalInfo user={user} onSaved={setUser} />
+          <EmailVerification user={user} onSaved={setUser} />
           <AddressCard user={user} onSaved={setUser} />
           <Preferences user={user} onSaved={setUser} />
         </div>

@@ -1,7 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { PasswordField } from '../account/PasswordField'
 import {
-  DELETED_PAGE,
   deleteErrorText,
   GOOGLE_AGAIN_HREF,
   type Reauthenticate,

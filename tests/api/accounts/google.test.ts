@@ -3,8 +3,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { OAuth2Server } from 'oauth2-mock-server'
-import { users } from '../../../db/schema'
-import { cookieHeader, setCookies, signIn, signUp, uniqueEmail, whoAmI } from '../support/accounts'
+import { sessions, users } from '../../../db/schema'
+import {
+  type Customer,
+  cookieHeader,
+  setCookies,
+  signIn,
+  signUp,
+  uniqueAddress,
+  uniqueEmail,
+  whoAmI,
+} from '../support/accounts'
+import { memoryMailer } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
 const CLIENT_ID = 'grit-and-whisker-test'
@@ -13,6 +23,7 @@ let provider: OAuth2Server
 setDefaultTimeout(60_000)
 
 let shop: TestApp
+const mailer = memoryMailer()
 /** What the provider puts in the next ID tokens. */
 let claims: Record<string, unknown> = {}
 
@@ -23,12 +34,15 @@ beforeAll(async () => {
   provider.service.on('beforeTokenSigning', (token) => {
     Object.assign(token.payload, claims)
   })
-  shop = await createTestApp({
-    GOOGLE_CLIENT_ID: CLIENT_ID,
-    GOOGLE_CLIENT_SECRET: 'test-secret',
-    GOOGLE_ISSUER: provider.issuer.url ?? '',
-    TRUST_PROXY: 'true',
-  })
+  shop = await createTestApp(
+    {
+      GOOGLE_CLIENT_ID: CLIENT_ID,
+      GOOGLE_CLIENT_SECRET: 'test-secret',
+      GOOGLE_ISSUER: provider.issuer.url ?? '',
+      TRUST_PROXY: 'true',
+    },
+    { mailer },
+  )
 })
 afterAll(async () => {
   shop.close()
@@ -71,6 +85,17 @@ async function googleRoundTrip(
     cookie: signInCookie,
   })
   return { start, authorize, done }
+}
+
+/** Proves the customer's e-mail with the link sign-up sent, as its owner would. */
+async function proveEmail(customer: Customer) {
+  await shop.runDueJobs()
+  const mail = mailer.sent.find(
+    (message) => message.to === customer.email && message.text.includes('/verify-email'),
+  )
+  const token = /verify-email\?token=([a-z2-7]{32})/.exec(mail?.text ?? '')?.[1]
+  const res = await shop.call('POST', '/api/auth/verify-email', { token }, uniqueAddress())
+  expect(res.status).toBe(200)
 }
 
 describe('without configuration', () => {
@@ -154,17 +179,49 @@ describe('with a provider', () => {
     expect(await shop.deps.db.select().from(users).where(eq(users.email, email))).toHaveLength(1)
   })
 
-  test('a verified e-mail of a password account signs into that account (decision 3)', async () => {
+  test('a Google account has a verified e-mail', async () => {
+    const email = uniqueEmail('proved')
+    claims = person(email)
+    const { done } = await googleRoundTrip()
+    expect((await (await whoAmI(shop, cookieHeader(done))).json()).emailVerified).toBe(true)
+  })
+
+  test('a verified password account signs in with Google and keeps its password and sessions (decision 3)', async () => {
     const customer = await signUp(shop, { firstName: 'Pat', lastName: 'Mason' })
+    await proveEmail(customer)
     claims = person(customer.email, { given_name: 'Patricia' })
     const { done } = await googleRoundTrip()
     expect(done.headers.get('location')).toBe('/account')
     const me = await (await whoAmI(shop, cookieHeader(done))).json()
     expect(me.id).toBe(customer.id)
-    // The account keeps its own name and its password.
+    // The account keeps its own name and its password, and the browser signed in before stays signed in.
     expect(me.firstName).toBe('Pat')
     expect(me.hasPassword).toBe(true)
+    expect((await whoAmI(shop, customer.cookie)).status).toBe(200)
     expect((await signIn(shop, customer.email, customer.password)).status).toBe(200)
+  })
+
+  test('pre-hijacking: Google on an unverified account ends its sessions and clears its password', async () => {
+    // Someone registers the address before its owner ever comes to the shop, and stays signed in.
+    const squatter = await signUp(shop, { firstName: 'Pat', lastName: 'Mason' })
+    const otherBrowser = cookieHeader(await signIn(shop, squatter.email, squatter.password, uniqueAddress()))
+    expect((await whoAmI(shop, otherBrowser)).status).toBe(200)
+
+    // The owner signs in with Google, whose claim proves the address.
+    claims = person(squatter.email)
+    const { done } = await googleRoundTrip()
+    expect(done.headers.get('location')).toBe('/account')
+    const me = await (await whoAmI(shop, cookieHeader(done))).json()
+    expect(me).toMatchObject({ id: squatter.id, hasPassword: false, emailVerified: true })
+
+    // Every session the squatter held is gone, and their password opens nothing.
+    expect((await whoAmI(shop, squatter.cookie)).status).toBe(401)
+    expect((await whoAmI(shop, otherBrowser)).status).toBe(401)
+    const rows = await shop.deps.db.select().from(sessions).where(eq(sessions.userId, squatter.id))
+    expect(rows).toHaveLength(1)
+    const password = await signIn(shop, squatter.email, squatter.password, uniqueAddress())
+    expect(password.status).toBe(401)
+    expect((await password.json()).useGoogle).toBe(true)
   })
 
   test('an unverified e-mail signs nobody in and creates nothing', async () => {

@@ -48,6 +48,8 @@ describe('sign-up', () => {
         notifications: { email: true, sms: false },
         role: 'customer',
         hasPassword: true,
+        // Signed in at once; the address is proved later by the e-mailed link.
+        emailVerified: false,
       },
     })
     expect(res.headers.get('cache-control')).toBe('no-store')

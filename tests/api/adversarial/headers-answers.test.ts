@@ -202,6 +202,23 @@ describe('every answer carries the security headers', () => {
       checkHeaders(answer, { production: true })
     }
   })
+
+  test('pages opened from an e-mailed link with a token send no referrer at all', async () => {
+    const token = 'abcdefghijklmnopqrstuvwxyz234567'
+    for (const page of ['/verify-email', '/reset-password']) {
+      for (const path of [page, `${page}/`, `${page}/index.html`]) {
+        attacks.tried()
+        const res = await shop.call('GET', `${path}?token=${token}`)
+        expect([path, res.headers.get('referrer-policy')]).toEqual([path, 'no-referrer'])
+      }
+    }
+    // Every other page keeps the usual policy, a look-alike path included.
+    for (const path of ['/verify-emails', '/reset-password-help', '/about']) {
+      attacks.tried()
+      const res = await shop.call('GET', path)
+      expect([path, res.headers.get('referrer-policy')]).toEqual([path, 'strict-origin-when-cross-origin'])
+    }
+  })
 })
 
 describe("pages' own Content Security Policy", () => {

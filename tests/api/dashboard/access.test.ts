@@ -1,6 +1,7 @@
 // Every staff call answers 401 to anonymous callers and 403 to customers before it does anything, and
 // works for staff; `npm run staff` adds and removes staff, and a removed staff member is shut out at once.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { STAFF_ONLY_MESSAGE } from '../../../api/plugins/auth'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
@@ -117,6 +118,27 @@ async function staffCommand(
   return { code: await child.exited, out, err }
 }
 
+/** The messages the outbox stand-in wrote to `email` (the shop's and the staff command's alike). */
+function outboxFor(email: string): { to: string; subject: string; text: string }[] {
+  const dir = join(shop.deps.config.dataDir, 'outbox')
+  if (!existsSync(dir)) return []
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')))
+    .filter((message) => message.to === email)
+}
+
+/** The owner of `email` uses the link sign-up e-mailed. */
+async function proveEmail(email: string) {
+  await shop.runDueJobs()
+  const token = outboxFor(email)
+    .map((message) => /verify-email\?token=([a-z2-7]{32})/.exec(message.text)?.[1])
+    .find(Boolean)
+  const res = await shop.call('POST', '/api/auth/verify-email', { token }, uniqueAddress())
+  expect(res.status).toBe(200)
+}
+
 describe('npm run staff', () => {
   test('add creates a staff account with STAFF_PASSWORD; list shows it; the password is never printed', async () => {
     const email = uniqueEmail('foreman')
@@ -150,13 +172,81 @@ describe('npm run staff', () => {
     expect(bad.code).toBe(1)
   })
 
-  test('add promotes an existing customer: their open session reaches the dashboard at once', async () => {
+  test('add promotes a customer whose e-mail is verified: their open session reaches the dashboard at once', async () => {
     const person = await signUp(shop)
+    await proveEmail(person.email)
     expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(403)
-    const promoted = await staffCommand(['add', person.email])
+    const promoted = await staffCommand(['add', person.email], { STAFF_PASSWORD })
     expect(promoted.code).toBe(0)
-    expect(promoted.out).toContain('is staff now')
+    expect(promoted.out).toContain(
+      `${person.email} is staff now. Its e-mail is verified, so its password and sign-in stay as they were.`,
+    )
     expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(200)
+    expect((await signIn(shop, person.email, person.password, uniqueAddress())).status).toBe(200)
+  })
+
+  test('add on an unverified account ends its sessions and replaces its password with STAFF_PASSWORD', async () => {
+    // Someone registered the owner's address before the owner ran the command, and stays signed in.
+    const squatter = await signUp(shop)
+    const otherBrowser = cookieHeader(await signIn(shop, squatter.email, squatter.password, uniqueAddress()))
+    const added = await staffCommand(['add', squatter.email], { STAFF_PASSWORD })
+    expect(added.code).toBe(0)
+    expect(added.out).toContain(`${squatter.email} is staff now.`)
+    expect(added.out).toContain(
+      'Its e-mail was never verified, so its password was replaced with the one given and every session of the account has ended.',
+    )
+    expect(added.out + added.err).not.toContain(STAFF_PASSWORD)
+
+    for (const cookie of [squatter.cookie, otherBrowser]) {
+      expect((await call('GET', '/api/dashboard/stats', undefined, cookie)).status).toBe(401)
+    }
+    expect((await signIn(shop, squatter.email, squatter.password, uniqueAddress())).status).toBe(401)
+    const owner = await signIn(shop, squatter.email, STAFF_PASSWORD, uniqueAddress())
+    expect(owner.status).toBe(200)
+    expect((await call('GET', '/api/dashboard/stats', undefined, cookieHeader(owner))).status).toBe(200)
+  })
+
+  test('add on an unverified account with no password given e-mails a link to set one', async () => {
+    const squatter = await signUp(shop)
+    const added = await staffCommand(['add', squatter.email])
+    expect(added.code).toBe(0)
+    expect(added.out).toContain(`${squatter.email} is staff now.`)
+    expect(added.out).toContain(
+      `Its e-mail was never verified, so its password was removed and every session of the account has ended. A link to set a new password was e-mailed to ${squatter.email}`,
+    )
+    expect((await call('GET', '/api/dashboard/stats', undefined, squatter.cookie)).status).toBe(401)
+    // No password opens the account now: the squatter's is refused like any wrong one.
+    const refused = await signIn(shop, squatter.email, squatter.password, uniqueAddress())
+    expect(refused.status).toBe(401)
+    expect(await refused.json()).toEqual({ error: 'The e-mail or password is incorrect.' })
+
+    // The owner reads the link in their mailbox and sets a password: the address is proved by it.
+    const [mail] = outboxFor(squatter.email).filter((message) => message.text.includes('/reset-password'))
+    expect(mail?.subject).toBe('Set your Grit & Whisker staff password')
+    const token = /reset-password\?token=([a-z2-7]{32})/.exec(mail?.text ?? '')?.[1]
+    const set = await shop.call(
+      'POST',
+      '/api/auth/reset-password',
+      { token, password: 'the-owners-own-password' },
+      uniqueAddress(),
+    )
+    expect(set.status).toBe(200)
+    const owner = await signIn(shop, squatter.email, 'the-owners-own-password', uniqueAddress())
+    expect(owner.status).toBe(200)
+    expect((await owner.json()).user).toMatchObject({ role: 'staff', emailVerified: true })
+    expect((await call('GET', '/api/dashboard/stats', undefined, cookieHeader(owner))).status).toBe(200)
+  })
+
+  test('add again on an unverified staff account replaces its credentials too', async () => {
+    const email = uniqueEmail('early')
+    expect((await staffCommand(['add', email], { STAFF_PASSWORD })).code).toBe(0)
+    const signedIn = cookieHeader(await signIn(shop, email, STAFF_PASSWORD, uniqueAddress()))
+    const again = await staffCommand(['add', email], { STAFF_PASSWORD: 'another-long-staff-password' })
+    expect(again.code).toBe(0)
+    expect(again.out).toContain(`${email} was staff already.`)
+    expect(again.out).toContain('its password was replaced with the one given')
+    expect((await call('GET', '/api/orders', undefined, signedIn)).status).toBe(401)
+    expect((await signIn(shop, email, 'another-long-staff-password', uniqueAddress())).status).toBe(200)
   })
 
   test('remove demotes and signs out everywhere: the next call is refused', async () => {

@@ -83,6 +83,16 @@ describe('the OpenAPI document', () => {
     }
   })
 
+  test('describes the e-mail verification calls with their bodies, so the fuzzers send them too', () => {
+    const verify = doc.paths['/api/auth/verify-email']?.post
+    expect(verify?.tags).toEqual(['Account'])
+    expect(Object.keys(verify?.requestBody?.content ?? {})).toEqual(['application/json'])
+    expect(JSON.stringify(verify?.requestBody)).toContain('"token"')
+    const resend = doc.paths['/api/auth/resend-verification']?.post
+    expect(resend?.tags).toEqual(['Account'])
+    expect(resend?.summary).toContain('verification link')
+  })
+
   test('no documentation page is served: nothing that would load scripts from a CDN', async () => {
     for (const path of ['/openapi', '/swagger', '/api/openapi']) {
       const res = await shop.call('GET', path)

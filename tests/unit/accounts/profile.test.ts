@@ -31,6 +31,7 @@ const USER: PublicUser = {
   notifications: { email: true, sms: false },
   role: 'customer',
   hasPassword: true,
+  emailVerified: false,
 }
 
 describe('spec §8 texts for failed account calls', () => {

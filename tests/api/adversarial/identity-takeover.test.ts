@@ -1,0 +1,363 @@
+// Attacks on an account through an address someone registered before its owner came: becoming staff when
+// the owner runs `npm run staff -- add` on it, keeping a way in after the owner signs in with Google
+// (account pre-hijacking), and proving an address one does not read (guessed, replayed and borrowed
+// verification links; links asked for to flood an inbox).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { OAuth2Server } from 'oauth2-mock-server'
+import { captureLog, setLogLevel } from '../../../api/lib/log'
+import { sessions } from '../../../db/schema/auth'
+import { users } from '../../../db/schema/users'
+import {
+  type Customer,
+  cookieHeader,
+  setCookies,
+  signIn,
+  signUp,
+  uniqueAddress,
+  uniqueEmail,
+  whoAmI,
+} from '../support/accounts'
+import { memoryMailer } from '../support/orders'
+import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
+import { attackCounter } from './tally'
+
+// Argon2id is slow on purpose, and every sign-up and sign-in hashes.
+setDefaultTimeout(60_000)
+
+const attacks = attackCounter('identity-takeover')
+const mailer = memoryMailer()
+let provider: OAuth2Server
+let shop: TestApp
+/** What the provider puts in the next ID tokens. */
+let claims: Record<string, unknown> = {}
+
+beforeAll(async () => {
+  provider = new OAuth2Server()
+  await provider.issuer.keys.generate('RS256')
+  await provider.start(0, 'localhost')
+  provider.service.on('beforeTokenSigning', (token) => {
+    Object.assign(token.payload, claims)
+  })
+  shop = await createTestApp(
+    {
+      GOOGLE_CLIENT_ID: 'takeover-test',
+      GOOGLE_CLIENT_SECRET: 'test-secret',
+      GOOGLE_ISSUER: provider.issuer.url ?? '',
+      TRUST_PROXY: 'true',
+    },
+    { mailer },
+  )
+})
+afterAll(async () => {
+  shop.close()
+  await provider.stop()
+  attacks.record()
+})
+
+/** The owner of `email` signs in with Google (its verified claim); answers the callback's answer. */
+async function ownerSignsInWithGoogle(email: string): Promise<Response> {
+  claims = { sub: `google-${email}`, email, email_verified: true, given_name: 'Owen', family_name: 'Owner' }
+  const start = await shop.call('GET', '/auth/google')
+  const atProvider = await fetch(new URL(start.headers.get('location') ?? ''), { redirect: 'manual' })
+  const callback = new URL(atProvider.headers.get('location') ?? '')
+  const done = await shop.call('GET', callback.pathname + callback.search, undefined, {
+    cookie: cookieHeader(start),
+  })
+  expect(done.status).toBe(302)
+  return done
+}
+
+/** Verification links e-mailed to `email` so far, newest last. */
+async function linksMailedTo(email: string): Promise<string[]> {
+  await shop.runDueJobs()
+  return mailer.sent
+    .filter((message) => message.to === email)
+    .flatMap((message) => /verify-email\?token=([a-z2-7]{32})/.exec(message.text)?.[1] ?? [])
+}
+
+function verify(token: unknown, headers: Record<string, string> = uniqueAddress()) {
+  return shop.call('POST', '/api/auth/verify-email', { token }, headers)
+}
+
+async function sessionCount(userId: string): Promise<number> {
+  return (await shop.deps.db.select().from(sessions).where(eq(sessions.userId, userId))).length
+}
+
+/** Holds every password check until `release()`; `checking` settles once one has begun. */
+function holdPasswordChecks() {
+  const original = Bun.password.verify
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let entered: () => void = () => {}
+  const checking = new Promise<void>((resolve) => {
+    entered = resolve
+  })
+  ;(Bun.password as { verify: typeof original }).verify = async (...args) => {
+    entered()
+    await held
+    return original(...args)
+  }
+  return {
+    checking,
+    release,
+    restore: () => {
+      ;(Bun.password as { verify: typeof original }).verify = original
+    },
+  }
+}
+
+const STAFF_PASSWORD = 'the-owners-staff-password'
+
+describe('staff by squatting', () => {
+  test("the owner's `staff add` leaves a squatter no session and no password, and no dashboard", async () => {
+    const squatter = await signUp(shop)
+    const browsers = [
+      squatter.cookie,
+      cookieHeader(await signIn(shop, squatter.email, squatter.password, uniqueAddress())),
+    ]
+    const result = await shop.services.staff.add(squatter.email, async () => STAFF_PASSWORD)
+    expect(result).toMatchObject({ outcome: 'promoted', credentials: 'replaced' })
+
+    for (const cookie of browsers) {
+      attacks.tried(2)
+      expect((await shop.call('GET', '/api/dashboard/stats', undefined, { cookie })).status).toBe(401)
+      expect((await shop.call('GET', '/api/orders', undefined, { cookie })).status).toBe(401)
+    }
+    attacks.tried()
+    expect((await signIn(shop, squatter.email, squatter.password, uniqueAddress())).status).toBe(401)
+    const owner = await signIn(shop, squatter.email, STAFF_PASSWORD, uniqueAddress())
+    const stats = await shop.call('GET', '/api/dashboard/stats', undefined, { cookie: cookieHeader(owner) })
+    expect(stats.status).toBe(200)
+  })
+
+  test('with no password given, the set-password link goes to the address only; the squatter gets nothing', async () => {
+    const squatter = await signUp(shop)
+    // Mail queued by earlier tests goes out first, so what follows is this test's alone.
+    await shop.runDueJobs()
+    const before = mailer.sent.length
+    const result = await shop.services.staff.add(squatter.email, async () => null)
+    expect(result).toMatchObject({ outcome: 'promoted', credentials: 'link-sent' })
+    // The squatter asks for a reset link and tries the password they set: the links go to the owner's mailbox.
+    attacks.tried(3)
+    await shop.call('POST', '/api/auth/forgot-password', { email: squatter.email }, uniqueAddress())
+    await shop.runDueJobs()
+    const sent = mailer.sent.slice(before)
+    expect([...new Set(sent.map((message) => message.to))]).toEqual([squatter.email])
+    expect(sent.map((message) => message.subject)).toEqual(
+      expect.arrayContaining([
+        'Set your Grit & Whisker staff password',
+        'Reset your Grit & Whisker password',
+      ]),
+    )
+    const refused = await signIn(shop, squatter.email, squatter.password, uniqueAddress())
+    expect(await refused.json()).toEqual({ error: 'The e-mail or password is incorrect.' })
+    expect((await signIn(shop, squatter.email, '', uniqueAddress())).status).toBe(401)
+    expect(await sessionCount(squatter.id)).toBe(0)
+  })
+
+  test("a squatter's password sign-in in flight while the owner runs `staff add` gets no session", async () => {
+    const squatter = await signUp(shop)
+    const hold = holdPasswordChecks()
+    let inFlight: Promise<Response>
+    try {
+      inFlight = signIn(shop, squatter.email, squatter.password, uniqueAddress())
+      await hold.checking
+    } finally {
+      hold.restore()
+    }
+    await shop.services.staff.add(squatter.email, async () => STAFF_PASSWORD)
+    hold.release()
+    attacks.tried()
+    const late = await inFlight
+    expect(late.status).toBe(401)
+    expect(setCookies(late).get('session')).toBeUndefined()
+    expect(await sessionCount(squatter.id)).toBe(0)
+  })
+})
+
+describe('account pre-hijacking through Google', () => {
+  test('a squatter signed in in three browsers keeps none of them, nor the password, once the owner comes', async () => {
+    const squatter = await signUp(shop)
+    const browsers = [squatter.cookie]
+    for (let i = 0; i < 2; i++) {
+      browsers.push(cookieHeader(await signIn(shop, squatter.email, squatter.password, uniqueAddress())))
+    }
+    // The squatter fills the account in, hoping the owner will not notice.
+    await shop.call('PUT', '/api/auth/update-profile', { phone: '555-0199' }, { cookie: squatter.cookie })
+
+    const done = await ownerSignsInWithGoogle(squatter.email)
+    expect(setCookies(done).get('session')?.value).toMatch(/^[a-z2-7]{32}$/)
+
+    attacks.tried(browsers.length)
+    for (const cookie of browsers) expect((await whoAmI(shop, cookie)).status).toBe(401)
+    attacks.tried(2)
+    const password = await signIn(shop, squatter.email, squatter.password, uniqueAddress())
+    expect(password.status).toBe(401)
+    // A reset for the address now tells its mailbox (the owner's) to use Google; it holds no link to use.
+    await shop.call('POST', '/api/auth/forgot-password', { email: squatter.email }, uniqueAddress())
+    await shop.runDueJobs()
+    const last = mailer.sent.at(-1)
+    expect(last?.to).toBe(squatter.email)
+    expect(last?.text).not.toContain('reset-password?token=')
+    expect(await sessionCount(squatter.id)).toBe(1)
+    const [row] = await shop.deps.db.select().from(users).where(eq(users.id, squatter.id))
+    expect(row?.passwordHash).toBeNull()
+    expect(row?.emailVerifiedAt).not.toBeNull()
+  })
+
+  test("a squatter's password sign-in in flight while the owner comes in gets no session", async () => {
+    const squatter = await signUp(shop)
+    const hold = holdPasswordChecks()
+    let inFlight: Promise<Response>
+    try {
+      inFlight = signIn(shop, squatter.email, squatter.password, uniqueAddress())
+      await hold.checking
+    } finally {
+      hold.restore()
+    }
+    await ownerSignsInWithGoogle(squatter.email)
+    hold.release()
+    attacks.tried()
+    const late = await inFlight
+    expect(late.status).toBe(401)
+    expect(setCookies(late).get('session')).toBeUndefined()
+    expect(await sessionCount(squatter.id)).toBe(1)
+  })
+
+  test('an owner whose address was proved keeps the password and sessions they had', async () => {
+    const owner = await signUp(shop)
+    const [link] = await linksMailedTo(owner.email)
+    expect((await verify(link)).status).toBe(200)
+    await ownerSignsInWithGoogle(owner.email)
+    expect((await whoAmI(shop, owner.cookie)).status).toBe(200)
+    expect((await signIn(shop, owner.email, owner.password, uniqueAddress())).status).toBe(200)
+  })
+})
+
+describe('proving an address one does not read', () => {
+  let squatter: Customer
+  beforeAll(async () => {
+    squatter = await signUp(shop)
+  })
+
+  test('guessed tokens of every shape prove nothing', async () => {
+    const guesses = [
+      'a'.repeat(32),
+      '2'.repeat(32),
+      'abcdefghijklmnopqrstuvwxyz234567',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
+      `${'a'.repeat(31)}=`,
+      ' '.repeat(32),
+      '',
+      'null',
+      squatter.id,
+      squatter.email,
+      /session=([a-z2-7]+)/.exec(squatter.cookie)?.[1] ?? '',
+    ]
+    for (const token of guesses) {
+      attacks.tried()
+      const res = await verify(token)
+      expect({ token, status: res.status }).toEqual({ token, status: 422 })
+    }
+    for (const body of [{ token: ['a'.repeat(32)] }, { token: { $ne: null } }, { token: null }, {}]) {
+      attacks.tried()
+      const res = await shop.call('POST', '/api/auth/verify-email', body, uniqueAddress())
+      expect(res.status).toBe(422)
+    }
+    expect((await (await whoAmI(shop, squatter.cookie)).json()).emailVerified).toBe(false)
+  })
+
+  test("another account's link proves that account only; the session calling does not matter", async () => {
+    const other = await signUp(shop)
+    const [link] = await linksMailedTo(other.email)
+    attacks.tried()
+    const res = await shop.call(
+      'POST',
+      '/api/auth/verify-email',
+      { token: link },
+      { cookie: squatter.cookie, ...uniqueAddress() },
+    )
+    expect(res.status).toBe(200)
+    expect((await (await whoAmI(shop, squatter.cookie)).json()).emailVerified).toBe(false)
+    expect((await (await whoAmI(shop, other.cookie)).json()).emailVerified).toBe(true)
+  })
+
+  test('a link sent again goes only to the address of the account, never where the caller says', async () => {
+    const before = mailer.sent.length
+    attacks.tried()
+    const res = await shop.call(
+      'POST',
+      '/api/auth/resend-verification',
+      JSON.stringify({ email: 'attacker@evil.example', userId: 'someone-else' }),
+      { cookie: squatter.cookie, 'content-type': 'application/json', ...uniqueAddress() },
+    )
+    expect(res.status).toBe(200)
+    await shop.runDueJobs()
+    const sent = mailer.sent.slice(before)
+    expect(sent.map((message) => message.to)).toEqual([squatter.email])
+  })
+
+  test('twenty parallel uses of one link: one proves, the rest are told it was used', async () => {
+    const customer = await signUp(shop)
+    const [link] = await linksMailedTo(customer.email)
+    attacks.tried(20)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => verify(link)))
+    const statuses = answers.map((res) => res.status).sort()
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 409)).toHaveLength(19)
+  })
+
+  test('an inbox cannot be flooded: three links an hour per account, whatever the address', async () => {
+    const target = await signUp(shop)
+    const answers: number[] = []
+    for (let i = 0; i < 10; i++) {
+      attacks.tried()
+      const res = await shop.call('POST', '/api/auth/resend-verification', undefined, {
+        cookie: target.cookie,
+        ...uniqueAddress(),
+      })
+      answers.push(res.status)
+    }
+    expect(answers.filter((status) => status === 200)).toHaveLength(3)
+    expect(answers.filter((status) => status === 429)).toHaveLength(7)
+    // The sign-up's link and three more, no others.
+    expect(await linksMailedTo(target.email)).toHaveLength(4)
+  })
+
+  test('no verification token reaches a log line', async () => {
+    const lines: string[] = []
+    setLogLevel('info')
+    const restore = captureLog((line) => lines.push(line))
+    let token = ''
+    try {
+      const customer = await signUp(shop, { email: uniqueEmail('logged') })
+      ;[token = ''] = await linksMailedTo(customer.email)
+      await verify(token)
+      await verify(token)
+      await shop.call('GET', `/verify-email?token=${token}`)
+      await Bun.sleep(20)
+    } finally {
+      restore()
+      setLogLevel('silent')
+    }
+    attacks.tried()
+    expect(token).toMatch(/^[a-z2-7]{32}$/)
+    expect(lines.join('\n')).not.toContain(token)
+    expect(lines.some((line) => line.includes('"path":"/api/auth/verify-email"'))).toBe(true)
+  })
+})
+
+test('the verify call refuses other origins like every state change', async () => {
+  attacks.tried()
+  const res = await shop.app.handle(
+    new Request(`${ORIGIN}/api/auth/verify-email`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'a'.repeat(32) }),
+    }),
+  )
+  expect(res.status).toBe(403)
+})
