@@ -1,11 +1,6 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import { PasswordField } from '../account/PasswordField'
-import {
-  deleteErrorText,
-  GOOGLE_AGAIN_HREF,
-  type Reauthenticate,
-  reauthenticateFrom,
-} from './account-data'
+import { deleteErrorText, GOOGLE_AGAIN_HREF, type Reauthenticate, reauthenticateFrom } from './account-data'
 import { deleteAccount, type PublicUser } from './api'
 
 /**
