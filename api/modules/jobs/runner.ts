@@ -1,6 +1,6 @@
 import { errorMessage, log } from '../../lib/log'
 import type { Services } from '../../services'
-import type { JobHandler } from './service'
+import type { AbandonedJobHandler, JobHandler } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
@@ -19,10 +19,11 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
     ...services.orders.jobHandlers(),
     ...services.auth.jobHandlers(),
   }
+  const abandoned: Record<string, AbandonedJobHandler> = services.orders.abandonedJobHandlers()
   let lastSweep = 0
 
   const runner = {
-    runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, options),
+    runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, { ...options, abandoned }),
 
     /** Finishes payment events a dead process left unfinished (see the webhook service's sweep). */
     sweepWebhooks: () => services.webhooks.sweep(),
@@ -48,7 +49,7 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
           .then(() =>
             Promise.all(
               Array.from({ length: stopped ? 0 : workers }, () =>
-                queue.runDueJobs(handlers, { limit: BATCH, stopping }),
+                queue.runDueJobs(handlers, { limit: BATCH, stopping, abandoned }),
               ),
             ),
           )

@@ -8,7 +8,7 @@ import { crashPoint } from '../../lib/crash-points'
 import { errorMessage, log } from '../../lib/log'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
-import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
+import type { AbandonedJobHandler, JobContext, JobHandler, JobQueue } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
 import { orderConfirmationEmail, orderShippedEmail } from './email'
 import { type LabelSource, labelSource } from './label'
@@ -439,6 +439,31 @@ export function createOrdersService(
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
       await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
+    },
+
+    /**
+     * A label job whose worker died on its last attempt: the order goes to failed, as after a last attempt
+     * that failed, so staff see it among the failed labels. A label may have been bought before the worker
+     * died; Retry asks the carrier for it before buying (the order carries its reference from here on).
+     */
+    async abandonLabel(orderId: number, reason: string): Promise<void> {
+      await move(
+        orderId,
+        'pending',
+        'processing',
+        { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
+        { labelReference: formatOrderNumber(orderId) },
+      )
+      const order = await service.get(orderId)
+      if (order?.status === 'processing') await failLabel(orderId, reason)
+    },
+
+    /** What this module does with its jobs given up after their worker died on the last attempt. */
+    abandonedJobHandlers(): Record<string, AbandonedJobHandler> {
+      return {
+        [ORDER_JOBS.purchaseLabel]: (payload, reason) =>
+          service.abandonLabel(orderIdPayload(payload), reason),
+      }
     },
 
     /** The job handlers this module owns, for the job runner. */
