@@ -46,7 +46,10 @@ export interface CarrierRate {
 }
 
 export interface LabelRequest {
-  /** Shown on the label and in the carrier's records: the padded order number. */
+  /**
+   * Shown on the label and in the carrier's records: the padded order number and the order's uid
+   * (`000042-3f9c…`), which no other order ever has, even after a restored backup reuses the number.
+   */
   reference: string
   serviceToken: string
   parcel: Parcel

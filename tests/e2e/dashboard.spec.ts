@@ -29,11 +29,11 @@ async function insertFailedOrder(customerName: string): Promise<string> {
       country: 'US',
     })
     const inserted = await db.execute({
-      sql: `insert into orders (checkout_session_id, source_event_id, email, customer_key, customer_name,
+      sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
               shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
               item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
               status, label_reference, failure_reason, created_at, updated_at)
-            values (?, ?, 'failed.order@example.com', 'failed.order@example.com', ?, ?, ?, 2100, 0, 935, 3035,
+            values (lower(hex(randomblob(10))), ?, ?, 'failed.order@example.com', 'failed.order@example.com', ?, ?, ?, 2100, 0, 935, 3035,
               1, 30, 'USPS', 'USPS Priority Mail', 'usps_priority', 'failed', null,
               'The carrier refused the address', ?, ?)
             returning id`,

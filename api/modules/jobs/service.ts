@@ -10,7 +10,7 @@ export type Job = typeof jobs.$inferSelect
 
 export interface EnqueueOptions {
   /** Work that must happen once per thing (one e-mail per order): a second enqueue with the key is dropped. */
-  dedupeKey?: string
+  dedupeKey?: string | SQL
   /**
    * Queue the job only if this SQL condition holds when the INSERT runs, e.g. that the statement before it
    * in the same batch changed a row. For enqueueQuery only.

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import { orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import { newOrderUid, orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
 import { labelsDirFor } from '../../adapters/rate-table'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -40,6 +41,14 @@ export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddres
   lines: OrderLineRow[]
 }
 
+/**
+ * The carrier reference of an order's label, in SQL: the padded order number and the order's uid
+ * (`000042-3f9c…`). The number alone comes back after a restored backup; the uid never does, so a label
+ * found under this reference is this order's. An order that has a reference keeps it: a label may have
+ * been bought under it (orders from before the uid carry the number alone).
+ */
+const labelReference = sql`coalesce(${orders.labelReference}, printf('%06d-%s', ${orders.id}, ${orders.uid}))`
+
 function orderIdPayload(payload: unknown): number {
   const id = (payload as { orderId?: unknown } | null)?.orderId
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('job payload has no order id')
@@ -67,7 +76,7 @@ export function createOrdersService(
     from: OrderStatus | null,
     to: OrderStatus,
     note: MoveNote,
-    extra: Partial<OrderRow> = {},
+    extra: SQLiteUpdateSetSource<typeof orders> = {},
     followUp?: (moved: SQL) => ReturnType<typeof jobs.enqueueQuery>,
   ): Promise<boolean> {
     const allowed = statusesThatCanMoveTo(to)
@@ -133,6 +142,7 @@ export function createOrdersService(
         db
           .insert(orders)
           .values({
+            uid: newOrderUid(),
             checkoutSessionId: session.checkoutSessionId,
             sourceEventId: eventId,
             userId: session.userId,
@@ -335,8 +345,9 @@ export function createOrdersService(
     /**
      * pending → processing → label_created, or → failed. A label costs money and its purchase cannot be
      * rolled back with our database, so each order gets one label however often this runs:
-     * - the move to processing records the carrier reference (the padded order number) before anything
-     *   is bought. It is one conditional UPDATE: the attempt that made it knows nothing was bought before;
+     * - the move to processing records the carrier reference (the padded order number and the order's
+     *   uid) before anything is bought. It is one conditional UPDATE: the attempt that made it knows
+     *   nothing was bought before;
      * - any other attempt (the job run again after a crash, an expired lease or a lost carrier answer, or
      *   a staff Retry) first asks the carrier for a label bought under that reference, and keeps it;
      * - the result of every move is checked: a label bought for an order that has moved on is logged with
@@ -351,12 +362,12 @@ export function createOrdersService(
         'pending',
         'processing',
         { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
-        { labelReference: number },
+        { labelReference },
       )
       const order = await service.get(orderId)
       // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
-      const reference = order.labelReference ?? number
+      const reference = order.labelReference ?? `${number}-${order.uid}`
 
       let label: PurchasedLabel
       try {
@@ -409,7 +420,7 @@ export function createOrdersService(
         'failed',
         'processing',
         { actor, reason: 'Retry: buying the label again' },
-        { labelReference: formatOrderNumber(orderId) },
+        { labelReference },
         (moved) => jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, { orderId }, { when: moved }),
       )
     },
@@ -430,7 +441,11 @@ export function createOrdersService(
           jobs.enqueueQuery(
             ORDER_JOBS.shippedEmail,
             { orderId },
-            { dedupeKey: `order-shipped:${orderId}`, when: moved },
+            {
+              // By uid: an order number comes back after a restored backup.
+              dedupeKey: sql`'order-shipped:' || (select ${orders.uid} from ${orders} where ${orders.id} = ${orderId})`,
+              when: moved,
+            },
           ),
       )
     },
@@ -452,7 +467,7 @@ export function createOrdersService(
         'pending',
         'processing',
         { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
-        { labelReference: formatOrderNumber(orderId) },
+        { labelReference },
       )
       const order = await service.get(orderId)
       if (order?.status === 'processing') await failLabel(orderId, reason)

@@ -64,9 +64,8 @@ describe('label purchase', () => {
     )
     await shop.runDueJobs()
     await shop.runDueJobs()
-    expect(
-      carrier.state.bought.filter((label) => label.reference === String(id).padStart(6, '0')),
-    ).toHaveLength(1)
+    const reference = `${String(id).padStart(6, '0')}-${(await orderRow(shop, id))?.uid}`
+    expect(carrier.state.bought.filter((label) => label.reference === reference)).toHaveLength(1)
     expect(await orderRow(shop, id)).toMatchObject({ status: 'label_created', failureReason: null })
     expect(await orders.retry(id)).toBe(false)
   })
@@ -121,7 +120,7 @@ describe('label purchase survives a crash at any point', () => {
 
   test('the process dies right after the carrier sold the label: the next worker keeps that label', async () => {
     const { id, sessionId } = await paid()
-    const reference = String(id).padStart(6, '0')
+    const reference = `${String(id).padStart(6, '0')}-${(await orderRow(crashy, id))?.uid}`
     const queue = createJobQueue(crashy.deps.db, crashy.clock)
     // Run the confirmation e-mail first, so the label job is the one a worker claims.
     crashy.clock.advance(1)
@@ -166,7 +165,7 @@ describe('label purchase survives a crash at any point', () => {
 
   test("the worker dies on the label job's last attempt: the job ends failed, the order waits for staff, Retry keeps the label", async () => {
     const { id, sessionId } = await paid()
-    const reference = String(id).padStart(6, '0')
+    const reference = `${String(id).padStart(6, '0')}-${(await orderRow(crashy, id))?.uid}`
     const key = `purchase-label:${sessionId}`
     // One attempt left: the next claim is the last one.
     await crashy.deps.db.update(jobs).set({ attempts: 7 }).where(eq(jobs.dedupeKey, key))
