@@ -137,6 +137,12 @@ export interface PaymentProvider {
   createCheckoutSession(request: CheckoutSessionRequest): Promise<ProviderSession & { clientSecret: string }>
   retrieveSession(id: string): Promise<ProviderSession | null>
   /**
+   * Ends an open session so it can no longer be paid. Answers what the session is afterwards: 'expired',
+   * or 'complete' when it was paid before it could be ended. Throws PaymentProviderError when the
+   * provider cannot be asked.
+   */
+  expireSession(id: string): Promise<'expired' | 'complete'>
+  /**
    * Checks the signature over the raw body and its time against `receivedAtMs` (at most 300 s old, at most
    * 60 s ahead), then parses it. Throws WebhookSignatureError for anything that is not a fresh, correctly
    * signed event, and MalformedWebhookEventError for a signed one the shop cannot use.

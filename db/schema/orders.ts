@@ -54,6 +54,11 @@ export const orders = sqliteTable(
     labelUrl: text('label_url'),
     /** Why the last label purchase failed, for staff. */
     failureReason: text('failure_reason'),
+    /**
+     * Set when the payment broke a per-customer rule of its discount code (the first-order code on a
+     * customer's second paid order): the money was taken, so the order stands, and staff decide.
+     */
+    discountWarning: text('discount_warning'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },

@@ -13,11 +13,14 @@ const SWEEP_EVERY_MS = 15 * 1000
 /** Jobs run per turn of the loop before it looks for unfinished payment events again. */
 const BATCH = 100
 
-export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth'>) {
+export function createJobRunner(
+  services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth' | 'checkout'>,
+) {
   const queue = services.jobs
   const handlers: Record<string, JobHandler> = {
     ...services.orders.jobHandlers(),
     ...services.auth.jobHandlers(),
+    ...services.checkout.jobHandlers(),
   }
   const abandoned: Record<string, AbandonedJobHandler> = services.orders.abandonedJobHandlers()
   let lastSweep = 0

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import { newOrderUid, orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
@@ -134,7 +134,7 @@ export function createOrdersService(
       session: OrderDraft,
       eventId: string,
       alsoInBatch: (orderId: SQL) => BatchItem<'sqlite'>[] = () => [],
-    ): Promise<{ orderId: number; created: boolean }> {
+    ): Promise<{ orderId: number; created: boolean; discountWarning: string | null }> {
       const now = clock.now()
       const orderIdSql = sql`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session.checkoutSessionId})`
       const payload = sql`json_object('orderId', ${orderIdSql})`
@@ -198,25 +198,69 @@ export function createOrdersService(
         // committed with it: one transaction per paid session instead of one per step.
         ...alsoInBatch(orderIdSql),
         db
-          .select({ id: orders.id, sourceEventId: orders.sourceEventId })
+          .select({
+            id: orders.id,
+            sourceEventId: orders.sourceEventId,
+            discountWarning: orders.discountWarning,
+          })
           .from(orders)
           .where(eq(orders.checkoutSessionId, session.checkoutSessionId))
           .limit(1),
       ])
-      const [row] = results[results.length - 1] as { id: number; sourceEventId: string | null }[]
+      const [row] = results[results.length - 1] as {
+        id: number
+        sourceEventId: string | null
+        discountWarning: string | null
+      }[]
       if (!row) throw new Error(`order for ${session.checkoutSessionId} missing after insert`)
-      return { orderId: row.id, created: row.sourceEventId === eventId }
+      return {
+        orderId: row.id,
+        created: row.sourceEventId === eventId,
+        discountWarning: row.discountWarning,
+      }
     },
 
-    /** Whether this customer (by customer key, or by account) has ever placed an order; orders exist only once paid. */
-    async hasPaidOrder(customer: { customerKey: string; userId: string | null }): Promise<boolean> {
-      const byKey = eq(orders.customerKey, customer.customerKey)
+    /**
+     * Whether this account has ever placed an order (orders exist only once paid). By account only: it
+     * answers the account's holder about their own orders, never about an e-mail's (docs/decisions/021).
+     */
+    async hasPaidOrder(customer: { userId: string }): Promise<boolean> {
       const [row] = await db
         .select({ one: sql<number>`1` })
         .from(orders)
-        .where(customer.userId ? or(byKey, eq(orders.userId, customer.userId)) : byKey)
+        .where(eq(orders.userId, customer.userId))
         .limit(1)
       return row !== undefined
+    },
+
+    /**
+     * SQL for the number of this customer's first order paid before the order `orderId` (the same customer
+     * key, or the same account), or NULL: for the rules checked when an order is paid, in its batch.
+     */
+    earlierOrderSql(orderId: SQL): SQL {
+      return sql`(select printf('%06d', earlier.id) from ${orders} earlier, ${orders} paid
+        where paid.id = ${orderId} and earlier.id < paid.id
+          and (earlier.customer_key = paid.customer_key
+               or (paid.user_id is not null and earlier.user_id = paid.user_id))
+        order by earlier.id limit 1)`
+    },
+
+    /**
+     * Marks the order made by `eventId` with `warning` (SQL evaluated in the batch; NULL leaves it as it
+     * is) for staff: a paid order that broke a rule of its discount code. Only the event that made the
+     * order sets it, so a repeated event never judges an old order by orders paid after it.
+     */
+    discountWarningQuery(orderId: SQL, eventId: string, warning: SQL): BatchItem<'sqlite'> {
+      return db
+        .update(orders)
+        .set({ discountWarning: sql`${warning}` })
+        .where(
+          and(
+            sql`${orders.id} = ${orderId}`,
+            eq(orders.sourceEventId, eventId),
+            sql`${orders.discountWarning} is null`,
+          ),
+        )
     },
 
     /** Newest first, without lines. */
