@@ -88,7 +88,7 @@ test('a weight changed on one of two servers reaches the other within a second',
   expect(rateAfter).toBeGreaterThan(rateBefore)
   expect(await dearestRate(first)).toBe(rateAfter)
 
-  const line = `several-instances: weight changed on server 1, seen by server 2 after ${seenAfterMs} ms (new ETag, rates ${rateBefore} → ${rateAfter})`
+  const line = `drill several-instances: weight changed on server 1, seen by server 2 after ${seenAfterMs} ms (new ETag, rates ${rateBefore} → ${rateAfter})`
   console.log(line)
   recordDrill('several-instances', line)
 })
