@@ -35,7 +35,7 @@ export function createServices(deps: AppDeps) {
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
-  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping })
+  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, jobs })
   const webhooks = createWebhookService({
     ...deps,
     checkout,

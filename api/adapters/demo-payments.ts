@@ -239,6 +239,17 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       return row ? toSession(row, clock.now()) : null
     },
 
+    async expireSession(id) {
+      const ended = await db
+        .update(demoPaymentSessions)
+        .set({ status: 'expired', updatedAt: clock.now() })
+        .where(and(eq(demoPaymentSessions.id, id), eq(demoPaymentSessions.status, 'open')))
+        .returning({ id: demoPaymentSessions.id })
+      if (ended.length > 0) return 'expired'
+      const row = await load(id)
+      return row?.status === 'complete' ? 'complete' : 'expired'
+    },
+
     async describeSession(id) {
       const row = await load(id)
       if (!row) return null

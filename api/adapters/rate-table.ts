@@ -170,7 +170,7 @@ export function labelPdf(lines: readonly string[]): Uint8Array {
   return Buffer.from(pdf, 'latin1')
 }
 
-/** Label files are named order-000042-9400….pdf: reference first, so a retry finds the label by it. */
+/** Label files are named order-000042-3f9c…-9400….pdf: reference first, so a retry finds the label by it. */
 function labelFilePrefix(reference: string): string {
   return `order-${reference}-`
 }

@@ -135,6 +135,15 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
     telemetry: false,
   })
 
+  async function retrieveSession(id: string) {
+    try {
+      return toProviderSession(await stripe.checkout.sessions.retrieve(id))
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null
+      throw new PaymentProviderError(`Stripe could not load the session: ${errorSummary(error)}`)
+    }
+  }
+
   return {
     name: 'stripe',
     publishableKey: options.publishableKey,
@@ -185,12 +194,18 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
       return { ...toProviderSession(session), clientSecret: session.client_secret }
     },
 
-    async retrieveSession(id: string) {
+    retrieveSession,
+
+    async expireSession(id: string) {
       try {
-        return toProviderSession(await stripe.checkout.sessions.retrieve(id))
+        const session = await stripe.checkout.sessions.expire(id)
+        return session.status === 'complete' ? 'complete' : 'expired'
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null
-        throw new PaymentProviderError(`Stripe could not load the session: ${errorSummary(error)}`)
+        // Stripe expires only open sessions: one that was paid or has expired meanwhile is refused.
+        const current = await retrieveSession(id)
+        if (!current || current.status === 'expired') return 'expired'
+        if (current.status === 'complete') return 'complete'
+        throw new PaymentProviderError(`Stripe could not expire the session: ${errorSummary(error)}`)
       }
     },
 

@@ -46,7 +46,10 @@ export interface CarrierRate {
 }
 
 export interface LabelRequest {
-  /** Shown on the label and in the carrier's records: the padded order number. */
+  /**
+   * Shown on the label and in the carrier's records: the padded order number and the order's uid
+   * (`000042-3f9c…`), which no other order ever has, even after a restored backup reuses the number.
+   */
   reference: string
   serviceToken: string
   parcel: Parcel
@@ -133,6 +136,12 @@ export interface PaymentProvider {
   readonly publishableKey: string | null
   createCheckoutSession(request: CheckoutSessionRequest): Promise<ProviderSession & { clientSecret: string }>
   retrieveSession(id: string): Promise<ProviderSession | null>
+  /**
+   * Ends an open session so it can no longer be paid. Answers what the session is afterwards: 'expired',
+   * or 'complete' when it was paid before it could be ended. Throws PaymentProviderError when the
+   * provider cannot be asked.
+   */
+  expireSession(id: string): Promise<'expired' | 'complete'>
   /**
    * Checks the signature over the raw body and its time against `receivedAtMs` (at most 300 s old, at most
    * 60 s ahead), then parses it. Throws WebhookSignatureError for anything that is not a fresh, correctly

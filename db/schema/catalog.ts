@@ -19,3 +19,13 @@ export const products = sqliteTable('products', {
   weightOverridden: integer('weight_overridden', { mode: 'boolean' }).notNull().default(false),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
+
+/**
+ * One row (id 1) whose version moves up in the same transaction as any change to the products (a staff
+ * weight, a content sync at start). Every instance keeps the catalogue in memory and compares this one
+ * number with the version it loaded, at most every half second, instead of reading the products again.
+ */
+export const catalogVersion = sqliteTable('catalog_version', {
+  id: integer('id').primaryKey(),
+  version: integer('version').notNull(),
+})

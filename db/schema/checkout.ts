@@ -40,7 +40,11 @@ export const checkoutSessions = sqliteTable(
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (table) => [index('checkout_sessions_email_idx').on(table.email)],
+  (table) => [
+    index('checkout_sessions_email_idx').on(table.email),
+    // A paid order expires its customer's other open first-order sessions, found by their reservations.
+    index('checkout_sessions_reservation_idx').on(table.discountReservationKey),
+  ],
 )
 
 /**

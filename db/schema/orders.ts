@@ -1,5 +1,11 @@
+import { randomBytes } from 'node:crypto'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { ORDER_STATUSES } from '../../api/rules/order-status'
+
+/** 80 random bits as 20 lower-case hex digits: safe in a file name, a carrier's metadata and a Message-ID. */
+export function newOrderUid(): string {
+  return randomBytes(10).toString('hex')
+}
 
 /**
  * Paid orders. The integer key is the order number customers see (padded to 6 digits). One checkout
@@ -10,6 +16,12 @@ export const orders = sqliteTable(
   'orders',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
+    /**
+     * Random, made with the order. A restored backup numbers orders again from where it stood, so the
+     * number of a lost order comes back on a new one; what is bought or sent for an order outside the
+     * database (its label at the carrier and its file, its e-mails' Message-IDs) is keyed by this instead.
+     */
+    uid: text('uid').notNull().unique().$defaultFn(newOrderUid),
     checkoutSessionId: text('checkout_session_id').notNull().unique(),
     /** The webhook event that created the order (the first paid confirmation to arrive). */
     sourceEventId: text('source_event_id').notNull(),
@@ -33,14 +45,20 @@ export const orders = sqliteTable(
     shippingServiceToken: text('shipping_service_token').notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
     /**
-     * The carrier reference (the padded order number) of a label purchase under way, set before anything
-     * is bought; a later attempt asks the carrier for a label under it before buying another.
+     * The carrier reference of a label purchase under way (the padded order number and the uid,
+     * `000042-…`; orders from before the uid carry the number alone), set before anything is bought; a
+     * later attempt asks the carrier for a label under it before buying another.
      */
     labelReference: text('label_reference'),
     shippoTrackingNumber: text('shippo_tracking_number'),
     labelUrl: text('label_url'),
     /** Why the last label purchase failed, for staff. */
     failureReason: text('failure_reason'),
+    /**
+     * Set when the payment broke a per-customer rule of its discount code (the first-order code on a
+     * customer's second paid order): the money was taken, so the order stands, and staff decide.
+     */
+    discountWarning: text('discount_warning'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },

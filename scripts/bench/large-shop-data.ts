@@ -140,8 +140,10 @@ function generateOrder(
   const completedId = `evt_bench_${id}_completed`
   const created = Math.floor(createdAt.getTime() / 1000)
   const eventAt = (seconds: number) => new Date(createdAt.getTime() + seconds * 1000)
+  const uid = id.toString(16).padStart(20, '0')
   const order: Generated['order'] = {
     id,
+    uid,
     checkoutSessionId: sessionId,
     sourceEventId: completedId,
     userId: customerId(customer),
@@ -162,7 +164,7 @@ function generateOrder(
     shippingServiceToken: 'usps_ground_advantage',
     status,
     // Every row names every column: one multi-row INSERT has one column list for all its rows.
-    labelReference: hasLabel ? String(id).padStart(6, '0') : null,
+    labelReference: hasLabel ? `${String(id).padStart(6, '0')}-${uid}` : null,
     shippoTrackingNumber: hasLabel ? `9400${String(id).padStart(18, '0')}` : null,
     labelUrl: hasLabel ? `/labels/${id}.pdf` : null,
     failureReason: status === 'failed' ? 'The carrier could not verify the address.' : null,

@@ -1,11 +1,14 @@
 // The staff dashboard from a staff member's side: sent to sign in and back, a failed label purchase in the
-// orders, Retry until it reads LABEL CREATED, the label opened, the order marked shipped, its history, a
-// product weight edited, the package calculator, polling that rests while the tab is hidden. A customer
-// reads that the page is for staff. axe on the page.
+// orders (with a discount warning), Retry until it reads LABEL CREATED, the label opened, the order marked
+// shipped, its history, a product weight edited, the package calculator, polling that rests while the tab
+// is hidden. A customer reads that the page is for staff. axe on the page.
 import { createClient } from '@libsql/client'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
 import { addStaff, DATABASE_URL, STAFF_PASSWORD } from './support/staff'
+
+/** What the payment left on the order: a first-order code on a customer's second order (docs/decisions/021). */
+const DISCOUNT_WARNING = "CREW10 is for a first order only: this customer's order 000001 was paid first."
 
 function uniqueEmail(name: string): string {
   return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
@@ -29,15 +32,24 @@ async function insertFailedOrder(customerName: string): Promise<string> {
       country: 'US',
     })
     const inserted = await db.execute({
-      sql: `insert into orders (checkout_session_id, source_event_id, email, customer_key, customer_name,
+      sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
               shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
               item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
-              status, label_reference, failure_reason, created_at, updated_at)
-            values (?, ?, 'failed.order@example.com', 'failed.order@example.com', ?, ?, ?, 2100, 0, 935, 3035,
+              status, label_reference, failure_reason, discount_code, discount_warning, created_at, updated_at)
+            values (lower(hex(randomblob(10))), ?, ?, 'failed.order@example.com', 'failed.order@example.com', ?, ?, ?, 2100, 0, 935, 3035,
               1, 30, 'USPS', 'USPS Priority Mail', 'usps_priority', 'failed', null,
-              'The carrier refused the address', ?, ?)
+              'The carrier refused the address', 'CREW10', ?, ?, ?)
             returning id`,
-      args: [`cs_test_e2e_${key}`, `evt_e2e_${key}`, customerName, address, address, now, now],
+      args: [
+        `cs_test_e2e_${key}`,
+        `evt_e2e_${key}`,
+        customerName,
+        address,
+        address,
+        DISCOUNT_WARNING,
+        now,
+        now,
+      ],
     })
     const id = Number(inserted.rows[0]?.id)
     await db.execute({
@@ -103,6 +115,7 @@ test.describe('staff dashboard', () => {
     const row = orderRow(page, number)
     await expect(row.getByText('FAILED', { exact: true })).toBeVisible()
     await expect(row).toContainText('The carrier refused the address')
+    await expect(row).toContainText(DISCOUNT_WARNING)
     await expect(row).toContainText(customerName)
     await expect(row.locator('b')).toHaveCount(0)
     await expect(page.locator('[data-stat="failed"]')).not.toHaveText('0')
@@ -137,6 +150,7 @@ test.describe('staff dashboard', () => {
     await opener.click()
     const dialog = page.getByRole('dialog', { name: `Order #${number}` })
     await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText(`Discount paid against its rules: ${DISCOUNT_WARNING}`)
     const history = dialog.getByRole('list', { name: `History of order ${number}` })
     await expect(history.getByRole('listitem')).toHaveCount(6)
     await expect(history.getByRole('listitem').nth(3)).toContainText(`FAILED → PROCESSING`)

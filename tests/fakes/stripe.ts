@@ -185,6 +185,16 @@ export function startFakeStripe(options: { secretKey?: string } = {}): FakeStrip
         }
         return response
       }
+      const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname)
+      if (request.method === 'POST' && expiring) {
+        const session = sessions.get(decodeURIComponent(expiring[1] ?? ''))
+        if (!session) return error(404, `No such checkout.session: '${expiring[1]}'`, 'session')
+        if (session.status !== 'open') {
+          return error(400, `Only Checkout Sessions with a status in ["open"] can be expired.`)
+        }
+        session.status = 'expired'
+        return Response.json(session)
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname)
       if (request.method === 'GET' && match) {
         const session = sessions.get(decodeURIComponent(match[1] ?? ''))

@@ -5,6 +5,7 @@ import { errorMessage, log } from '../../lib/log'
 import { sessionAuth } from '../../plugins/auth'
 import { unprocessable } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import { customerKey } from '../../rules/customer'
 import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../rules/return-path'
 import type { Services } from '../../services'
 import { publicUserSchema } from '../account/model'
@@ -27,11 +28,19 @@ import { VERIFICATION_MESSAGES } from './verification'
 const HOUR_MS = 60 * 60 * 1000
 /** Counted in the database (sharedRateCounter), so several server instances allow no more than one. */
 const LIMITS = {
+  // docs/decisions/020: room for many shoppers behind one carrier or office address; one address still
+  // makes at most 30 accounts (30 password hashes, 30 answers about taken e-mails) an hour.
   register: {
     name: 'register',
-    max: 10,
+    max: 30,
     windowMs: HOUR_MS,
     message: 'Too many sign-ups from here. Please try again later.',
+  },
+  registerPerInbox: {
+    name: 'register-inbox',
+    max: 5,
+    windowMs: HOUR_MS,
+    message: 'Too many sign-ups for this e-mail. Please try again in an hour.',
   },
   resetPerAddress: {
     name: 'reset-request',
@@ -173,6 +182,8 @@ export function authRoutes(
         '/auth/register',
         async ({ body, cookie, clientAddress }) => {
           await sharedRateCounter(clientAddress, LIMITS.register)
+          // Counted by inbox too (a +tag reaches the same one), from any number of addresses.
+          await sharedRateCounter(customerKey(body.email), LIMITS.registerPerInbox)
           return signedInAnswer(cookie, await auth.register(body), MESSAGES.registered)
         },
         {

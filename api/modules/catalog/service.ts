@@ -1,7 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { products } from '../../../db/schema'
+import { catalogVersion, products } from '../../../db/schema'
 import { type Clock, systemClock } from '../../lib/clock'
+import { errorMessage, log } from '../../lib/log'
 import { prepareFile, type StaticFile } from '../../plugins/static-site'
 import { centsToDollars } from '../../rules/money'
 import type { ContentProduct } from './content'
@@ -44,21 +45,49 @@ const columns = {
   rating: products.rating,
 }
 
+/** How often an instance asks the database whether another instance changed the catalogue. */
+export const CATALOG_CHECK_MS = 500
+
+interface Loaded {
+  /** The catalogue version these rows were read at (catalog_version). */
+  version: number
+  byId: Map<number, CatalogProduct>
+}
+
 /**
  * The products the server sells: prices and weights come from here, never from the browser. The rows
- * change only at boot (content sync) and when staff change a weight, so they are read once and kept in
- * memory; `reload()` reads them again after such a change.
+ * change only at a content sync (start) and when staff change a weight, so they are read once and kept
+ * in memory. Every change moves the catalogue version up in its own transaction; each instance reads that
+ * one number at most every CATALOG_CHECK_MS of its clock and reads the rows again when it moved, so a
+ * weight staff change on one instance reaches every other within a second.
  */
-export function createCatalogService(db: Database, clock: Clock = systemClock) {
-  let loaded: Promise<Map<number, CatalogProduct>> | null = null
+export function createCatalogService(
+  db: Database,
+  clock: Clock = systemClock,
+  options: { checkEveryMs?: number } = {},
+) {
+  const checkEveryMs = options.checkEveryMs ?? CATALOG_CHECK_MS
+  let loaded: Promise<Loaded> | null = null
   let listing: Promise<StaticFile> | null = null
+  let checkedAt = Number.NEGATIVE_INFINITY
+  let checking: Promise<void> | null = null
 
-  function byIdMap(): Promise<Map<number, CatalogProduct>> {
+  function forget(): void {
+    loaded = null
+    listing = null
+  }
+
+  function load(): Promise<Loaded> {
+    // The version and the rows in one read transaction: the rows are exactly those of that version.
     loaded ??= db
-      .select(columns)
-      .from(products)
-      .orderBy(asc(products.id))
-      .then((rows) => new Map(rows.map((row) => [row.id, row])))
+      .batch([
+        db.select({ version: catalogVersion.version }).from(catalogVersion).where(eq(catalogVersion.id, 1)),
+        db.select(columns).from(products).orderBy(asc(products.id)),
+      ])
+      .then(([version, rows]) => ({
+        version: version[0]?.version ?? 0,
+        byId: new Map(rows.map((row) => [row.id, row])),
+      }))
       .catch((error: unknown) => {
         // A failed read is not remembered: the next request asks the database again.
         loaded = null
@@ -67,68 +96,105 @@ export function createCatalogService(db: Database, clock: Clock = systemClock) {
     return loaded
   }
 
+  /** One single-row read: if another instance (or a sync) moved the version, the rows are read again. */
+  async function checkVersion(): Promise<void> {
+    try {
+      const held = loaded
+      const [row] = await db
+        .select({ version: catalogVersion.version })
+        .from(catalogVersion)
+        .where(eq(catalogVersion.id, 1))
+      const have = await held?.catch(() => null)
+      if (row && have && row.version !== have.version && loaded === held) forget()
+    } catch (error) {
+      // The catalogue in hand stays right until the database answers again; the next check asks again.
+      log.warn('catalogue version check failed', { error: errorMessage(error) })
+    }
+  }
+
+  /** The catalogue, checked against the database's version at most every checkEveryMs. */
+  async function current(): Promise<Map<number, CatalogProduct>> {
+    const now = clock.now().getTime()
+    if (!checking && (now - checkedAt >= checkEveryMs || now < checkedAt)) {
+      checkedAt = now
+      checking = checkVersion().finally(() => {
+        checking = null
+      })
+    }
+    if (checking) await checking
+    return (await load()).byId
+  }
+
   const service = {
     async list(): Promise<CatalogProduct[]> {
-      return [...(await byIdMap()).values()]
+      return [...(await current()).values()]
     },
     async byId(id: number): Promise<CatalogProduct | null> {
       if (!Number.isSafeInteger(id)) return null
-      return (await byIdMap()).get(id) ?? null
+      return (await current()).get(id) ?? null
     },
     async bySlug(slug: string): Promise<CatalogProduct | null> {
-      for (const product of (await byIdMap()).values()) if (product.slug === slug) return product
+      for (const product of (await current()).values()) if (product.slug === slug) return product
       return null
     },
     /** By name as shoppers and the spec's rates call spell it: any capitals, spaces trimmed. */
     async byName(name: string): Promise<CatalogProduct | null> {
       const wanted = name.trim().toLowerCase()
-      for (const product of (await byIdMap()).values())
+      for (const product of (await current()).values())
         if (product.name.toLowerCase() === wanted) return product
       return null
     },
     /**
-     * GET /api/catalog's answer, built once per catalogue change: prices in dollars and weights in ounces as
-     * the site shows them, ready to send.
+     * GET /api/catalog's answer, built once per catalogue version: prices in dollars and weights in ounces
+     * as the site shows them, ready to send (its ETag is the body's hash, so it changes with the weights).
      */
-    listing(): Promise<StaticFile> {
-      listing ??= byIdMap().then((products) =>
-        prepareFile(
-          new TextEncoder().encode(JSON.stringify({ products: [...products.values()].map(listed) })),
-          {
-            type: 'application/json; charset=utf-8',
-            cacheControl: 'public, max-age=60',
-            compressible: true,
-          },
-        ),
+    async listing(): Promise<StaticFile> {
+      await current()
+      listing ??= load().then(({ byId }) =>
+        prepareFile(new TextEncoder().encode(JSON.stringify({ products: [...byId.values()].map(listed) })), {
+          type: 'application/json; charset=utf-8',
+          cacheControl: 'public, max-age=60',
+          compressible: true,
+        }),
       )
       return listing
     },
 
-    /** Reads the rows again (after a weight change); every instance does so at its next boot. */
+    /** Reads the rows again now, on this instance (other instances notice the version within a second). */
     async reload(): Promise<void> {
-      loaded = null
-      listing = null
-      await byIdMap()
+      forget()
+      await load()
     },
 
     /**
      * Staff set a product's weight from the packing bench (tenths of an ounce). It is marked as theirs, so
-     * a content sync keeps it, and the catalogue is read again, so the next rates, labels and /api/catalog
-     * answer use it. Null when there is no such product.
+     * a content sync keeps it, and the catalogue version moves up in the same transaction, so the next
+     * rates, labels and /api/catalog answer of every instance use it. Null when there is no such product.
      */
     async setWeight(id: number, weightTenthsOz: number): Promise<CatalogProduct | null> {
       if (!Number.isSafeInteger(id)) return null
-      const changed = await db
-        .update(products)
-        .set({ weightTenthsOz, weightOverridden: true, updatedAt: clock.now() })
-        .where(eq(products.id, id))
-        .returning({ id: products.id })
+      const [changed] = await db.batch([
+        db
+          .update(products)
+          .set({ weightTenthsOz, weightOverridden: true, updatedAt: clock.now() })
+          .where(eq(products.id, id))
+          .returning({ id: products.id }),
+        bumpVersion(db, sql`changes() > 0`),
+      ])
       if (changed.length === 0) return null
       await service.reload()
       return service.byId(id)
     },
   }
   return service
+}
+
+/** The statement that moves the catalogue version up (when `condition` holds, evaluated in its batch). */
+function bumpVersion(db: Pick<Database, 'update'>, condition?: SQL) {
+  return db
+    .update(catalogVersion)
+    .set({ version: sql`${catalogVersion.version} + 1` })
+    .where(and(eq(catalogVersion.id, 1), condition))
 }
 
 export type CatalogService = ReturnType<typeof createCatalogService>
@@ -167,5 +233,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
           },
         })
     }
+    // Content may have changed names or prices: every running instance reads the rows again.
+    await bumpVersion(tx)
   })
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, inArray, not, or, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, ne, not, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
@@ -15,6 +15,7 @@ import { formatOrderNumber } from '../../rules/order-status'
 import { buildCart, lineName, pricedLines } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
+import type { JobHandler, JobQueue } from '../jobs/service'
 import { addressHash, normalizeAddress } from '../shipping/address'
 import { shippingPriceCents } from '../shipping/pricing'
 import type { ShippingService } from '../shipping/service'
@@ -107,6 +108,30 @@ export interface CheckoutServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'pay
   catalog: CatalogService
   discounts: DiscountService
   shipping: ShippingService
+  jobs: JobQueue
+}
+
+export const CHECKOUT_JOBS = {
+  expireFirstOrderSessions: 'expire-first-order-sessions',
+} as const
+
+/** Whose other first-order sessions a paid session ends (see expireFirstOrderSessions). */
+interface PaidSessionCustomer {
+  email: string
+  userId: string | null
+  /** The session that was paid, left alone. */
+  paidSession: string
+}
+
+function paidSessionCustomer(payload: unknown): PaidSessionCustomer {
+  const { email, userId, paidSession } = (payload ?? {}) as Record<string, unknown>
+  if (
+    typeof email !== 'string' ||
+    typeof paidSession !== 'string' ||
+    !(userId === null || typeof userId === 'string')
+  )
+    throw new Error('job payload has no customer')
+  return { email, userId, paidSession }
 }
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
@@ -125,7 +150,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return discounts.terms(trimmed, { subtotalCents })
   }
 
-  return {
+  const service = {
     /**
      * Rebuilds the order from the catalogue, the discount rules and the server's own shipping quote, asks
      * the payment provider for a session with those amounts, and stores what was asked for.
@@ -336,7 +361,60 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       if (row.orderId !== null) return { status: 'complete', orderNumber: formatOrderNumber(row.orderId) }
       return { status: row.status }
     },
+
+    /**
+     * For the batch that makes a paid order: a job that ends the customer's other open sessions holding a
+     * first-order code, queued only if there are any (docs/decisions/021). Their payment would be a
+     * second order at the first-order price.
+     */
+    expireFirstOrderSessionsQuery(record: Pick<CheckoutRecord, 'id' | 'email' | 'userId'>) {
+      const customer = { email: record.email, userId: record.userId }
+      const payload: PaidSessionCustomer & Record<string, unknown> = { ...customer, paidSession: record.id }
+      return deps.jobs.enqueueQuery(CHECKOUT_JOBS.expireFirstOrderSessions, payload, {
+        dedupeKey: `expire-first-order-sessions:${record.id}`,
+        when: discounts.openFirstOrderReservationExists(customer),
+      })
+    },
+
+    /**
+     * The job: each open session of this customer that holds a first-order code is expired at the payment
+     * provider, so it can no longer be paid, and gives its reservation back. One the customer paid before
+     * it could be ended makes its order all the same, marked for staff (the webhook's warning).
+     */
+    async expireFirstOrderSessions(customer: PaidSessionCustomer): Promise<number> {
+      const keys = await discounts.openFirstOrderReservations(customer)
+      if (keys.length === 0) return 0
+      const open = await db
+        .select({ id: checkoutSessions.id, reservationKey: checkoutSessions.discountReservationKey })
+        .from(checkoutSessions)
+        .where(
+          and(
+            inArray(checkoutSessions.discountReservationKey, keys),
+            inArray(checkoutSessions.status, ['open', 'payment_pending']),
+            ne(checkoutSessions.id, customer.paidSession),
+          ),
+        )
+      let expired = 0
+      for (const session of open) {
+        if ((await deps.payments.expireSession(session.id)) !== 'expired') continue
+        await service.markStatus(session.id, 'expired', ['open', 'payment_pending'])
+        if (session.reservationKey) await discounts.release(session.reservationKey)
+        expired += 1
+      }
+      if (expired > 0) log.info('first-order sessions expired after a paid order', { sessions: expired })
+      return expired
+    },
+
+    /** The job handlers this module owns, for the job runner. */
+    jobHandlers(): Record<string, JobHandler> {
+      return {
+        [CHECKOUT_JOBS.expireFirstOrderSessions]: async (payload) => {
+          await service.expireFirstOrderSessions(paidSessionCustomer(payload))
+        },
+      }
+    },
   }
+  return service
 }
 
 export type CheckoutService = ReturnType<typeof createCheckoutService>

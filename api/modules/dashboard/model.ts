@@ -45,6 +45,11 @@ export const dashboardOrderSchema = t.Object({
   carrier: t.String(),
   shippingService: t.String(),
   failureReason: t.Nullable(t.String()),
+  /**
+   * Why the payment broke a per-customer rule of its discount code (the first-order code on a second
+   * order), else null: the money was taken at that price, and staff decide what to do.
+   */
+  discountWarning: t.Nullable(t.String()),
   /** /api/orders/{id}/label once a label is bought, else null. */
   labelUrl: t.Nullable(t.String()),
 })

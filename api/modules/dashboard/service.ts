@@ -80,6 +80,7 @@ function dashboardOrder(order: Omit<OrderRow, 'shippingAddress' | 'billingAddres
     carrier: order.shippingCarrier,
     shippingService: order.shippingService,
     failureReason: order.status === 'failed' ? order.failureReason : null,
+    discountWarning: order.discountWarning,
     labelUrl: order.labelUrl ? `/api/orders/${order.id}/label` : null,
   }
 }

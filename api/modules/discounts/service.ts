@@ -10,14 +10,27 @@ import { formatCents } from '../../rules/money'
 
 export interface DiscountContext {
   subtotalCents: number
-  /** Needed for first-order and per-customer rules; without it those rules are checked again at checkout. */
+  /** The e-mail the session is for, kept with its reservation; no rule looks it up when a session opens. */
   email?: string
+  /**
+   * The signed-in customer's account. Per-customer rules (first order only, uses per customer) are checked
+   * when a session opens against this account's own orders and uses, and only then: a guest's e-mail is
+   * never looked up, since the answer would tell whoever typed it whether that address has ordered, and a
+   * guest's reservation never holds anyone else's use (docs/decisions/021). Every payment is checked
+   * again when it is paid, by e-mail and by account (repeatUseWarning).
+   */
   userId?: string | null
 }
 
 interface Customer {
   email: string
   key: string
+  userId: string | null
+}
+
+/** Who a paid order belongs to, as the rules checked at payment compare customers. */
+export interface PayingCustomer {
+  email: string
   userId: string | null
 }
 
@@ -39,8 +52,8 @@ export interface Reservation {
 export interface DiscountServiceDeps {
   db: Database
   clock: Clock
-  /** Whether this customer (by customer key or account) already has a paid order: the orders module's answer. */
-  hasPaidOrder: (customer: { customerKey: string; userId: string | null }) => Promise<boolean>
+  /** Whether this account already has a paid order: the orders module's answer. */
+  hasPaidOrder: (customer: { userId: string }) => Promise<boolean>
 }
 
 export const USED_UP_MESSAGE = 'This discount code has been used up.'
@@ -67,7 +80,7 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     return row ?? null
   }
 
-  /** The same customer: the same customer key, or the same account whatever e-mail it gave. */
+  /** The same customer, as the rules checked at payment see one: the same customer key, or the same account. */
   function sameCustomer(customer: Customer): SQL {
     const byKey = eq(discountRedemptions.customerKey, customer.key)
     return (customer.userId ? or(byKey, eq(discountRedemptions.userId, customer.userId)) : byKey) as SQL
@@ -82,26 +95,27 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
   }
 
   /**
-   * What the limits need to know, in one query: uses of the code that count, this customer's share of
-   * them, and whether the customer has a redeemed use of any code (a paid order).
+   * What the limits need to know, in one query: uses of the code that count, the signed-in account's
+   * share of them, and whether the account has a redeemed use of any code (a paid order).
    */
-  async function usage(code: string, now: Date, customer: Customer | null) {
+  async function usage(code: string, now: Date, userId: string | null) {
     const total = db
       .select({ n: count() })
       .from(discountRedemptions)
       .where(and(eq(discountRedemptions.code, code), counting(now)))
-    if (!customer) {
+    if (!userId) {
       const [row] = await db.select({ total: sql<number>`(${total})` }).from(sql`(select 1)`)
       return { total: row?.total ?? 0, mine: 0, redeemedBefore: false }
     }
+    const account = eq(discountRedemptions.userId, userId)
     const mine = db
       .select({ n: count() })
       .from(discountRedemptions)
-      .where(and(eq(discountRedemptions.code, code), counting(now), sameCustomer(customer)))
+      .where(and(eq(discountRedemptions.code, code), counting(now), account))
     const before = db
       .select({ one: sql`1` })
       .from(discountRedemptions)
-      .where(and(eq(discountRedemptions.status, 'redeemed'), sameCustomer(customer)))
+      .where(and(eq(discountRedemptions.status, 'redeemed'), account))
       .limit(1)
     const [row] = await db
       .select({
@@ -140,6 +154,17 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     return row
   }
 
+  /** A customer's live reservations of first-order codes: their reservation keys. */
+  function firstOrderReservations(paying: PayingCustomer): SQL {
+    const customer = customerOf({ subtotalCents: 0, ...paying })
+    if (!customer) throw new Error('a reservation belongs to an e-mail')
+    return sql`select ${discountRedemptions.reservationKey} as key from ${discountRedemptions}
+      where ${discountRedemptions.status} = 'reserved'
+        and ${discountRedemptions.expiresAt} > ${clock.now().getTime()}
+        and ${sameCustomer(customer)}
+        and ${discountRedemptions.code} in (select code from ${discountCodes} where first_order_only)`
+  }
+
   const service = {
     /**
      * The code's own terms for this order — it exists, is active and the subtotal reaches its minimum —
@@ -151,28 +176,25 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
       return { code: row.code, type: row.type, amount: row.amount }
     },
 
-    /** The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. */
+    /**
+     * The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. The
+     * per-customer rules are asked of a signed-in account only, about that account (DiscountContext).
+     */
     async validate(code: string, context: DiscountContext): Promise<DiscountTerms> {
       const row = await usableRow(code, context)
       const now = clock.now()
-      const customer = customerOf(context)
+      const userId = context.userId ?? null
       const limit = perCustomerLimit(row)
-      const limited =
-        row.maxRedemptions !== null || (customer !== null && (limit !== null || row.firstOrderOnly))
+      const limited = row.maxRedemptions !== null || (userId !== null && limit !== null)
       if (limited) {
-        const used = await usage(code, now, customer)
+        const used = await usage(code, now, userId)
         if (row.maxRedemptions !== null && used.total >= row.maxRedemptions)
           throw unprocessable(USED_UP_MESSAGE)
-        if (customer && limit !== null && used.mine >= limit) {
+        if (userId && limit !== null && used.mine >= limit) {
           throw unprocessable(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
         }
         // A redeemed use of any code is a paid order too; asking both keeps the rule if either record lags.
-        if (
-          customer &&
-          row.firstOrderOnly &&
-          (used.redeemedBefore ||
-            (await hasPaidOrder({ customerKey: customer.key, userId: customer.userId })))
-        ) {
+        if (userId && row.firstOrderOnly && (used.redeemedBefore || (await hasPaidOrder({ userId })))) {
           throw unprocessable(FIRST_ORDER_MESSAGE)
         }
       }
@@ -181,9 +203,10 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
 
     /**
      * Validates the code for this customer and holds one use of it for a checkout session, in one
-     * conditional INSERT: the total and per-customer limits count redeemed uses and live reservations, so
-     * sessions opened in parallel can never pass a limit together. The same request (a double click)
-     * gets its existing reservation back.
+     * conditional INSERT: the total limit, and a signed-in account's per-customer limit, count redeemed
+     * uses and live reservations, so sessions opened in parallel can never pass a limit together. A
+     * guest's reservation counts against the total only: it holds nobody's own use (DiscountContext). The
+     * same request (a double click) gets its existing reservation back.
      */
     async reserve(code: string, context: DiscountContext, reservation: Reservation): Promise<DiscountTerms> {
       const terms = await service.validate(code, context)
@@ -191,9 +214,9 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
       if (!customer) throw new Error('a discount is reserved for a customer: the e-mail is required')
       const now = clock.now()
       const live = sql`(status = 'redeemed' or (status = 'reserved' and expires_at > ${now.getTime()}))`
-      const mine = customer.userId
-        ? sql`(customer_key = ${customer.key} or user_id = ${customer.userId})`
-        : sql`customer_key = ${customer.key}`
+      // A guest's per-customer uses are not counted here: every guest passes (the rules are applied when
+      // the order is paid), so the per-customer test below is written to hold for them.
+      const mine = customer.userId ? sql`user_id = ${customer.userId}` : sql`0`
       const [row] = await db.all<{ id: number }>(sql`
         insert into discount_redemptions
           (code, status, reservation_key, email, customer_key, user_id, expires_at, created_at)
@@ -224,6 +247,41 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
       // Another session took the last use between the check and the insert: say which limit it was.
       await service.validate(code, context)
       throw unprocessable(USED_UP_MESSAGE)
+    },
+
+    /**
+     * SQL, for the batch that makes a paid order: why this payment broke a per-customer rule of `code`, or
+     * NULL. Checked for every customer, by customer key and by account, and answered to staff only (the
+     * order's warning): a first-order code when `earlierOrder` (SQL: the number of this customer's order
+     * paid before, or NULL) is not NULL; a code with uses per customer that this customer had used up.
+     */
+    repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, earlierOrder: SQL): SQL {
+      const customer = customerOf({ subtotalCents: 0, ...paying })
+      if (!customer) throw new Error('a paid order has an e-mail')
+      const usedBefore = sql`(select count(*) from ${discountRedemptions}
+        where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
+          and ${discountRedemptions.orderRef} is not ${orderRef} and ${sameCustomer(customer)})`
+      return sql`(select case
+          when c.first_order_only and ${earlierOrder} is not null
+            then printf('%s is for a first order only: this customer''s order %s was paid first.', c.code, ${earlierOrder})
+          when c.max_per_customer is not null and ${usedBefore} >= c.max_per_customer
+            then printf('%s allows %d use(s) per customer: this customer had used them already.', c.code, c.max_per_customer)
+        end
+        from ${discountCodes} c where c.code = ${code})`
+    },
+
+    /**
+     * SQL: whether this customer (customer key or account) holds a live reservation of a first-order code,
+     * i.e. has a session open with one. A paid order then has those sessions expired (the checkout module).
+     */
+    openFirstOrderReservationExists(paying: PayingCustomer): SQL {
+      return sql`exists (${firstOrderReservations(paying)})`
+    },
+
+    /** The reservation keys of this customer's live first-order reservations. */
+    async openFirstOrderReservations(paying: PayingCustomer): Promise<string[]> {
+      const rows = await db.all<{ key: string }>(firstOrderReservations(paying))
+      return rows.map((row) => row.key)
     },
 
     /** The session expired or its payment failed: its reservation stops counting. */

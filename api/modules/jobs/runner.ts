@@ -1,6 +1,6 @@
 import { errorMessage, log } from '../../lib/log'
 import type { Services } from '../../services'
-import type { JobHandler } from './service'
+import type { AbandonedJobHandler, JobHandler } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
@@ -13,16 +13,20 @@ const SWEEP_EVERY_MS = 15 * 1000
 /** Jobs run per turn of the loop before it looks for unfinished payment events again. */
 const BATCH = 100
 
-export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth'>) {
+export function createJobRunner(
+  services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth' | 'checkout'>,
+) {
   const queue = services.jobs
   const handlers: Record<string, JobHandler> = {
     ...services.orders.jobHandlers(),
     ...services.auth.jobHandlers(),
+    ...services.checkout.jobHandlers(),
   }
+  const abandoned: Record<string, AbandonedJobHandler> = services.orders.abandonedJobHandlers()
   let lastSweep = 0
 
   const runner = {
-    runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, options),
+    runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, { ...options, abandoned }),
 
     /** Finishes payment events a dead process left unfinished (see the webhook service's sweep). */
     sweepWebhooks: () => services.webhooks.sweep(),
@@ -48,7 +52,7 @@ export function createJobRunner(services: Pick<Services, 'jobs' | 'orders' | 'we
           .then(() =>
             Promise.all(
               Array.from({ length: stopped ? 0 : workers }, () =>
-                queue.runDueJobs(handlers, { limit: BATCH, stopping }),
+                queue.runDueJobs(handlers, { limit: BATCH, stopping, abandoned }),
               ),
             ),
           )

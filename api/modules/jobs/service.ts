@@ -10,7 +10,7 @@ export type Job = typeof jobs.$inferSelect
 
 export interface EnqueueOptions {
   /** Work that must happen once per thing (one e-mail per order): a second enqueue with the key is dropped. */
-  dedupeKey?: string
+  dedupeKey?: string | SQL
   /**
    * Queue the job only if this SQL condition holds when the INSERT runs, e.g. that the statement before it
    * in the same batch changed a row. For enqueueQuery only.
@@ -29,6 +29,17 @@ export interface JobContext {
 }
 
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>
+
+/**
+ * What a job type does when its job ends failed without its last attempt having said so: the worker
+ * stopped (crashed, was killed) during that attempt and its lease ran out. A handler's own last attempt
+ * marks its work failed for staff; this does the same for the attempt that never came back.
+ */
+export type AbandonedJobHandler = (payload: unknown, reason: string) => Promise<void>
+
+/** Kept as the job's last error (and the order's failure reason for a label) when its last attempt never came back. */
+export const ABANDONED_ON_LAST_ATTEMPT =
+  'the worker stopped during the last attempt (its lease ran out); not run again'
 
 export const DEFAULT_MAX_ATTEMPTS = 8
 /**
@@ -122,7 +133,9 @@ export function createJobQueue(
      */
     async claimNext(): Promise<Job | null> {
       const now = clock.now().getTime()
-      const due = sql`(${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}) or (${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now})`
+      // A running job whose lease passed had a worker that died; it runs again only if it has an
+      // attempt left. One that died on its last attempt is given up instead (giveUpAbandoned).
+      const due = sql`(${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}) or (${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts})`
       const [job] = await db
         .update(jobs)
         .set({
@@ -142,6 +155,30 @@ export function createJobQueue(
         )
         .returning()
       return job ?? null
+    },
+
+    /**
+     * Ends the jobs whose worker died on their last attempt: failed, as a last attempt that failed would
+     * have left them, in one UPDATE (of several instances, one gives up each job). Returns them.
+     */
+    async giveUpAbandoned(): Promise<Job[]> {
+      const now = clock.now().getTime()
+      return db
+        .update(jobs)
+        .set({
+          status: 'failed',
+          lockedUntil: null,
+          lastError: ABANDONED_ON_LAST_ATTEMPT,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(jobs.status, 'running'),
+            sql`${jobs.lockedUntil} < ${now}`,
+            sql`${jobs.attempts} >= ${jobs.maxAttempts}`,
+          ),
+        )
+        .returning()
     },
 
     /**
@@ -185,11 +222,31 @@ export function createJobQueue(
      */
     async runDueJobs(
       handlers: Readonly<Record<string, JobHandler>>,
-      options: { limit?: number; stopping?: () => boolean } = {},
+      options: {
+        limit?: number
+        stopping?: () => boolean
+        /** Per job type: what to do when a job is given up after its worker died on the last attempt. */
+        abandoned?: Readonly<Record<string, AbandonedJobHandler>>
+      } = {},
     ): Promise<{ ran: number; failed: number }> {
       const limit = options.limit ?? 100
       let ran = 0
       let failed = 0
+      for (const job of await queue.giveUpAbandoned()) {
+        failed += 1
+        log.warn('job failed', {
+          job: job.id,
+          type: job.type,
+          attempt: job.attempts,
+          final: true,
+          error: ABANDONED_ON_LAST_ATTEMPT,
+        })
+        try {
+          await options.abandoned?.[job.type]?.(JSON.parse(job.payload), ABANDONED_ON_LAST_ATTEMPT)
+        } catch (error) {
+          log.error('giving up a job failed', { job: job.id, type: job.type, error: errorText(error) })
+        }
+      }
       // A shutdown lets the job in hand finish and claims no other: the rest wait, queued, for the next start.
       while (ran < limit && !options.stopping?.()) {
         const job = await queue.claimNext()

@@ -1,14 +1,26 @@
 import { Elysia } from 'elysia'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import { customerKey } from '../../rules/customer'
 import { newsletterOutcome, newsletterOutcomePath } from '../../rules/newsletter'
 import type { Services } from '../../services'
 import { type SubscribeBody, subscribeBody } from './model'
 
+/**
+ * Counted in memory (docs/decisions/007) per client address and per inbox (docs/decisions/020): 60 an hour
+ * lets many shoppers behind one carrier or office address sign up; 5 an hour per inbox, whatever the
+ * number of addresses, keeps anyone from signing one person up over and over.
+ */
 const SIGNUP_LIMIT = {
   name: 'newsletter',
-  max: 10,
+  max: 60,
   windowMs: 60 * 60 * 1000,
   message: 'Too many sign-ups from here. Please try again later.',
+}
+const INBOX_LIMIT = {
+  name: 'newsletter-inbox',
+  max: 5,
+  windowMs: 60 * 60 * 1000,
+  message: 'Too many sign-ups for this e-mail. Please try again in an hour.',
 }
 
 const SUBSCRIBED = { subscribed: true, message: 'Welcome to the Crew!' } as const
@@ -19,10 +31,15 @@ function isFormPost(request: Request): boolean {
   return type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')
 }
 
-export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, limits: RateLimitPlugin) {
+export function newsletterRoutes(
+  { newsletter, rateCounter }: Pick<Services, 'newsletter' | 'rateCounter'>,
+  limits: RateLimitPlugin,
+) {
   return new Elysia().use(limits).post(
     '/api/newsletter',
     async ({ body }) => {
+      // By inbox: a +tag reaches the same one.
+      await rateCounter(customerKey(body.email), INBOX_LIMIT)
       await newsletter.subscribe(body.email, body.source ?? 'footer')
       // The same answer whether the address is new or was on the list already: a stranger typing someone's
       // address must not learn whether they subscribed.

@@ -6,6 +6,8 @@ import { formatOrderNumber } from '../../rules/order-status'
 
 export interface ConfirmationOrder {
   id: number
+  /** Keys the Message-ID: the number alone comes back after a restored backup. */
+  uid: string
   email: string
   customerName: string
   shippingAddress: ShippingAddress
@@ -116,12 +118,14 @@ ${totals
     subject: `Your Grit & Whisker order ${number}`,
     text,
     html,
-    messageId: `<order-${number}-confirmation@${new URL(publicUrl).hostname}>`,
+    messageId: `<order-${number}-${order.uid}-confirmation@${new URL(publicUrl).hostname}>`,
   }
 }
 
 export interface ShippedOrder {
   id: number
+  /** Keys the Message-ID: the number alone comes back after a restored backup. */
+  uid: string
   email: string
   customerName: string
   shippingAddress: ShippingAddress
@@ -180,6 +184,6 @@ ${link ? `<p><a href="${escapeHtml(link)}">Track your parcel</a></p>` : ''}
     subject: `Your Grit & Whisker order ${number} has shipped`,
     text,
     html,
-    messageId: `<order-${number}-shipped@${new URL(publicUrl).hostname}>`,
+    messageId: `<order-${number}-${order.uid}-shipped@${new URL(publicUrl).hostname}>`,
   }
 }

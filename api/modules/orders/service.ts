@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
-import { orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import { newOrderUid, orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
 import { labelsDirFor } from '../../adapters/rate-table'
 import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
@@ -9,7 +10,7 @@ import { errorMessage, log } from '../../lib/log'
 import { minimisedAddressSql } from '../../lib/minimised-address'
 import { customerKey } from '../../rules/customer'
 import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
-import type { JobContext, JobHandler, JobQueue } from '../jobs/service'
+import type { AbandonedJobHandler, JobContext, JobHandler, JobQueue } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
 import { orderConfirmationEmail, orderShippedEmail } from './email'
 import { type LabelSource, labelSource } from './label'
@@ -49,6 +50,14 @@ function customerForgotten(order: Pick<OrderRow, 'email'>): boolean {
   return order.email === ''
 }
 
+/**
+ * The carrier reference of an order's label, in SQL: the padded order number and the order's uid
+ * (`000042-3f9c…`). The number alone comes back after a restored backup; the uid never does, so a label
+ * found under this reference is this order's. An order that has a reference keeps it: a label may have
+ * been bought under it (orders from before the uid carry the number alone).
+ */
+const labelReference = sql`coalesce(${orders.labelReference}, printf('%06d-%s', ${orders.id}, ${orders.uid}))`
+
 function orderIdPayload(payload: unknown): number {
   const id = (payload as { orderId?: unknown } | null)?.orderId
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('job payload has no order id')
@@ -76,7 +85,7 @@ export function createOrdersService(
     from: OrderStatus | null,
     to: OrderStatus,
     note: MoveNote,
-    extra: Partial<OrderRow> = {},
+    extra: SQLiteUpdateSetSource<typeof orders> = {},
     followUp?: (moved: SQL) => ReturnType<typeof jobs.enqueueQuery>,
   ): Promise<boolean> {
     const allowed = statusesThatCanMoveTo(to)
@@ -155,7 +164,7 @@ export function createOrdersService(
       session: OrderDraft,
       eventId: string,
       alsoInBatch: (orderId: SQL) => BatchItem<'sqlite'>[] = () => [],
-    ): Promise<{ orderId: number; created: boolean }> {
+    ): Promise<{ orderId: number; created: boolean; discountWarning: string | null }> {
       const now = clock.now()
       const orderIdSql = sql`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session.checkoutSessionId})`
       const payload = sql`json_object('orderId', ${orderIdSql})`
@@ -163,6 +172,7 @@ export function createOrdersService(
         db
           .insert(orders)
           .values({
+            uid: newOrderUid(),
             checkoutSessionId: session.checkoutSessionId,
             sourceEventId: eventId,
             userId: session.userId,
@@ -218,25 +228,69 @@ export function createOrdersService(
         // committed with it: one transaction per paid session instead of one per step.
         ...alsoInBatch(orderIdSql),
         db
-          .select({ id: orders.id, sourceEventId: orders.sourceEventId })
+          .select({
+            id: orders.id,
+            sourceEventId: orders.sourceEventId,
+            discountWarning: orders.discountWarning,
+          })
           .from(orders)
           .where(eq(orders.checkoutSessionId, session.checkoutSessionId))
           .limit(1),
       ])
-      const [row] = results[results.length - 1] as { id: number; sourceEventId: string | null }[]
+      const [row] = results[results.length - 1] as {
+        id: number
+        sourceEventId: string | null
+        discountWarning: string | null
+      }[]
       if (!row) throw new Error(`order for ${session.checkoutSessionId} missing after insert`)
-      return { orderId: row.id, created: row.sourceEventId === eventId }
+      return {
+        orderId: row.id,
+        created: row.sourceEventId === eventId,
+        discountWarning: row.discountWarning,
+      }
     },
 
-    /** Whether this customer (by customer key, or by account) has ever placed an order; orders exist only once paid. */
-    async hasPaidOrder(customer: { customerKey: string; userId: string | null }): Promise<boolean> {
-      const byKey = eq(orders.customerKey, customer.customerKey)
+    /**
+     * Whether this account has ever placed an order (orders exist only once paid). By account only: it
+     * answers the account's holder about their own orders, never about an e-mail's (docs/decisions/021).
+     */
+    async hasPaidOrder(customer: { userId: string }): Promise<boolean> {
       const [row] = await db
         .select({ one: sql<number>`1` })
         .from(orders)
-        .where(customer.userId ? or(byKey, eq(orders.userId, customer.userId)) : byKey)
+        .where(eq(orders.userId, customer.userId))
         .limit(1)
       return row !== undefined
+    },
+
+    /**
+     * SQL for the number of this customer's first order paid before the order `orderId` (the same customer
+     * key, or the same account), or NULL: for the rules checked when an order is paid, in its batch.
+     */
+    earlierOrderSql(orderId: SQL): SQL {
+      return sql`(select printf('%06d', earlier.id) from ${orders} earlier, ${orders} paid
+        where paid.id = ${orderId} and earlier.id < paid.id
+          and (earlier.customer_key = paid.customer_key
+               or (paid.user_id is not null and earlier.user_id = paid.user_id))
+        order by earlier.id limit 1)`
+    },
+
+    /**
+     * Marks the order made by `eventId` with `warning` (SQL evaluated in the batch; NULL leaves it as it
+     * is) for staff: a paid order that broke a rule of its discount code. Only the event that made the
+     * order sets it, so a repeated event never judges an old order by orders paid after it.
+     */
+    discountWarningQuery(orderId: SQL, eventId: string, warning: SQL): BatchItem<'sqlite'> {
+      return db
+        .update(orders)
+        .set({ discountWarning: sql`${warning}` })
+        .where(
+          and(
+            sql`${orders.id} = ${orderId}`,
+            eq(orders.sourceEventId, eventId),
+            sql`${orders.discountWarning} is null`,
+          ),
+        )
     },
 
     /** Newest first, without lines. */
@@ -395,8 +449,9 @@ export function createOrdersService(
     /**
      * pending → processing → label_created, or → failed. A label costs money and its purchase cannot be
      * rolled back with our database, so each order gets one label however often this runs:
-     * - the move to processing records the carrier reference (the padded order number) before anything
-     *   is bought. It is one conditional UPDATE: the attempt that made it knows nothing was bought before;
+     * - the move to processing records the carrier reference (the padded order number and the order's
+     *   uid) before anything is bought. It is one conditional UPDATE: the attempt that made it knows
+     *   nothing was bought before;
      * - any other attempt (the job run again after a crash, an expired lease or a lost carrier answer, or
      *   a staff Retry) first asks the carrier for a label bought under that reference, and keeps it;
      * - the result of every move is checked: a label bought for an order that has moved on is logged with
@@ -411,12 +466,12 @@ export function createOrdersService(
         'pending',
         'processing',
         { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
-        { labelReference: number },
+        { labelReference },
       )
       const order = await service.get(orderId)
       // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
-      const reference = order.labelReference ?? number
+      const reference = order.labelReference ?? `${number}-${order.uid}`
 
       let label: PurchasedLabel
       try {
@@ -469,7 +524,7 @@ export function createOrdersService(
         'failed',
         'processing',
         { actor, reason: 'Retry: buying the label again' },
-        { labelReference: formatOrderNumber(orderId) },
+        { labelReference },
         (moved) => jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, { orderId }, { when: moved }),
       )
     },
@@ -490,7 +545,11 @@ export function createOrdersService(
           jobs.enqueueQuery(
             ORDER_JOBS.shippedEmail,
             { orderId },
-            { dedupeKey: `order-shipped:${orderId}`, when: moved },
+            {
+              // By uid: an order number comes back after a restored backup.
+              dedupeKey: sql`'order-shipped:' || (select ${orders.uid} from ${orders} where ${orders.id} = ${orderId})`,
+              when: moved,
+            },
           ),
       )
     },
@@ -500,6 +559,31 @@ export function createOrdersService(
       if (!order) throw new Error(`order ${orderId} not found`)
       if (customerForgotten(order)) return
       await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
+    },
+
+    /**
+     * A label job whose worker died on its last attempt: the order goes to failed, as after a last attempt
+     * that failed, so staff see it among the failed labels. A label may have been bought before the worker
+     * died; Retry asks the carrier for it before buying (the order carries its reference from here on).
+     */
+    async abandonLabel(orderId: number, reason: string): Promise<void> {
+      await move(
+        orderId,
+        'pending',
+        'processing',
+        { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
+        { labelReference },
+      )
+      const order = await service.get(orderId)
+      if (order?.status === 'processing') await failLabel(orderId, reason)
+    },
+
+    /** What this module does with its jobs given up after their worker died on the last attempt. */
+    abandonedJobHandlers(): Record<string, AbandonedJobHandler> {
+      return {
+        [ORDER_JOBS.purchaseLabel]: (payload, reason) =>
+          service.abandonLabel(orderIdPayload(payload), reason),
+      }
     },
 
     /** The job handlers this module owns, for the job runner. */

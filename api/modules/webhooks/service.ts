@@ -4,6 +4,7 @@ import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
 import { log } from '../../lib/log'
+import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
@@ -161,31 +162,57 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     }
     // One transaction: the order, its lines and jobs, the completed session, the discount use and this
     // event's outcome. A crash leaves all of it undone and the event leased, to be handled again.
-    const { orderId, created } = await orders.create(orderDraft(record), event.id, (orderIdSql) => [
-      checkout.markCompleteQuery(record.id, orderIdSql),
-      ...(record.discountCode
-        ? discounts.redemptionQueries(
-            record.discountCode,
-            {
-              email: record.email,
-              userId: record.userId,
-              reservationKey: record.discountReservationKey,
-            },
-            // The order number as formatOrderNumber writes it: six digits at least.
-            sql`printf('%06d', ${orderIdSql})`,
-          )
-        : []),
-      db
-        .update(webhookEvents)
-        .set({
-          status: 'processed',
-          orderId: sql`${orderIdSql}`,
-          note: sql`case when (select ${orderRows.sourceEventId} from ${orderRows} where ${orderRows.id} = ${orderIdSql}) = ${event.id} then null else 'order already existed' end`,
-          claimedUntil: null,
-          processingTimeMs: Math.round(performance.now() - started),
-        })
-        .where(eq(webhookEvents.id, event.id)),
-    ])
+    const customer = { email: record.email, userId: record.userId }
+    const { orderId, created, discountWarning } = await orders.create(
+      orderDraft(record),
+      event.id,
+      (orderIdSql) => {
+        // The order number as formatOrderNumber writes it: six digits at least.
+        const orderRef = sql`printf('%06d', ${orderIdSql})`
+        return [
+          checkout.markCompleteQuery(record.id, orderIdSql),
+          ...(record.discountCode
+            ? [
+                ...discounts.redemptionQueries(
+                  record.discountCode,
+                  { ...customer, reservationKey: record.discountReservationKey },
+                  orderRef,
+                ),
+                // The money is taken, so the order stands; a per-customer rule it broke (the first-order
+                // code on a second order) is written on it for staff (docs/decisions/021).
+                orders.discountWarningQuery(
+                  orderIdSql,
+                  event.id,
+                  discounts.repeatUseWarning(
+                    record.discountCode,
+                    customer,
+                    orderRef,
+                    orders.earlierOrderSql(orderIdSql),
+                  ),
+                ),
+              ]
+            : []),
+          // The customer's other open first-order sessions can no longer be a first order: ended soon after.
+          checkout.expireFirstOrderSessionsQuery(record),
+          db
+            .update(webhookEvents)
+            .set({
+              status: 'processed',
+              orderId: sql`${orderIdSql}`,
+              note: sql`case when (select ${orderRows.sourceEventId} from ${orderRows} where ${orderRows.id} = ${orderIdSql}) = ${event.id} then null else 'order already existed' end`,
+              claimedUntil: null,
+              processingTimeMs: Math.round(performance.now() - started),
+            })
+            .where(eq(webhookEvents.id, event.id)),
+        ]
+      },
+    )
+    if (created && discountWarning) {
+      log.warn('paid order breaks a rule of its discount code', {
+        order: formatOrderNumber(orderId),
+        code: record.discountCode,
+      })
+    }
     return {
       status: 'processed',
       orderId,

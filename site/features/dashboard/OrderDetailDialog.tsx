@@ -110,6 +110,12 @@ export function OrderDetailDialog(props: {
                 <strong>Why the label failed:</strong> {order.failureReason}
               </p>
             )}
+            {order.discountWarning && (
+              <p className="text-sm text-danger">
+                <strong>Discount paid against its rules:</strong> {order.discountWarning} The money was taken
+                at this price: ask the customer for the difference, refund, or let it stand.
+              </p>
+            )}
             <div className="grid gap-4 sm:grid-cols-3">
               <div>
                 <h3 className="text-sm font-bold uppercase text-muted">Customer</h3>

@@ -126,6 +126,9 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
         {order.failureReason && (
           <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.failureReason}</div>
         )}
+        {order.discountWarning && (
+          <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.discountWarning}</div>
+        )}
       </td>
       <td>
         <OrderActionButtons order={order} actions={actions} busy={busy} />

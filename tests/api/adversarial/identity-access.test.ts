@@ -8,7 +8,8 @@ import { users } from '../../../db/schema/users'
 import { getRates, HOME, payDemo, rateFor, sessionBody } from '../checkout/helpers'
 import { labelledAndFailedOrders, staffMember } from '../dashboard/helpers'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress } from '../support/accounts'
-import { switchableCarrier } from '../support/orders'
+import { paidOrder, switchableCarrier } from '../support/orders'
+import { restoredShop } from '../support/restore'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
 
@@ -286,6 +287,37 @@ describe('the staff access matrix', () => {
       attacks.tried()
       const res = await shop.call(method, path, body, { cookie: demoted.cookie })
       expect([method, path, res.status]).toEqual([method, path, 403])
+    }
+  })
+})
+
+describe("a restored backup never hands a lost order's label to a new order", () => {
+  test("the new order with the lost one's number: automatic retries, staff Retry and the label staff open are its own", async () => {
+    const restored = await restoredShop()
+    try {
+      const { after, carrier, lost } = restored
+      const member = await staffMember(after)
+      carrier.state.failing = true
+      const id = await paidOrder(after, { name: 'Nia New', email: 'nia.new@example.com' })
+      expect(id).toBe(lost.id)
+      for (let attempt = 0; attempt < 8; attempt++) {
+        attacks.tried()
+        await after.runDueJobs()
+        after.clock.advance(2 * 60 * 60 * 1000)
+      }
+      carrier.state.failing = false
+      attacks.tried(2)
+      const retry = await after.call('POST', `/api/orders/${id}/retry`, undefined, { cookie: member.cookie })
+      expect(retry.status).toBe(200)
+      await after.runDueJobs()
+      const label = await after.call('GET', `/api/orders/${id}/label`, undefined, { cookie: member.cookie })
+      expect(label.status).toBe(200)
+      const pdf = Buffer.from(await label.arrayBuffer()).toString('latin1')
+      expect(pdf).toContain('Nia New')
+      expect(pdf).not.toContain('Lou Lost')
+      expect(pdf).not.toContain(lost.trackingNumber)
+    } finally {
+      restored.close()
     }
   })
 })

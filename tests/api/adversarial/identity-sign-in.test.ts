@@ -155,6 +155,58 @@ function createTestAppOnSameDatabase() {
   return createApp(shop.deps, createServices(shop.deps))
 }
 
+describe('flooding sign-ups (docs/decisions/020)', () => {
+  test('one inbox signed up from 12 addresses, +tags rotated: 5 accounts, then 429 for every address', async () => {
+    const inbox = uniqueEmail('flood')
+    const [local, host] = inbox.split('@')
+    attacks.tried(12)
+    const statuses: number[] = []
+    for (let tag = 0; tag < 12; tag++) {
+      const res = await shop.call(
+        'POST',
+        '/auth/register',
+        { firstName: 'Flood', lastName: 'Er', email: `${local}+${tag}@${host}`, password: PASSWORD },
+        uniqueAddress(),
+      )
+      statuses.push(res.status)
+    }
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)])
+  })
+
+  test('one address sending sign-ups in a burst of 40 at once: at most 30 are let through the limit', async () => {
+    attacks.tried(40)
+    const address = { 'x-forwarded-for': '192.0.2.40' }
+    // Too-short passwords: refused after the limit is counted, without the cost of 40 hashes.
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        shop.call(
+          'POST',
+          '/auth/register',
+          { firstName: 'Burst', lastName: 'Er', email: uniqueEmail('burst'), password: 'short' },
+          address,
+        ),
+      ).map(async (res) => (await res).status),
+    )
+    expect(statuses.filter((status) => status === 422)).toHaveLength(30)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
+  })
+
+  test('the newsletter: one inbox from 12 addresses is taken 5 times, then 429', async () => {
+    attacks.tried(12)
+    const statuses: number[] = []
+    for (let tag = 0; tag < 12; tag++) {
+      const res = await shop.call(
+        'POST',
+        '/api/newsletter',
+        { email: `newsflood+${tag}@example.com` },
+        uniqueAddress(),
+      )
+      statuses.push(res.status)
+    }
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)])
+  })
+})
+
 describe('enumeration: real and unknown e-mails look the same', () => {
   test('sign-in: the same status, body and cookies for a wrong password and an unknown e-mail, in similar time', async () => {
     const real = await signUp(shop)

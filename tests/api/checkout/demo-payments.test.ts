@@ -115,7 +115,7 @@ describe('demo checkout end to end', () => {
     const [labelled] = await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId))
     expect(labelled?.status).toBe('label_created')
     expect(readFileSync(fileURLToPath(labelled?.labelUrl ?? ''), 'latin1')).toContain(
-      `(Order ${answer.orderNumber}) Tj`,
+      `(Order ${answer.orderNumber}-${labelled?.uid}) Tj`,
     )
 
     const again = await pay(sessionId)

@@ -86,6 +86,7 @@ describe('orders', () => {
       carrier: 'USPS',
       shippingService: 'USPS Priority Mail',
       failureReason: null,
+      discountWarning: null,
       labelUrl: null,
     })
     expect(first[0]).toMatchObject({ itemCount: 5, packageType: 'large' })

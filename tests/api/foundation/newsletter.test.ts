@@ -41,17 +41,37 @@ test('a missing e-mail or an unknown form is a 422 naming the problem', async ()
   expect((await source.json()).error).toBe('Unknown sign-up form.')
 })
 
-test('sign-ups are rate limited per address with a 429', async () => {
-  let last: Response | undefined
-  for (let i = 0; i < 11; i++) {
-    last = await shop.call('POST', '/api/newsletter', { email: `crew${i}@example.com` })
-  }
-  if (!last) throw new Error('no request was sent')
-  expect(last.status).toBe(429)
-  expect((await last.json()).error).toBe('Too many sign-ups from here. Please try again later.')
-  shop.clock.advance(60 * 60 * 1000)
-  const later = await shop.call('POST', '/api/newsletter', { email: 'crew-later@example.com' })
-  expect(later.status).toBe(200)
+describe('limits (docs/decisions/020)', () => {
+  let limited: TestApp
+  beforeAll(async () => {
+    limited = await createTestApp({ TRUST_PROXY: 'true' })
+  })
+  afterAll(() => limited.close())
+  const subscribe = (email: string, address: string) =>
+    limited.call('POST', '/api/newsletter', { email }, { 'x-forwarded-for': address })
+
+  test('one address has 60 sign-ups an hour, so shoppers behind one carrier address get through, then a 429', async () => {
+    for (let i = 0; i < 60; i++)
+      expect((await subscribe(`crew${i}@example.com`, '100.64.0.9')).status).toBe(200)
+    const over = await subscribe('crew-over@example.com', '100.64.0.9')
+    expect(over.status).toBe(429)
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await over.json()).error).toBe('Too many sign-ups from here. Please try again later.')
+    limited.clock.advance(60 * 60 * 1000)
+    expect((await subscribe('crew-later@example.com', '100.64.0.9')).status).toBe(200)
+  })
+
+  test('one inbox is signed up at most 5 times an hour, from any number of addresses, +tags included', async () => {
+    limited.clock.advance(60 * 60 * 1000)
+    for (let tag = 0; tag < 5; tag++) {
+      expect((await subscribe(`inbox+${tag}@example.com`, `203.0.113.${tag}`)).status).toBe(200)
+    }
+    const sixth = await subscribe('Inbox@Example.com', '203.0.113.99')
+    expect(sixth.status).toBe(429)
+    expect((await sixth.json()).error).toBe('Too many sign-ups for this e-mail. Please try again in an hour.')
+    limited.clock.advance(60 * 60 * 1000)
+    expect((await subscribe('inbox@example.com', '203.0.113.99')).status).toBe(200)
+  })
 })
 
 describe('a plain HTML form post (before hydration, or with JavaScript off)', () => {
@@ -119,7 +139,7 @@ describe('a plain HTML form post (before hydration, or with JavaScript off)', ()
   })
 
   test('the rate limit answers 303 to a page asking to try later', async () => {
-    for (let i = 0; i < 10; i++) await post({ email: `burst${i}@example.com` })
+    for (let i = 0; i < 60; i++) await post({ email: `burst${i}@example.com` })
     const res = await post({ email: 'burst-last@example.com' })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/newsletter/try-later')

@@ -64,9 +64,8 @@ describe('label purchase', () => {
     )
     await shop.runDueJobs()
     await shop.runDueJobs()
-    expect(
-      carrier.state.bought.filter((label) => label.reference === String(id).padStart(6, '0')),
-    ).toHaveLength(1)
+    const reference = `${String(id).padStart(6, '0')}-${(await orderRow(shop, id))?.uid}`
+    expect(carrier.state.bought.filter((label) => label.reference === reference)).toHaveLength(1)
     expect(await orderRow(shop, id)).toMatchObject({ status: 'label_created', failureReason: null })
     expect(await orders.retry(id)).toBe(false)
   })
@@ -121,7 +120,7 @@ describe('label purchase survives a crash at any point', () => {
 
   test('the process dies right after the carrier sold the label: the next worker keeps that label', async () => {
     const { id, sessionId } = await paid()
-    const reference = String(id).padStart(6, '0')
+    const reference = `${String(id).padStart(6, '0')}-${(await orderRow(crashy, id))?.uid}`
     const queue = createJobQueue(crashy.deps.db, crashy.clock)
     // Run the confirmation e-mail first, so the label job is the one a worker claims.
     crashy.clock.advance(1)
@@ -164,6 +163,58 @@ describe('label purchase survives a crash at any point', () => {
     expect(done).toMatchObject({ status: 'done', attempts: 2 })
   })
 
+  test("the worker dies on the label job's last attempt: the job ends failed, the order waits for staff, Retry keeps the label", async () => {
+    const { id, sessionId } = await paid()
+    const reference = `${String(id).padStart(6, '0')}-${(await orderRow(crashy, id))?.uid}`
+    const key = `purchase-label:${sessionId}`
+    // One attempt left: the next claim is the last one.
+    await crashy.deps.db.update(jobs).set({ attempts: 7 }).where(eq(jobs.dedupeKey, key))
+    const queue = createJobQueue(crashy.deps.db, crashy.clock)
+    crashy.clock.advance(1)
+    let job = await queue.claimNext()
+    while (job && job.type !== 'purchase-label') {
+      await queue.complete(job)
+      job = await queue.claimNext()
+    }
+    expect(job).toMatchObject({ type: 'purchase-label', attempts: 8, maxAttempts: 8 })
+    // The last attempt buys the label, then its process dies before anything is written down.
+    counting.state.afterPurchase = async () => {
+      throw new Error('killed')
+    }
+    // (lastAttempt false: a killed process writes nothing, not even the failure a last attempt would.)
+    await expect(crashy.services.orders.purchaseLabel(id, { lastAttempt: false })).rejects.toThrow('killed')
+    const bought = counting.state.purchases.filter((r) => r === reference).length
+
+    // The lease passes. The job does not run a ninth time: it ends failed, and says why.
+    crashy.clock.advance(5 * 60 * 1000 + 1)
+    const lines: string[] = []
+    setLogLevel('warn')
+    const restoreLog = captureLog((line) => lines.push(line))
+    try {
+      await crashy.runDueJobs()
+    } finally {
+      restoreLog()
+      setLogLevel('silent')
+    }
+    expect(counting.state.purchases.filter((r) => r === reference)).toHaveLength(bought)
+    const [row] = await crashy.deps.db.select().from(jobs).where(eq(jobs.dedupeKey, key))
+    expect(row).toMatchObject({ status: 'failed', attempts: 8, lockedUntil: null })
+    expect(row?.lastError).toMatch(/stopped .*last attempt/)
+    const failedLine = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'job failed')
+    expect(failedLine).toMatchObject({ job: row?.id, type: 'purchase-label', final: true })
+
+    // Staff see it as a failed label, as after any last attempt that failed.
+    const order = await orderRow(crashy, id)
+    expect(order).toMatchObject({ status: 'failed' })
+    expect(order?.failureReason).toMatch(/stopped .*last attempt/)
+
+    // Retry finds the label the dead worker bought instead of buying another.
+    expect(await crashy.services.orders.retry(id)).toBe(true)
+    await crashy.runDueJobs()
+    expect(counting.state.purchases.filter((r) => r === reference)).toHaveLength(bought)
+    expect(await orderRow(crashy, id)).toMatchObject({ status: 'label_created', failureReason: null })
+  })
+
   test('a label bought for an order that moved on meanwhile is reported, not dropped', async () => {
     const { id } = await paid()
     counting.state.afterPurchase = async () => {
@@ -202,6 +253,33 @@ describe('job queue', () => {
     expect(again?.attempts).toBe(2)
     if (!again) throw new Error('the job was not taken again')
     await queue.complete(again)
+    expect(await queue.claimNext()).toBeNull()
+  })
+
+  test('a job whose worker dies on its last attempt ends failed, never runs beyond maxAttempts', async () => {
+    const queue = createJobQueue(shop.deps.db, shop.clock, { leaseMs: 60_000 })
+    await queue.enqueue('test-dies', { n: 1 }, { dedupeKey: 'dies-every-time', maxAttempts: 2 })
+    // Two workers take it in turn and both die (nothing completes or fails the job).
+    const first = await queue.claimNext()
+    expect(first).toMatchObject({ type: 'test-dies', attempts: 1 })
+    shop.clock.advance(60_001)
+    const second = await queue.claimNext()
+    expect(second).toMatchObject({ id: first?.id, attempts: 2 })
+    // Its last lease passes: no third run, by claim or by the runner.
+    shop.clock.advance(60_001)
+    let runs = 0
+    const result = await queue.runDueJobs({
+      'test-dies': async () => {
+        runs += 1
+      },
+    })
+    expect(runs).toBe(0)
+    expect(result.ran).toBe(0)
+    expect(await queue.claimNext()).toBeNull()
+    const [row] = await shop.deps.db.select().from(jobs).where(eq(jobs.dedupeKey, 'dies-every-time'))
+    expect(row).toMatchObject({ status: 'failed', attempts: 2, lockedUntil: null })
+    expect(row?.lastError).toMatch(/stopped .*last attempt/)
+    shop.clock.advance(24 * 60 * 60 * 1000)
     expect(await queue.claimNext()).toBeNull()
   })
 

@@ -3,6 +3,7 @@ import { orderConfirmationEmail } from '../../../api/modules/orders/email'
 
 const ORDER = {
   id: 42,
+  uid: '3f9c0b7e5a1d2c4b6e8f',
   email: 'dana@example.com',
   customerName: 'Dana <b>Cole</b>',
   shippingAddress: {
@@ -32,6 +33,10 @@ describe('order confirmation e-mail', () => {
   test('goes to the customer with the padded order number', () => {
     expect(mail.to).toBe('dana@example.com')
     expect(mail.subject).toBe('Your Grit & Whisker order 000042')
+  })
+
+  test("its Message-ID is the order's uid as well as its number, which a restored backup uses again", () => {
+    expect(mail.messageId).toBe('<order-000042-3f9c0b7e5a1d2c4b6e8f-confirmation@shop.example>')
   })
 
   test('text lists lines, totals, address and the shipping promise', () => {
