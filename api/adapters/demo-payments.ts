@@ -13,7 +13,7 @@ import type { Database } from '../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
 import { errorMessage, log } from '../lib/log'
-import { toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
+import { refundMetadata, toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
 import {
   type CheckoutSessionRequest,
   type PaymentEvent,
@@ -205,9 +205,6 @@ function sessionIdFor(paymentRef: string): string | null {
 
 /** Refunds that hold money: what is left to refund is the total less these. */
 const HOLDING_STATUSES = ['pending', 'succeeded'] as const
-
-/** Stripe's metadata values stop at 500 characters; the demo keeps the same rule. */
-const METADATA_VALUE_MAX = 500
 
 function epochSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000)
@@ -576,11 +573,7 @@ export function createDemoPayments(
           'The refund amount must be a whole number of cents, at least 1.',
         )
       }
-      const reason = request.reason?.trim()
-      const metadata = {
-        ...request.metadata,
-        ...(reason ? { reason: reason.slice(0, METADATA_VALUE_MAX) } : {}),
-      }
+      const metadata = refundMetadata(request)
       const params = refundParams(request, metadata)
       const earlier = await refundByKey(request.idempotencyKey)
       if (earlier) return answerFor(earlier, params)
@@ -648,6 +641,11 @@ export function createDemoPayments(
         'amount_too_large',
         `Refund amount (${amount} cents) is greater than the unrefunded amount (${left} cents).`,
       )
+    },
+
+    async findRefund(paymentRef, idempotencyKey) {
+      const row = await refundByKey(idempotencyKey)
+      return row && paymentRefFor(row.sessionId) === paymentRef ? toRefund(row) : null
     },
 
     async failRefund(refundId, reason = 'unknown') {

@@ -239,6 +239,20 @@ function errorSummary(error: unknown): string {
 const METADATA_VALUE_MAX = 500
 
 /**
+ * What a refund carries in its metadata: the shop's own, the idempotency key (Stripe forgets keys after
+ * 24 hours; a refund found later by its key cannot be made twice) and staff's reason, trimmed to fit.
+ * The demo provider keeps the same.
+ */
+export function refundMetadata(request: RefundRequest): Record<string, string> {
+  const reason = request.reason?.trim()
+  return {
+    ...request.metadata,
+    refund_key: request.idempotencyKey,
+    ...(reason ? { reason: reason.slice(0, METADATA_VALUE_MAX) } : {}),
+  }
+}
+
+/**
  * Sorts a failed refund request. Stripe answered and refused (a 4xx about the request): nothing was
  * refunded. Anything else (no answer, a 5xx after the SDK's retries, a rate limit, bad keys) leaves the
  * outcome unknown, to be settled by asking again with the same key.
@@ -343,7 +357,6 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
     },
 
     async refund(request: RefundRequest) {
-      const reason = request.reason?.trim()
       let refund: Stripe.Refund
       try {
         refund = await stripe.refunds.create(
@@ -354,10 +367,7 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
             // refunds are the customer's (a cancellation, a return, a damaged jar), and staff's words go in
             // the metadata.
             reason: 'requested_by_customer',
-            metadata: {
-              ...request.metadata,
-              ...(reason ? { reason: reason.slice(0, METADATA_VALUE_MAX) } : {}),
-            },
+            metadata: refundMetadata(request),
           },
           { idempotencyKey: request.idempotencyKey },
         )
@@ -365,6 +375,21 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
         throw refundError(error)
       }
       return toProviderRefund(refund)
+    },
+
+    async findRefund(paymentRef: string, idempotencyKey: string) {
+      try {
+        // A payment has a handful of refunds: the SDK pages through them, newest first.
+        for await (const refund of stripe.refunds.list({ payment_intent: paymentRef, limit: 100 })) {
+          if (refund.metadata?.refund_key === idempotencyKey) return toProviderRefund(refund)
+        }
+        return null
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
+          return null
+        }
+        throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
+      }
     },
   }
 }

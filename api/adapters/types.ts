@@ -285,6 +285,12 @@ export interface PaymentProvider {
    * then whether it refunded is unknown, and the same call with the same key settles it.
    */
   refund(request: RefundRequest): Promise<ProviderRefund>
+  /**
+   * The refund made under this idempotency key for this payment, or null. Stripe keeps keys for 24 hours
+   * only: a retry later than that asks this first (the key is in each refund's metadata). Throws
+   * PaymentProviderError when the provider cannot be asked.
+   */
+  findRefund(paymentRef: string, idempotencyKey: string): Promise<ProviderRefund | null>
 }
 
 export class WebhookSignatureError extends Error {}

@@ -171,6 +171,8 @@ export interface FakeStripe {
   refundStatus: 'succeeded' | 'pending'
   /** Whether charges in events list their refunds (older API versions did; current ones do not). */
   listRefundsOnCharge: boolean
+  /** The most a list answers at once, whatever `limit` asks (Stripe's cap is 100); lower it to test paging. */
+  listPageSize: number
   /**
    * How many of the next refunds are made and then answered 500, as when the connection drops after
    * Stripe refunded: the SDK retries with the same key and gets the refund made the first time.
@@ -413,6 +415,27 @@ export function startFakeStripe(
     return { response: outcome.ok ? Response.json(outcome.refund) : outcome.response, executed: true }
   }
 
+  /** GET /v1/refunds: newest first, paged with `limit` and `starting_after`, filtered by payment or charge. */
+  function listRefunds(query: URLSearchParams): Response {
+    const paymentIntent = query.get('payment_intent')
+    const chargeId = query.get('charge')
+    if (paymentIntent && !charges.has(paymentIntent)) {
+      return error(400, `No such payment_intent: '${paymentIntent}'`, 'payment_intent', 'resource_missing')
+    }
+    const all = [...refunds.values()]
+      .filter(
+        (refund) =>
+          (!paymentIntent || refund.payment_intent === paymentIntent) &&
+          (!chargeId || refund.charge === chargeId),
+      )
+      .reverse()
+    const after = query.get('starting_after')
+    const start = after ? all.findIndex((refund) => refund.id === after) + 1 : 0
+    const limit = Math.min(Number(query.get('limit') ?? 10) || 10, 100, fake.listPageSize)
+    const data = all.slice(start, start + limit)
+    return Response.json({ object: 'list', data, has_more: start + limit < all.length, url: '/v1/refunds' })
+  }
+
   /**
    * Stripe saves the first answer to a key and gives it again for the same parameters (marked
    * Idempotent-Replayed); the same key with other parameters is an idempotency_error, and nothing is done.
@@ -536,6 +559,9 @@ export function startFakeStripe(
       if (request.method === 'POST' && url.pathname === '/v1/refunds') {
         return refundsEndpoint(request, recorded)
       }
+      if (request.method === 'GET' && url.pathname === '/v1/refunds') {
+        return listRefunds(url.searchParams)
+      }
       const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname)
       if (request.method === 'GET' && refundMatch) {
         const refund = refunds.get(decodeURIComponent(refundMatch[1] ?? ''))
@@ -565,6 +591,7 @@ export function startFakeStripe(
     webhook: options.webhook ?? null,
     refundStatus: 'succeeded',
     listRefundsOnCharge: false,
+    listPageSize: 100,
     loseRefundAnswers: 0,
     complete(sessionId, paymentStatus = 'paid') {
       const session = sessions.get(sessionId)

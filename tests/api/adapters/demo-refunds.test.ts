@@ -151,14 +151,19 @@ describe('demo refunds', () => {
 
   test('a full refund succeeds at once and is announced: refund.created, then charge.refunded', async () => {
     const paymentRef = await paidSession(4290)
-    const refund = await demo.refund(refundOf(paymentRef, 4290, { reason: 'Cancelled before shipping' }))
+    const request = refundOf(paymentRef, 4290, { reason: 'Cancelled before shipping' })
+    const refund = await demo.refund(request)
     expect(refund).toMatchObject({
       paymentRef,
       amountCents: 4290,
       currency: 'usd',
       status: 'succeeded',
       failureReason: null,
-      metadata: { order_number: '000007', reason: 'Cancelled before shipping' },
+    })
+    expect(refund.metadata).toEqual({
+      order_number: '000007',
+      refund_key: request.idempotencyKey,
+      reason: 'Cancelled before shipping',
     })
     expect(refund.id).toMatch(/^re_demo_/)
 
@@ -199,6 +204,12 @@ describe('demo refunds', () => {
     expect(await refundRows(paymentRef)).toHaveLength(1)
     await demo.deliverEvents()
     expect(refundEvents('refund.created', paymentRef)).toHaveLength(1)
+
+    expect(await demo.findRefund(paymentRef, request.idempotencyKey)).toEqual(
+      answers[0] as (typeof answers)[number],
+    )
+    expect(await demo.findRefund(paymentRef, 'demo-refund-never-made')).toBeNull()
+    expect(await demo.findRefund('pi_demo_nothing', request.idempotencyKey)).toBeNull()
 
     expect(await refusal(demo.refund({ ...request, amountCents: 100 }))).toBe('idempotency_conflict')
     expect(await refusal(demo.refund({ ...request, metadata: { order_number: '000008' } }))).toBe(

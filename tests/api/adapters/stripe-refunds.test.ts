@@ -167,13 +167,19 @@ describe('refunds through the SDK', () => {
     const request = refundOf(charge.payment_intent, 4290, { reason: 'Cancelled before shipping' })
     const refund = await payments.refund(request)
 
+    // The key rides along in the metadata: Stripe forgets keys after a day, the refund keeps it.
+    const metadata = {
+      order_number: '000042',
+      refund_key: request.idempotencyKey,
+      reason: 'Cancelled before shipping',
+    }
     expect(refund).toMatchObject({
       paymentRef: charge.payment_intent,
       amountCents: 4290,
       currency: 'usd',
       status: 'succeeded',
       failureReason: null,
-      metadata: { order_number: '000042', reason: 'Cancelled before shipping' },
+      metadata,
     })
     expect(refund.id).toMatch(/^re_/)
     const sent = stripe.createdRefunds().at(-1)
@@ -182,9 +188,17 @@ describe('refunds through the SDK', () => {
       payment_intent: charge.payment_intent,
       amount: '4290',
       reason: 'requested_by_customer',
-      metadata: { order_number: '000042', reason: 'Cancelled before shipping' },
+      metadata,
     })
     expect(stripe.charges.get(charge.payment_intent)).toMatchObject({ amount_refunded: 4290, refunded: true })
+  })
+
+  test('staff’s reason is kept to Stripe’s 500 characters', async () => {
+    const charge = stripe.pay(1000)
+    const refund = await payments.refund(
+      refundOf(charge.payment_intent, 1000, { reason: `  ${'x'.repeat(600)}  ` }),
+    )
+    expect(refund.metadata.reason).toBe('x'.repeat(500))
   })
 
   test('partial refunds add up to the charge and no further', async () => {
@@ -234,6 +248,27 @@ describe('refunds through the SDK', () => {
     expect(stripe.charges.get(charge.payment_intent)?.amount_refunded).toBe(2500)
   })
 
+  test('a refund is found again by its key, after Stripe has forgotten the key', async () => {
+    const charge = stripe.pay(9000)
+    // More refunds than one page of Stripe's list holds.
+    stripe.listPageSize = 2
+    try {
+      const made = []
+      for (let i = 0; i < 5; i++) made.push(await payments.refund(refundOf(charge.payment_intent, 100)))
+      const wanted = made[1]
+      if (!wanted) throw new Error('no refund')
+      expect(await payments.findRefund(charge.payment_intent, wanted.metadata.refund_key as string)).toEqual(
+        wanted,
+      )
+      const pages = stripe.requests.filter((r) => r.method === 'GET' && r.path === '/v1/refunds')
+      expect(pages.map((page) => page.body.starting_after ?? null)).toEqual([null, made[3]?.id ?? 'missing'])
+      expect(await payments.findRefund(charge.payment_intent, 'refund-never-made')).toBeNull()
+      expect(await payments.findRefund('pi_unknown', wanted.metadata.refund_key as string)).toBeNull()
+    } finally {
+      stripe.listPageSize = 100
+    }
+  })
+
   test('a pending refund is answered pending', async () => {
     const charge = stripe.pay(1800)
     stripe.refundStatus = 'pending'
@@ -275,9 +310,8 @@ describe('refund events, signed by Stripe and read by the adapter', () => {
   test('a refund made by the shop: refund.created and charge.refunded', async () => {
     const from = await mark()
     const charge = stripe.pay(6000)
-    const refund = await payments.refund(
-      refundOf(charge.payment_intent, 2500, { reason: 'One jar arrived broken' }),
-    )
+    const request = refundOf(charge.payment_intent, 2500, { reason: 'One jar arrived broken' })
+    const refund = await payments.refund(request)
     const events = await eventsSince(from)
     expect(events.map((event) => event.type).sort()).toEqual(['charge.refunded', 'refund.created'])
 
@@ -296,7 +330,11 @@ describe('refund events, signed by Stripe and read by the adapter', () => {
           currency: 'usd',
           status: 'succeeded',
           failureReason: null,
-          metadata: { order_number: '000042', reason: 'One jar arrived broken' },
+          metadata: {
+            order_number: '000042',
+            refund_key: request.idempotencyKey,
+            reason: 'One jar arrived broken',
+          },
           created: refund.created,
         },
       ],
@@ -359,7 +397,8 @@ describe('refund events, signed by Stripe and read by the adapter', () => {
 
   test('a refund that fails: refund.failed with the reason, and its amount can be refunded again', async () => {
     const charge = stripe.pay(2700)
-    const refund = await payments.refund(refundOf(charge.payment_intent, 2700))
+    const request = refundOf(charge.payment_intent, 2700)
+    const refund = await payments.refund(request)
     const from = await mark()
     stripe.failRefund(refund.id, 'expired_or_canceled_card')
     const events = await eventsSince(from)
@@ -376,7 +415,7 @@ describe('refund events, signed by Stripe and read by the adapter', () => {
         status: 'failed',
         failureReason: 'expired_or_canceled_card',
         amountCents: 2700,
-        metadata: { order_number: '000042' },
+        metadata: { order_number: '000042', refund_key: request.idempotencyKey },
       }),
     ])
 
