@@ -10,6 +10,7 @@ import {
   createDemoPayments,
   type DemoPaymentProvider,
   type DemoWebhookDelivery,
+  postToWebhook,
 } from '../../../api/adapters/demo-payments'
 import {
   type CheckoutSessionRequest,
@@ -321,24 +322,21 @@ describe('demo refunds', () => {
 
 describe('demo refund events reach the shop through its webhook', () => {
   let shop: TestApp
+  let server: ReturnType<typeof Bun.serve>
   beforeAll(async () => {
+    // The shop listening on a port, and the demo provider posting to its webhook over HTTP, as it does by
+    // default (to PUBLIC_URL).
+    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => shop.app.handle(request) })
     shop = await createTestApp({}, (base) => ({
       payments: createDemoPayments(base.db, base.clock, {
-        // The shop's own route, signature check and event store, in process.
-        deliver: async (rawBody, signature) => {
-          const response = await shop.app.handle(
-            new Request('http://localhost:4321/api/stripe/webhook', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-              body: rawBody,
-            }),
-          )
-          return response.ok
-        },
+        deliver: postToWebhook(`http://127.0.0.1:${server.port}/api/stripe/webhook`),
       }),
     }))
   })
-  afterAll(() => shop.close())
+  afterAll(() => {
+    server.stop(true)
+    shop.close()
+  })
 
   test('signed with the demo secret, verified and stored once each', async () => {
     const payments = shop.deps.payments as DemoPaymentProvider
