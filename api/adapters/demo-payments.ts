@@ -1,17 +1,28 @@
 /**
  * The built-in demo payment provider: sessions live in our own database, the /checkout page shows a
  * test-card form, and a successful payment produces the same `checkout.session.completed` event Stripe
- * would send, handled by the same webhook service. It runs only where it cannot take a real order: at a
- * loopback PUBLIC_URL or with DEMO_PAYMENTS=true, never in production or beside a Shippo key (api/env.ts).
+ * would send, handled by the same webhook service. Refunds are kept in the same database and announced
+ * with Stripe's refund events, signed and posted to the shop's webhook. It runs only where it cannot take a
+ * real order: at a loopback PUBLIC_URL or with DEMO_PAYMENTS=true, never in production or beside a Shippo
+ * key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Database } from '../../db/client'
-import { demoPaymentSessions } from '../../db/schema/checkout'
+import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
-import { toPaymentEvent, verifyStripeSignature } from './stripe'
-import type { CheckoutSessionRequest, PaymentEvent, PaymentProvider, ProviderSession } from './types'
+import { errorMessage, log } from '../lib/log'
+import { refundMetadata, toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
+import {
+  type CheckoutSessionRequest,
+  type PaymentEvent,
+  type PaymentProvider,
+  type ProviderRefund,
+  type ProviderSession,
+  RefundRefusedError,
+  type RefundRequest,
+} from './types'
 
 /**
  * Signs webhooks posted to /api/stripe/webhook while the demo provider is active (load tests, scripts).
@@ -134,9 +145,70 @@ export interface DemoPaymentProvider extends PaymentProvider {
   preparePayment(id: string, card: DemoCard): Promise<DemoPayResult>
   /** One conditional UPDATE: of two simultaneous payments exactly one marks the session paid. */
   markPaid(id: string): Promise<boolean>
+  /**
+   * Makes a refund fail, as a card refund can days after it succeeded (the card was closed): its amount
+   * becomes refundable again and `refund.updated`, `charge.refund.updated` and `refund.failed` are sent.
+   * A refund already failed or canceled is answered as it is. RefundRefusedError for an unknown refund.
+   */
+  failRefund(refundId: string, reason?: string): Promise<ProviderRefund>
+  /**
+   * Delivers the events the webhook has not taken yet, oldest first, signed with DEMO_WEBHOOK_SECRET, and
+   * resolves with how many it took. Refunds start a delivery by themselves; call this again to retry
+   * events the webhook did not take (it was down, or answered 503).
+   */
+  deliverEvents(): Promise<number>
+}
+
+/**
+ * Hands one signed event to the shop's webhook; true when it was taken (a 2xx). The demo provider's
+ * stand-in for Stripe's delivery.
+ */
+export type DemoWebhookDelivery = (rawBody: string, signatureHeader: string) => Promise<boolean>
+
+export interface DemoPaymentsOptions {
+  /** Where events go; without it they are kept until `deliverEvents` has somewhere to send them. */
+  deliver?: DemoWebhookDelivery
+}
+
+/** Posts events to a webhook URL as Stripe does: the JSON body as signed, a Stripe-Signature header. */
+export function postToWebhook(url: string, timeoutMs = 10_000): DemoWebhookDelivery {
+  return async (rawBody, signatureHeader) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signatureHeader },
+      body: rawBody,
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    await response.arrayBuffer()
+    return response.ok
+  }
 }
 
 type DemoRow = typeof demoPaymentSessions.$inferSelect
+type RefundRow = typeof demoPaymentRefunds.$inferSelect
+
+const SESSION_PREFIX = 'cs_test_demo_'
+const PAYMENT_PREFIX = 'pi_demo_'
+
+/** A paid session's payment and charge ids, made from the session's own so no table is needed for them. */
+function paymentRefFor(sessionId: string): string {
+  return `${PAYMENT_PREFIX}${sessionId.slice(SESSION_PREFIX.length)}`
+}
+function chargeRefFor(sessionId: string): string {
+  return `ch_demo_${sessionId.slice(SESSION_PREFIX.length)}`
+}
+function sessionIdFor(paymentRef: string): string | null {
+  return paymentRef.startsWith(PAYMENT_PREFIX)
+    ? `${SESSION_PREFIX}${paymentRef.slice(PAYMENT_PREFIX.length)}`
+    : null
+}
+
+/** Refunds that hold money: what is left to refund is the total less these. */
+const HOLDING_STATUSES = ['pending', 'succeeded'] as const
+
+function epochSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000)
+}
 
 function sessionStatus(row: DemoRow, now: Date): DemoRow['status'] {
   if (row.status === 'open' && now.getTime() - row.createdAt.getTime() > SESSION_LIFETIME_MS) return 'expired'
@@ -151,9 +223,75 @@ function toSession(row: DemoRow, now: Date): ProviderSession & { clientSecret: s
     status: sessionStatus(row, now),
     paymentStatus: row.paymentStatus,
     amountTotal: row.amountTotal,
+    paymentRef: row.paymentStatus === 'paid' ? paymentRefFor(row.id) : null,
+    currency: row.currency,
     customerEmail: row.customerEmail,
     metadata: request.metadata,
   }
+}
+
+/** The Stripe-shaped refund object, so demo refunds read exactly like Stripe's. */
+function stripeShapedRefund(row: RefundRow) {
+  return {
+    id: row.id,
+    object: 'refund',
+    amount: row.amount,
+    balance_transaction: null,
+    charge: chargeRefFor(row.sessionId),
+    created: epochSeconds(row.createdAt),
+    currency: row.currency,
+    ...(row.failureReason ? { failure_reason: row.failureReason } : {}),
+    metadata: JSON.parse(row.metadata) as Record<string, string>,
+    payment_intent: paymentRefFor(row.sessionId),
+    reason: 'requested_by_customer',
+    receipt_number: null,
+    status: row.status,
+  }
+}
+
+function toRefund(row: RefundRow): ProviderRefund {
+  return toProviderRefund(stripeShapedRefund(row) as unknown as Stripe.Refund)
+}
+
+/** The Stripe-shaped charge of a paid session; `amount_refunded` and `refunded` are filled in by SQL. */
+function stripeShapedCharge(row: DemoRow) {
+  const request = JSON.parse(row.request) as CheckoutSessionRequest
+  return {
+    id: chargeRefFor(row.id),
+    object: 'charge',
+    amount: row.amountTotal,
+    amount_captured: row.amountTotal,
+    amount_refunded: 0,
+    captured: true,
+    created: epochSeconds(row.updatedAt),
+    currency: row.currency,
+    livemode: false,
+    metadata: request.metadata,
+    paid: true,
+    payment_intent: paymentRefFor(row.id),
+    refunded: false,
+    status: 'succeeded',
+  }
+}
+
+/** An event as Stripe sends it, as JSON text. */
+function eventPayload(id: string, type: string, object: unknown, now: Date): string {
+  return JSON.stringify({
+    id,
+    object: 'event',
+    created: epochSeconds(now),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  })
+}
+
+/** A refund request's parameters, compared when the same key comes again. */
+function refundParams(request: RefundRequest, metadata: Record<string, string>): string {
+  const sorted = Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return JSON.stringify([request.paymentRef, request.amountCents, sorted])
 }
 
 /** The Stripe-shaped checkout.session object, so demo events parse exactly like Stripe's. */
@@ -172,19 +310,124 @@ function stripeShapedSession(row: DemoRow, now: Date) {
     livemode: false,
     metadata: request.metadata,
     mode: 'payment',
+    payment_intent: row.paymentStatus === 'paid' ? paymentRefFor(row.id) : null,
     payment_status: row.paymentStatus,
     status: sessionStatus(row, now),
     ui_mode: 'embedded_page',
   }
 }
 
-export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvider {
+export function createDemoPayments(
+  db: Database,
+  clock: Clock,
+  options: DemoPaymentsOptions = {},
+): DemoPaymentProvider {
   // Only the signature helpers are used; this client never makes a network call.
   const stripe = new Stripe('sk_test_demo_payments_offline')
 
   async function load(id: string): Promise<DemoRow | undefined> {
     const [row] = await db.select().from(demoPaymentSessions).where(eq(demoPaymentSessions.id, id)).limit(1)
     return row
+  }
+
+  async function refundByKey(key: string): Promise<RefundRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(demoPaymentRefunds)
+      .where(eq(demoPaymentRefunds.idempotencyKey, key))
+      .limit(1)
+    return row
+  }
+
+  async function refundById(id: string): Promise<RefundRow | undefined> {
+    const [row] = await db.select().from(demoPaymentRefunds).where(eq(demoPaymentRefunds.id, id)).limit(1)
+    return row
+  }
+
+  /** The same key answers its refund, but only for the same parameters, as Stripe does. */
+  function answerFor(row: RefundRow, params: string): ProviderRefund {
+    if (row.params !== params) {
+      throw new RefundRefusedError(
+        'idempotency_conflict',
+        'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+      )
+    }
+    return toRefund(row)
+  }
+
+  /** What a paid session has refunded so far (pending and succeeded refunds), in SQL. */
+  const refundedSql = (sessionId: string) =>
+    sql`(select coalesce(sum(amount), 0) from ${demoPaymentRefunds} where session_id = ${sessionId} and status in ('pending', 'succeeded'))`
+
+  /**
+   * Queues an event in the batch that makes the change it announces, if `when` holds at that moment.
+   * `payload` builds the event's JSON around its id (text, or SQL that computes part of it).
+   */
+  function queueEvent(type: string, payload: (eventId: string) => string | SQL, when: SQL, now: Date) {
+    const eventId = `evt_demo_${randomId(24)}`
+    return db.run(
+      sql`insert into ${demoPaymentEvents} (id, type, payload, created_at, attempts)
+        select ${eventId}, ${type}, ${payload(eventId)}, ${now.getTime()}, 0 where ${when}`,
+    )
+  }
+
+  let delivering: Promise<number> | null = null
+
+  /** One pass over the events not yet taken, oldest first (rowid keeps a batch's events in order). */
+  async function deliverPending(deliver: DemoWebhookDelivery): Promise<number> {
+    const pending = await db
+      .select({ id: demoPaymentEvents.id, payload: demoPaymentEvents.payload })
+      .from(demoPaymentEvents)
+      .where(isNull(demoPaymentEvents.deliveredAt))
+      .orderBy(asc(demoPaymentEvents.createdAt), sql`rowid`)
+      .limit(100)
+    let taken = 0
+    for (const event of pending) {
+      const signature = await stripe.webhooks.generateTestHeaderStringAsync({
+        payload: event.payload,
+        secret: DEMO_WEBHOOK_SECRET,
+        timestamp: epochSeconds(clock.now()),
+      })
+      let ok = false
+      try {
+        ok = await deliver(event.payload, signature)
+      } catch (error) {
+        log.warn('demo payment event not delivered', { event: event.id, error: errorMessage(error) })
+      }
+      if (ok) {
+        taken += 1
+        await db
+          .update(demoPaymentEvents)
+          .set({ deliveredAt: clock.now() })
+          .where(and(eq(demoPaymentEvents.id, event.id), isNull(demoPaymentEvents.deliveredAt)))
+      } else {
+        await db
+          .update(demoPaymentEvents)
+          .set({ attempts: sql`${demoPaymentEvents.attempts} + 1` })
+          .where(eq(demoPaymentEvents.id, event.id))
+      }
+    }
+    return taken
+  }
+
+  /** One pass at a time in this process: a call made during a pass waits for it, then makes its own. */
+  async function deliverEvents(): Promise<number> {
+    const deliver = options.deliver
+    if (!deliver) return 0
+    while (delivering) await delivering.catch(() => 0)
+    const pass = deliverPending(deliver).finally(() => {
+      delivering = null
+    })
+    delivering = pass
+    return pass
+  }
+
+  /** Sends new events without holding up the answer, as Stripe does; a failed pass is retried later. */
+  function deliverSoon(): void {
+    if (!options.deliver) return
+    deliverEvents().catch((error: unknown) => {
+      log.warn('demo payment events not delivered', { error: errorMessage(error) })
+    })
   }
 
   return {
@@ -221,6 +464,8 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           status: 'open',
           paymentStatus: 'unpaid',
           amountTotal,
+          paymentRef: null,
+          currency: 'usd',
           customerEmail: request.customerEmail,
           metadata: request.metadata,
         }
@@ -325,5 +570,123 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
       )
       return toPaymentEvent(event)
     },
+
+    /**
+     * One batch: the refund, inserted only while what was paid less what is refunded covers it (so
+     * parallel refunds never return more than was paid), and its events, inserted only with it. The
+     * `charge.refunded` event's amount refunded is summed in the same transaction.
+     */
+    async refund(request) {
+      const amount = request.amountCents
+      if (!Number.isSafeInteger(amount) || amount < 1) {
+        throw new RefundRefusedError(
+          'refused',
+          'The refund amount must be a whole number of cents, at least 1.',
+        )
+      }
+      const metadata = refundMetadata(request)
+      const params = refundParams(request, metadata)
+      const earlier = await refundByKey(request.idempotencyKey)
+      if (earlier) return answerFor(earlier, params)
+
+      const sessionId = sessionIdFor(request.paymentRef)
+      const session = sessionId ? await load(sessionId) : undefined
+      if (!sessionId || !session || session.paymentStatus !== 'paid') {
+        throw new RefundRefusedError('unknown_payment', 'No such paid payment to refund.')
+      }
+      const now = clock.now()
+      const row: RefundRow = {
+        id: `re_demo_${randomId(24)}`,
+        sessionId,
+        idempotencyKey: request.idempotencyKey,
+        params,
+        amount,
+        currency: session.currency,
+        status: 'succeeded',
+        failureReason: null,
+        metadata: JSON.stringify(metadata),
+        createdAt: now,
+        updatedAt: now,
+      }
+      const made = sql`exists (select 1 from ${demoPaymentRefunds} where id = ${row.id})`
+      const charge = stripeShapedCharge(session)
+      await db.batch([
+        db.run(
+          sql`insert into ${demoPaymentRefunds}
+              (id, session_id, idempotency_key, params, amount, currency, status, failure_reason, metadata,
+               created_at, updated_at)
+            select ${row.id}, ${sessionId}, ${row.idempotencyKey}, ${params}, ${amount}, ${row.currency},
+                   'succeeded', null, ${row.metadata}, ${now.getTime()}, ${now.getTime()}
+            where ${session.amountTotal} - ${refundedSql(sessionId)} >= ${amount}
+            on conflict (idempotency_key) do nothing`,
+        ),
+        queueEvent(
+          'refund.created',
+          (eventId) => eventPayload(eventId, 'refund.created', stripeShapedRefund(row), now),
+          made,
+          now,
+        ),
+        queueEvent(
+          'charge.refunded',
+          (eventId) =>
+            sql`json_set(${eventPayload(eventId, 'charge.refunded', charge, now)},
+                '$.data.object.amount_refunded', ${refundedSql(sessionId)},
+                '$.data.object.refunded', json(case when ${refundedSql(sessionId)} >= ${session.amountTotal} then 'true' else 'false' end))`,
+          made,
+          now,
+        ),
+      ])
+
+      const stored = await refundByKey(request.idempotencyKey)
+      if (stored) {
+        if (stored.id === row.id) deliverSoon()
+        return answerFor(stored, params)
+      }
+      const [{ refunded = 0 } = {}] = await db.all<{ refunded: number }>(
+        sql`select ${refundedSql(sessionId)} as refunded`,
+      )
+      const left = session.amountTotal - refunded
+      if (left <= 0)
+        throw new RefundRefusedError('already_refunded', 'This payment has already been refunded.')
+      throw new RefundRefusedError(
+        'amount_too_large',
+        `Refund amount (${amount} cents) is greater than the unrefunded amount (${left} cents).`,
+      )
+    },
+
+    async findRefund(paymentRef, idempotencyKey) {
+      const row = await refundByKey(idempotencyKey)
+      return row && paymentRefFor(row.sessionId) === paymentRef ? toRefund(row) : null
+    },
+
+    async failRefund(refundId, reason = 'unknown') {
+      const row = await refundById(refundId)
+      if (!row) throw new RefundRefusedError('refused', 'No such refund.')
+      if (row.status === 'failed' || row.status === 'canceled') return toRefund(row)
+      const now = clock.now()
+      const failed: RefundRow = { ...row, status: 'failed', failureReason: reason, updatedAt: now }
+      const object = stripeShapedRefund(failed)
+      // The events first, each only while the refund can still fail; then the change they announce.
+      const failable = sql`exists (select 1 from ${demoPaymentRefunds} where id = ${row.id} and status in ('pending', 'succeeded'))`
+      const announce = (type: string) =>
+        queueEvent(type, (eventId) => eventPayload(eventId, type, object, now), failable, now)
+      const [, , , changed] = await db.batch([
+        announce('refund.updated'),
+        announce('charge.refund.updated'),
+        announce('refund.failed'),
+        db
+          .update(demoPaymentRefunds)
+          .set({ status: 'failed', failureReason: reason, updatedAt: now })
+          .where(
+            and(eq(demoPaymentRefunds.id, row.id), inArray(demoPaymentRefunds.status, [...HOLDING_STATUSES])),
+          ),
+      ])
+      if (changed.rowsAffected > 0) deliverSoon()
+      const after = await refundById(row.id)
+      if (!after) throw new Error('demo refund vanished after failing it')
+      return toRefund(after)
+    },
+
+    deliverEvents,
   }
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client'
 import { type Config, ConfigError } from '../env'
 import type { Clock } from '../lib/clock'
-import { createDemoPayments } from './demo-payments'
+import { createDemoPayments, postToWebhook } from './demo-payments'
 import { createGoogleSignIn } from './google'
 import { createSmtpMailer } from './mailer'
 import { createOutboxMailer } from './outbox'
@@ -30,10 +30,11 @@ export function adaptersFromConfig(config: Config, db: Database, clock: Clock): 
   return {
     shipping: config.shippoApiKey
       ? createShippoShippingOnDemand({ apiKey: config.shippoApiKey })
-      : createRateTableShipping({ dataDir: config.dataDir }),
+      : createRateTableShipping({ dataDir: config.dataDir, clock }),
     payments: config.stripe
       ? createStripePayments({ ...config.stripe, publicUrl: config.publicUrl })
-      : createDemoPayments(db, clock),
+      : // Refund events go where Stripe would send them: the shop's webhook at its public address.
+        createDemoPayments(db, clock, { deliver: postToWebhook(`${config.publicUrl}/api/stripe/webhook`) }),
     mailer: config.smtpUrl
       ? createSmtpMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom })
       : createOutboxMailer({ dataDir: config.dataDir, from: config.mailFrom, clock }),

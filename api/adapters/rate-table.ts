@@ -3,19 +3,23 @@
  * carrier that issues tracking numbers and writes a small PDF label under the data folder. Prices are in
  * the range of USPS retail rates so totals in development look like real ones.
  */
-import { randomInt } from 'node:crypto'
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
+import { randomBytes, randomInt } from 'node:crypto'
+import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { type Clock, systemClock } from '../lib/clock'
 import {
   type CarrierRate,
   type DeliveryEstimate,
   type LabelRequest,
+  type LabelToVoid,
+  type LabelVoid,
   PaidServiceUnavailableError,
   type Parcel,
   type PurchasedLabel,
   type ShippingAddress,
   type ShippingProvider,
+  UnknownLabelError,
 } from './types'
 
 /** Destination zones measured from the shop's workshop in the Midwest (ZIPs starting with 4). */
@@ -180,8 +184,56 @@ export function labelsDirFor(dataDir: string): string {
   return resolve(dataDir, 'labels')
 }
 
-export function createRateTableShipping(options: { dataDir: string }): ShippingProvider {
+/** A label's void record sits beside its PDF: order-000042-9400….pdf.void. */
+const VOID_SUFFIX = '.void'
+
+/** What the demo carrier writes down when it voids a label. */
+interface VoidRecord {
+  id: string
+  labelId: string
+  voidedAt: string
+}
+
+async function labelFiles(labelsDir: string): Promise<string[]> {
+  try {
+    return await readdir(labelsDir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+}
+
+export function createRateTableShipping(options: { dataDir: string; clock?: Clock }): ShippingProvider {
   const labelsDir = labelsDirFor(options.dataDir)
+  const clock = options.clock ?? systemClock
+
+  /**
+   * Keeps the void record, once: written whole under a name of its own, then hard-linked to the record's
+   * name, which fails if it exists. Of any number of voids, one writes the record; the others read it.
+   */
+  async function recordVoid(
+    labelFile: string,
+    labelId: string,
+  ): Promise<{ record: VoidRecord; created: boolean }> {
+    const path = join(labelsDir, `${labelFile}${VOID_SUFFIX}`)
+    const record: VoidRecord = {
+      id: `void_${randomBytes(12).toString('hex')}`,
+      labelId,
+      voidedAt: clock.now().toISOString(),
+    }
+    const partial = `${path}.${randomBytes(6).toString('hex')}.partial`
+    await writeFile(partial, JSON.stringify(record))
+    try {
+      await link(partial, path)
+      return { record, created: true }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      return { record: JSON.parse(await readFile(path, 'utf8')) as VoidRecord, created: false }
+    } finally {
+      await unlink(partial)
+    }
+  }
+
   return {
     name: 'rate-table',
     async quoteRates(parcel: Parcel, address: ShippingAddress) {
@@ -220,23 +272,46 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
       // Written whole, then renamed: findLabel never takes a half-written file for a bought label.
       await writeFile(`${path}.partial`, pdf)
       await rename(`${path}.partial`, path)
-      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href }
+      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href, labelId: trackingNumber }
     },
 
-    /** The demo carrier's records are its label files: one named for the reference is a label bought. */
+    /**
+     * The demo carrier's records are its label files: one named for the reference, and not voided, is a
+     * label bought.
+     */
     async findLabel(reference: string): Promise<PurchasedLabel | null> {
-      let names: string[]
-      try {
-        names = await readdir(labelsDir)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
+      const names = await labelFiles(labelsDir)
       const prefix = labelFilePrefix(reference)
-      const name = names.find((file) => file.startsWith(prefix) && file.endsWith('.pdf'))
+      const name = names.find(
+        (file) =>
+          file.startsWith(prefix) && file.endsWith('.pdf') && !names.includes(`${file}${VOID_SUFFIX}`),
+      )
       if (!name) return null
       const trackingNumber = name.slice(prefix.length, -'.pdf'.length)
-      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(join(labelsDir, name)).href }
+      return {
+        carrier: 'USPS',
+        trackingNumber,
+        labelUrl: pathToFileURL(join(labelsDir, name)).href,
+        labelId: trackingNumber,
+      }
+    },
+
+    /**
+     * Voids at once, as USPS does for an unused demo label. The label's file is looked up among the
+     * carrier's own file names (never built from the request into a path), so only a label it sold can
+     * be voided; the PDF stays, and the void record beside it outlives a restart.
+     */
+    async voidLabel(label: LabelToVoid): Promise<LabelVoid> {
+      const labelId = label.labelId ?? label.trackingNumber
+      const wanted = `${labelFilePrefix(label.reference)}${label.trackingNumber}.pdf`
+      const names = await labelFiles(labelsDir)
+      if (labelId !== label.trackingNumber || !names.includes(wanted)) {
+        throw new UnknownLabelError(
+          `The demo carrier has no label ${label.trackingNumber} for order ${label.reference}: nothing to void`,
+        )
+      }
+      const { record, created } = await recordVoid(wanted, label.trackingNumber)
+      return { id: record.id, labelId: record.labelId, status: 'success', alreadyVoided: !created }
     },
   }
 }

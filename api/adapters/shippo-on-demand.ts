@@ -17,5 +17,6 @@ export function createShippoShippingOnDemand(options: ShippoOptions): ShippingPr
     quoteRates: async (parcel, address) => (await provider()).quoteRates(parcel, address),
     buyLabel: async (request) => (await provider()).buyLabel(request),
     findLabel: async (reference) => (await provider()).findLabel(reference),
+    voidLabel: async (label) => (await provider()).voidLabel(label),
   }
 }

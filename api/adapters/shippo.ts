@@ -1,20 +1,26 @@
 /**
- * Shippo: live carrier rates (shipments.create) and label purchase (transactions.create) through the
- * official SDK. `serverURL` points the SDK elsewhere (tests use a local fake speaking Shippo's JSON).
+ * Shippo: live carrier rates (shipments.create), label purchase (transactions.create) and label voids
+ * (refunds.create) through the official SDK. `serverURL` points the SDK elsewhere (tests use a local fake
+ * speaking Shippo's JSON).
  */
 import { Shippo } from 'shippo'
-import type { Rate } from 'shippo/models/components'
+import type { Rate, Refund, Transaction } from 'shippo/models/components'
+import { ShippoError } from 'shippo/models/errors'
 import { log } from '../lib/log'
 import { dollarsToCents } from '../rules/money'
 import {
   type CarrierRate,
   type LabelRequest,
+  type LabelToVoid,
+  type LabelVoid,
+  type LabelVoidStatus,
   PaidServiceUnavailableError,
   type Parcel,
   type PurchasedLabel,
   type ShippingAddress,
   type ShippingProvider,
   ShippingProviderError,
+  UnknownLabelError,
 } from './types'
 
 /** Where parcels leave from; printed as the label's return address. */
@@ -96,6 +102,37 @@ function errorSummary(error: unknown): string {
   return error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)
 }
 
+/** A refund's status as the shop names it; one Shippo has not set yet is still queued. */
+function voidStatus(refund: Refund): LabelVoidStatus {
+  switch (refund.status) {
+    case 'PENDING':
+      return 'pending'
+    case 'SUCCESS':
+      return 'success'
+    case 'ERROR':
+      return 'error'
+    default:
+      return 'queued'
+  }
+}
+
+/**
+ * Where an earlier void of this label stands, read from the label itself (Shippo marks the transaction
+ * once its refund is asked for), or null when none was asked.
+ */
+function earlierVoid(transaction: Transaction): LabelVoidStatus | null {
+  switch (transaction.status) {
+    case 'REFUNDPENDING':
+      return 'pending'
+    case 'REFUNDED':
+      return 'success'
+    case 'REFUNDREJECTED':
+      return 'error'
+    default:
+      return null
+  }
+}
+
 export function createShippoShipping(options: ShippoOptions): ShippingProvider {
   const shippo = new Shippo({
     apiKeyHeader: `ShippoToken ${options.apiKey}`,
@@ -118,7 +155,7 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
     }
   }
 
-  return {
+  const provider: ShippingProvider = {
     name: 'shippo',
     async quoteRates(parcel, address) {
       const rates = await rawRates(parcel, address)
@@ -164,6 +201,7 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
         carrier: chosen.provider,
         trackingNumber: transaction.trackingNumber,
         labelUrl: transaction.labelUrl,
+        labelId: transaction.objectId ?? '',
       }
     },
 
@@ -174,31 +212,113 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
      */
     async findLabel(reference: string): Promise<PurchasedLabel | null> {
       const metadata = labelMetadata(reference)
-      for (let page = 1; page <= LOOKUP_PAGES; page++) {
-        let list: Awaited<ReturnType<typeof shippo.transactions.list>>
-        try {
-          list = await shippo.transactions.list({ objectStatus: 'SUCCESS', page, results: LOOKUP_PAGE_SIZE })
-        } catch (error) {
-          throw new ShippingProviderError(`Shippo could not list labels: ${errorSummary(error)}`)
-        }
-        const found = (list.results ?? []).find(
-          (transaction) => transaction.metadata === metadata && transaction.status === 'SUCCESS',
-        )
-        if (found?.trackingNumber && found.labelUrl) {
-          const carrier = typeof found.rate === 'object' ? found.rate.provider : undefined
-          return {
-            carrier: carrier ?? 'Shippo',
-            trackingNumber: found.trackingNumber,
-            labelUrl: found.labelUrl,
-          }
-        }
-        if (!list.next) return null
+      const found = await searchLabels(
+        (transaction) =>
+          transaction.metadata === metadata &&
+          transaction.status === 'SUCCESS' &&
+          Boolean(transaction.trackingNumber && transaction.labelUrl),
+        'SUCCESS',
+      )
+      if (found === undefined) {
+        log.warn('no earlier Shippo label found; buying one', {
+          reference,
+          searched: LOOKUP_PAGES * LOOKUP_PAGE_SIZE,
+        })
+        return null
       }
-      log.warn('no earlier Shippo label found; buying one', {
-        reference,
-        searched: LOOKUP_PAGES * LOOKUP_PAGE_SIZE,
-      })
-      return null
+      if (!found?.trackingNumber || !found.labelUrl) return null
+      const carrier = typeof found.rate === 'object' ? found.rate.provider : undefined
+      return {
+        carrier: carrier ?? 'Shippo',
+        trackingNumber: found.trackingNumber,
+        labelUrl: found.labelUrl,
+        labelId: found.objectId ?? '',
+      }
+    },
+
+    /**
+     * Shippo's label refund. The label's own status says whether a refund was asked for before (it turns
+     * REFUNDPENDING, REFUNDED or REFUNDREJECTED), so it is read first and a second refund is never asked
+     * for. Of two voids at once, Shippo refuses the second; the label's status then answers it too.
+     */
+    async voidLabel(label: LabelToVoid): Promise<LabelVoid> {
+      const transaction = label.labelId ? await transactionById(label.labelId) : await transactionFor(label)
+      const isTheLabel =
+        transaction?.objectId &&
+        transaction.trackingNumber === label.trackingNumber &&
+        transaction.metadata === labelMetadata(label.reference)
+      if (!transaction?.objectId || !isTheLabel) {
+        throw new UnknownLabelError(
+          `Shippo has no label ${label.trackingNumber} for order ${label.reference}: nothing to void`,
+        )
+      }
+      const labelId = transaction.objectId
+      const before = earlierVoid(transaction)
+      if (before) return { id: null, labelId, status: before, alreadyVoided: true }
+      if (transaction.status !== 'SUCCESS') {
+        throw new ShippingProviderError(
+          `Shippo label ${labelId} was never bought (${transaction.status}): nothing to void`,
+        )
+      }
+      let refund: Refund
+      try {
+        refund = await shippo.refunds.create({ transaction: labelId, async: false })
+      } catch (error) {
+        const now = await transactionById(labelId).catch(() => null)
+        const meanwhile = now ? earlierVoid(now) : null
+        if (meanwhile) return { id: null, labelId, status: meanwhile, alreadyVoided: true }
+        throw new ShippingProviderError(`Shippo could not void the label: ${errorSummary(error)}`)
+      }
+      return { id: refund.objectId ?? null, labelId, status: voidStatus(refund), alreadyVoided: false }
     },
   }
+
+  /** The label by its transaction id; null when Shippo has none. Throws when Shippo cannot be asked. */
+  async function transactionById(id: string): Promise<Transaction | null> {
+    try {
+      return await shippo.transactions.get(id)
+    } catch (error) {
+      if (error instanceof ShippoError && error.statusCode === 404) return null
+      throw new ShippingProviderError(`Shippo could not read the label: ${errorSummary(error)}`)
+    }
+  }
+
+  /** The label bought under this reference with this tracking number, whatever its status now. */
+  async function transactionFor(label: LabelToVoid): Promise<Transaction | null> {
+    const metadata = labelMetadata(label.reference)
+    const found = await searchLabels(
+      (transaction) =>
+        transaction.metadata === metadata && transaction.trackingNumber === label.trackingNumber,
+    )
+    return found ?? null
+  }
+
+  /**
+   * Shippo cannot search labels by metadata or tracking number, so the newest are read page by page
+   * (newest first), at most LOOKUP_PAGES pages. Null when the list ended without a match; undefined when
+   * the pages ran out first.
+   */
+  async function searchLabels(
+    matches: (transaction: Transaction) => boolean,
+    objectStatus?: 'SUCCESS',
+  ): Promise<Transaction | null | undefined> {
+    for (let page = 1; page <= LOOKUP_PAGES; page++) {
+      let list: Awaited<ReturnType<typeof shippo.transactions.list>>
+      try {
+        list = await shippo.transactions.list({
+          ...(objectStatus ? { objectStatus } : {}),
+          page,
+          results: LOOKUP_PAGE_SIZE,
+        })
+      } catch (error) {
+        throw new ShippingProviderError(`Shippo could not list labels: ${errorSummary(error)}`)
+      }
+      const found = (list.results ?? []).find(matches)
+      if (found) return found
+      if (!list.next) return null
+    }
+    return undefined
+  }
+
+  return provider
 }

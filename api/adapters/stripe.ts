@@ -9,7 +9,14 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   PaymentProviderError,
+  type ProviderRefund,
   type ProviderSession,
+  REFUND_EVENT_TYPES,
+  type RefundActivity,
+  type RefundRefusal,
+  RefundRefusedError,
+  type RefundRequest,
+  type RefundStatus,
   WEBHOOK_FUTURE_SKEW_SECONDS,
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookSignatureError,
@@ -28,27 +35,125 @@ export interface StripeOptions {
 
 type StripeSession = Stripe.Checkout.Session
 
-export function toProviderSession(session: StripeSession): ProviderSession {
-  const metadata: Record<string, string> = {}
-  for (const [key, value] of Object.entries(session.metadata ?? {})) {
-    if (typeof value === 'string') metadata[key] = value
+/** Stripe's currency when an object does not say: the shop charges in US dollars. */
+const DEFAULT_CURRENCY = 'usd'
+
+function stringMetadata(metadata: unknown): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!metadata || typeof metadata !== 'object') return out
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value === 'string') out[key] = value
   }
+  return out
+}
+
+/** An id field that may be expanded into its object (payment_intent, charge): the id either way. */
+function expandableId(value: unknown): string | null {
+  if (typeof value === 'string') return value
+  if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string') {
+    return (value as { id: string }).id
+  }
+  return null
+}
+
+function currencyOf(value: unknown): string {
+  return typeof value === 'string' && value !== '' ? value.toLowerCase() : DEFAULT_CURRENCY
+}
+
+export function toProviderSession(session: StripeSession): ProviderSession {
   return {
     id: session.id,
     clientSecret: session.client_secret ?? null,
     status: session.status ?? 'open',
     paymentStatus: session.payment_status,
     amountTotal: session.amount_total ?? null,
+    paymentRef: expandableId(session.payment_intent),
+    currency: currencyOf(session.currency),
     customerEmail: session.customer_email ?? session.customer_details?.email ?? null,
-    metadata,
+    metadata: stringMetadata(session.metadata),
   } as ProviderSession
 }
 
 /**
  * What an event id may look like: Stripe's are short ASCII tokens (evt_…). It is stored as the event's
- * key and shown on the dashboard, so nothing else is taken.
+ * key and shown on the dashboard, so nothing else is taken. Refund, charge and payment ids are held to the
+ * same rule: the shop stores them as keys too.
  */
 const EVENT_ID = /^[\x21-\x7e]{1,255}$/
+
+/** Stripe's refund statuses, as the shop counts them: `requires_action` is not done, so pending. */
+const REFUND_STATUSES: Readonly<Record<string, RefundStatus>> = {
+  pending: 'pending',
+  requires_action: 'pending',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  canceled: 'canceled',
+}
+
+function isCents(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+}
+
+function optionalId(value: unknown, what: string): string | null {
+  const id = expandableId(value)
+  if (id !== null && !EVENT_ID.test(id)) {
+    throw new MalformedWebhookEventError(`The refund event's ${what} is not a valid id.`)
+  }
+  return id
+}
+
+/**
+ * Reads a Stripe Refund object. Money is at stake, so a refund without a valid id or a whole, non-negative
+ * amount is refused as malformed rather than guessed at; a status Stripe may add later counts as pending.
+ */
+export function toProviderRefund(refund: Stripe.Refund): ProviderRefund {
+  const raw = refund as Partial<Record<keyof Stripe.Refund, unknown>>
+  if (raw.object !== 'refund' || typeof raw.id !== 'string' || !EVENT_ID.test(raw.id)) {
+    throw new MalformedWebhookEventError('The refund has no valid id.')
+  }
+  if (!isCents(raw.amount)) throw new MalformedWebhookEventError('The refund has no valid amount.')
+  return {
+    id: raw.id,
+    paymentRef: optionalId(raw.payment_intent, 'payment'),
+    amountCents: raw.amount,
+    currency: currencyOf(raw.currency),
+    status: (typeof raw.status === 'string' && REFUND_STATUSES[raw.status]) || 'pending',
+    failureReason: typeof raw.failure_reason === 'string' ? raw.failure_reason : null,
+    metadata: stringMetadata(raw.metadata),
+    created: typeof raw.created === 'number' ? raw.created : 0,
+  }
+}
+
+const REFUND_EVENTS: ReadonlySet<string> = new Set(REFUND_EVENT_TYPES)
+
+/** The refunds a refund event carries: `charge.refunded` is about a charge, the others about one refund. */
+function refundActivity(type: string, object: unknown): RefundActivity {
+  if (type !== 'charge.refunded') {
+    const refund = toProviderRefund(object as Stripe.Refund)
+    return {
+      paymentRef: refund.paymentRef,
+      chargeRef: optionalId((object as { charge?: unknown }).charge, 'charge'),
+      currency: refund.currency,
+      amountRefundedCents: null,
+      refunds: [refund],
+    }
+  }
+  const charge = object as Partial<Record<keyof Stripe.Charge, unknown>>
+  if (charge.object !== 'charge' || typeof charge.id !== 'string' || !EVENT_ID.test(charge.id)) {
+    throw new MalformedWebhookEventError('The charge.refunded event has no valid charge.')
+  }
+  if (!isCents(charge.amount_refunded)) {
+    throw new MalformedWebhookEventError('The charge.refunded event has no valid amount refunded.')
+  }
+  const listed = (charge.refunds as { data?: unknown } | null | undefined)?.data
+  return {
+    paymentRef: optionalId(charge.payment_intent, 'payment'),
+    chargeRef: charge.id,
+    currency: currencyOf(charge.currency),
+    amountRefundedCents: charge.amount_refunded,
+    refunds: Array.isArray(listed) ? listed.map((refund) => toProviderRefund(refund as Stripe.Refund)) : [],
+  }
+}
 
 /** Reduces a verified Stripe event to what the shop acts on; refuses one it could not store or act on. */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
@@ -63,16 +168,21 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
     throw new MalformedWebhookEventError('The webhook event has no type.')
   }
   const object = (data as { object?: { object?: unknown; id?: unknown } } | undefined)?.object
-  const session =
+  const base = { id, type, created: typeof created === 'number' ? created : 0 }
+  if (
     type.startsWith('checkout.session.') &&
     object?.object === 'checkout.session' &&
     typeof object.id === 'string'
-  return {
-    id,
-    type,
-    created: typeof created === 'number' ? created : 0,
-    session: session ? toProviderSession(object as StripeSession) : null,
+  ) {
+    return { ...base, kind: 'session', session: toProviderSession(object as StripeSession), refund: null }
   }
+  if (REFUND_EVENTS.has(type)) {
+    if (!object || typeof object !== 'object') {
+      throw new MalformedWebhookEventError(`The ${type} event carries no object.`)
+    }
+    return { ...base, kind: 'refund', session: null, refund: refundActivity(type, object) }
+  }
+  return { ...base, kind: 'other', session: null, refund: null }
 }
 
 /** The `t=` of a Stripe-Signature header, read as Stripe's SDK reads it (the last one counts). */
@@ -123,6 +233,47 @@ export async function verifyStripeSignature(
 function errorSummary(error: unknown): string {
   if (error instanceof Stripe.errors.StripeError) return `${error.type}: ${error.message}`
   return error instanceof Error ? error.message : String(error)
+}
+
+/** Stripe's metadata values stop at 500 characters. */
+const METADATA_VALUE_MAX = 500
+
+/**
+ * What a refund carries in its metadata: the shop's own, the idempotency key (Stripe forgets keys after
+ * 24 hours; a refund found later by its key cannot be made twice) and staff's reason, trimmed to fit.
+ * The demo provider keeps the same.
+ */
+export function refundMetadata(request: RefundRequest): Record<string, string> {
+  const reason = request.reason?.trim()
+  return {
+    ...request.metadata,
+    refund_key: request.idempotencyKey,
+    ...(reason ? { reason: reason.slice(0, METADATA_VALUE_MAX) } : {}),
+  }
+}
+
+/**
+ * Sorts a failed refund request. Stripe answered and refused (a 4xx about the request): nothing was
+ * refunded. Anything else (no answer, a 5xx after the SDK's retries, a rate limit, bad keys) leaves the
+ * outcome unknown, to be settled by asking again with the same key.
+ */
+function refundError(error: unknown): PaymentProviderError {
+  const summary = `Stripe refused the refund: ${errorSummary(error)}`
+  if (error instanceof Stripe.errors.StripeIdempotencyError) {
+    return new RefundRefusedError('idempotency_conflict', summary)
+  }
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError ||
+    error instanceof Stripe.errors.StripeCardError
+  ) {
+    const byCode: Readonly<Record<string, RefundRefusal>> = {
+      charge_already_refunded: 'already_refunded',
+      amount_too_large: 'amount_too_large',
+      resource_missing: 'unknown_payment',
+    }
+    return new RefundRefusedError(byCode[error.code ?? ''] ?? 'refused', summary)
+  }
+  return new PaymentProviderError(`Stripe could not refund: ${errorSummary(error)}`)
 }
 
 export function createStripePayments(options: StripeOptions): PaymentProvider {
@@ -218,6 +369,42 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
         receivedAtMs,
       )
       return toPaymentEvent(event)
+    },
+
+    async refund(request: RefundRequest) {
+      let refund: Stripe.Refund
+      try {
+        refund = await stripe.refunds.create(
+          {
+            payment_intent: request.paymentRef,
+            amount: request.amountCents,
+            // Stripe's own reasons are only duplicate, fraudulent and requested_by_customer; the shop's
+            // refunds are the customer's (a cancellation, a return, a damaged jar), and staff's words go in
+            // the metadata.
+            reason: 'requested_by_customer',
+            metadata: refundMetadata(request),
+          },
+          { idempotencyKey: request.idempotencyKey },
+        )
+      } catch (error) {
+        throw refundError(error)
+      }
+      return toProviderRefund(refund)
+    },
+
+    async findRefund(paymentRef: string, idempotencyKey: string) {
+      try {
+        // A payment has a handful of refunds: the SDK pages through them, newest first.
+        for await (const refund of stripe.refunds.list({ payment_intent: paymentRef, limit: 100 })) {
+          if (refund.metadata?.refund_key === idempotencyKey) return toProviderRefund(refund)
+        }
+        return null
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
+          return null
+        }
+        throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
+      }
     },
   }
 }

@@ -61,6 +61,37 @@ export interface PurchasedLabel {
   trackingNumber: string
   /** Where the PDF label can be fetched (https:// from a carrier, file:// from the built-in carrier). */
   labelUrl: string
+  /**
+   * The carrier's own id for the purchase, which a void names: Shippo's transaction object id; the
+   * built-in carrier's tracking number.
+   */
+  labelId: string
+}
+
+/** The label to void: what the shop keeps of a bought label. */
+export interface LabelToVoid {
+  /** The reference the label was bought under (the padded order number). */
+  reference: string
+  trackingNumber: string
+  /** The carrier's id for the purchase when the shop kept it; otherwise found from the two above. */
+  labelId?: string | null
+}
+
+/**
+ * Where a void stands, as the carrier says: `queued` and `pending` are asked and not yet answered (USPS
+ * refunds unused postage after some days), `success` is voided, `error` is refused (a label already
+ * scanned, or too old).
+ */
+export type LabelVoidStatus = 'queued' | 'pending' | 'success' | 'error'
+
+export interface LabelVoid {
+  /** The carrier's id for the void request (Shippo's refund object id); null when not told. */
+  id: string | null
+  /** The purchase that was voided (see PurchasedLabel.labelId). */
+  labelId: string
+  status: LabelVoidStatus
+  /** The label had been voided before this call: nothing new was asked of the carrier. */
+  alreadyVoided: boolean
 }
 
 export interface ShippingProvider {
@@ -74,10 +105,20 @@ export interface ShippingProvider {
    * instead of buying a second one. Throws when the carrier cannot be asked: buying blind could buy twice.
    */
   findLabel(reference: string): Promise<PurchasedLabel | null>
+  /**
+   * Asks the carrier to void an unused label and refund its postage. Safe to repeat: a label voided
+   * before answers that void (`alreadyVoided`), never a second request. A voided label is no longer found
+   * by `findLabel`. Throws UnknownLabelError when the carrier has no such label, ShippingProviderError
+   * when it cannot be asked.
+   */
+  voidLabel(label: LabelToVoid): Promise<LabelVoid>
 }
 
 /** A carrier refused or failed; the message is safe to log, never shown raw to customers. */
 export class ShippingProviderError extends Error {}
+
+/** The carrier has no label by that id, reference and tracking number: there is nothing to void. */
+export class UnknownLabelError extends ShippingProviderError {}
 
 /**
  * The service the customer paid for is not offered for this parcel (any more). Buying another one would
@@ -116,18 +157,116 @@ export interface ProviderSession {
   status: ProviderSessionStatus
   paymentStatus: ProviderPaymentStatus
   amountTotal: number | null
+  /**
+   * What a refund of this session's payment names (Stripe: the payment intent id); null until the
+   * customer has paid.
+   */
+  paymentRef: string | null
+  /** ISO 4217, lower case, as Stripe writes it; 'usd' where the provider does not say. */
+  currency: string
   customerEmail: string | null
   metadata: Record<string, string>
 }
 
-/** A verified payment event, reduced to what the shop acts on. */
-export interface PaymentEvent {
+/**
+ * Where a refund stands. `pending` is asked and not yet final (Stripe's `requires_action` counts as
+ * pending); `failed` and `canceled` returned nothing to the customer, and their amount may be refunded
+ * again.
+ */
+export type RefundStatus = 'pending' | 'succeeded' | 'failed' | 'canceled'
+
+/** A refund as the provider records it, whoever made it (the shop, or staff in the provider's dashboard). */
+export interface ProviderRefund {
+  /** The provider's id (re_…). */
+  id: string
+  /** The payment refunded (Stripe: the payment intent id); null when the provider does not say. */
+  paymentRef: string | null
+  /** Integer cents. */
+  amountCents: number
+  currency: string
+  status: RefundStatus
+  /** Why it failed, in the provider's words (`expired_or_canceled_card`, `lost_or_stolen_card` …). */
+  failureReason: string | null
+  /** What the shop attached when it asked; empty for a refund made in the provider's dashboard. */
+  metadata: Record<string, string>
+  /** Epoch seconds. */
+  created: number
+}
+
+/** What a refund event says about a payment's refunds. */
+export interface RefundActivity {
+  /** The payment the refunds are of (Stripe: the payment intent id); null when the provider does not say. */
+  paymentRef: string | null
+  /** The provider's charge (ch_…); null when not said. */
+  chargeRef: string | null
+  currency: string
+  /**
+   * Everything refunded of the payment so far, in cents: `charge.refunded` carries it (Stripe's
+   * `amount_refunded`); null on events about one refund.
+   */
+  amountRefundedCents: number | null
+  /**
+   * The refunds the event carries: the one refund of `refund.*` and `charge.refund.updated`; a charge's
+   * refunds as listed on it for `charge.refunded` (Stripe lists them only where the endpoint's API version
+   * includes them, so often none: `amountRefundedCents` is the figure to trust there).
+   */
+  refunds: ProviderRefund[]
+}
+
+interface PaymentEventBase {
   id: string
   type: string
   /** Epoch seconds, as providers send it. */
   created: number
-  /** Present for checkout.session.* events. */
-  session: ProviderSession | null
+}
+
+/** checkout.session.* with a checkout session. */
+export interface SessionPaymentEvent extends PaymentEventBase {
+  kind: 'session'
+  session: ProviderSession
+  refund: null
+}
+
+/** `charge.refunded`, `charge.refund.updated`, `refund.created`, `refund.updated`, `refund.failed`. */
+export interface RefundPaymentEvent extends PaymentEventBase {
+  kind: 'refund'
+  session: null
+  refund: RefundActivity
+}
+
+/** Any other type: stored and answered, not acted on. */
+export interface OtherPaymentEvent extends PaymentEventBase {
+  kind: 'other'
+  session: null
+  refund: null
+}
+
+/** A verified payment event, reduced to what the shop acts on. */
+export type PaymentEvent = SessionPaymentEvent | RefundPaymentEvent | OtherPaymentEvent
+
+/** The event types that carry refunds, whoever made them. */
+export const REFUND_EVENT_TYPES = [
+  'charge.refunded',
+  'charge.refund.updated',
+  'refund.created',
+  'refund.updated',
+  'refund.failed',
+] as const
+
+export interface RefundRequest {
+  /** ProviderSession.paymentRef of the paid session. */
+  paymentRef: string
+  /** Integer cents, more than 0. */
+  amountCents: number
+  /** Why, in staff's words; kept with the refund at the provider (metadata `reason`, at most 500 characters). */
+  reason?: string | null
+  /**
+   * One key per refund the shop means to make: the same key again (a retry after a crash or a lost
+   * answer) answers the same refund and never refunds twice.
+   */
+  idempotencyKey: string
+  /** Plain text values only, as for checkout sessions. */
+  metadata: Record<string, string>
 }
 
 export interface PaymentProvider {
@@ -148,6 +287,19 @@ export interface PaymentProvider {
    * signed event, and MalformedWebhookEventError for a signed one the shop cannot use.
    */
   verifyWebhook(rawBody: string, signatureHeader: string | null, receivedAtMs: number): Promise<PaymentEvent>
+  /**
+   * Refunds part or all of a paid session's payment. Resolves with the refund as the provider has it
+   * (card refunds usually `succeeded` at once, some `pending`). Throws RefundRefusedError when the provider
+   * refused and refunded nothing, PaymentProviderError when the answer was lost or the provider failed:
+   * then whether it refunded is unknown, and the same call with the same key settles it.
+   */
+  refund(request: RefundRequest): Promise<ProviderRefund>
+  /**
+   * The refund made under this idempotency key for this payment, or null. Stripe keeps keys for 24 hours
+   * only: a retry later than that asks this first (the key is in each refund's metadata). Throws
+   * PaymentProviderError when the provider cannot be asked.
+   */
+  findRefund(paymentRef: string, idempotencyKey: string): Promise<ProviderRefund | null>
 }
 
 export class WebhookSignatureError extends Error {}
@@ -161,6 +313,31 @@ export class MalformedWebhookEventError extends Error {}
 
 /** The provider refused to create a session or could not be reached. */
 export class PaymentProviderError extends Error {}
+
+/**
+ * Why a refund was refused: the payment is refunded in full already, the amount is more than what is
+ * left, the idempotency key was used before for a different refund, the payment is unknown or unpaid, or
+ * anything else the provider refused.
+ */
+export type RefundRefusal =
+  | 'already_refunded'
+  | 'amount_too_large'
+  | 'idempotency_conflict'
+  | 'unknown_payment'
+  | 'refused'
+
+/**
+ * The provider answered and refused the refund: this request refunded nothing. (With
+ * `idempotency_conflict`, the key's first use may have refunded; that refund stands.)
+ */
+export class RefundRefusedError extends PaymentProviderError {
+  constructor(
+    readonly refusal: RefundRefusal,
+    message: string,
+  ) {
+    super(message)
+  }
+}
 
 /** Stripe's own default; a replayed event older than this is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300

@@ -70,3 +70,52 @@ export const demoPaymentSessions = sqliteTable('demo_payment_sessions', {
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
+
+/**
+ * The demo provider's refunds, standing in for Stripe's record of them. A refund is inserted only while
+ * the payment's total less its pending and succeeded refunds covers it, in one conditional INSERT, so
+ * parallel refunds never return more than was paid.
+ */
+export const demoPaymentRefunds = sqliteTable(
+  'demo_payment_refunds',
+  {
+    /** re_demo_… */
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => demoPaymentSessions.id),
+    /** The same key again answers this refund; with other parameters it is refused. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** The request's parameters, as compared for a retry under the same key. */
+    params: text('params').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'canceled'] }).notNull(),
+    failureReason: text('failure_reason'),
+    /** JSON: string → string, the shop's metadata with staff's reason. */
+    metadata: text('metadata').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [index('demo_payment_refunds_session_idx').on(table.sessionId)],
+)
+
+/**
+ * Events the demo provider has to send, as Stripe keeps an event until the webhook takes it: written in
+ * the same transaction as the change they announce, delivered signed, and kept until delivered.
+ */
+export const demoPaymentEvents = sqliteTable(
+  'demo_payment_events',
+  {
+    /** evt_demo_… */
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    /** The event as Stripe would send it (JSON); its bytes are what gets signed. */
+    payload: text('payload').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    deliveredAt: integer('delivered_at', { mode: 'timestamp_ms' }),
+    /** Deliveries tried that the webhook did not take. */
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (table) => [index('demo_payment_events_pending_idx').on(table.deliveredAt, table.createdAt)],
+)

@@ -1,7 +1,9 @@
 /**
  * A small local stand-in for Shippo's API, answering in Shippo's real JSON shapes (snake_case, ISO dates)
  * so the real `shippo` SDK validates and maps them: POST /shipments (with rates), POST /transactions
- * (buys a label) and GET /transactions (lists them, newest first, paged).
+ * (buys a label), GET /transactions (lists them, newest first, paged), GET /transactions/{id}, and label
+ * refunds: POST /refunds (one per label; the label's status becomes REFUNDPENDING, REFUNDED or
+ * REFUNDREJECTED), GET /refunds/ and GET /refunds/{id}.
  */
 import { randomBytes } from 'node:crypto'
 
@@ -66,6 +68,10 @@ export interface FakeShippo {
   loseLabelAnswers: number
   /** Every transaction made, newest first, in Shippo's JSON: what GET /transactions lists. */
   transactions: Record<string, unknown>[]
+  /** The status new label refunds get: USPS refunds are QUEUED, then settle days later. */
+  refundStatus: 'QUEUED' | 'PENDING' | 'SUCCESS' | 'ERROR'
+  /** Every label refund requested, in Shippo's JSON, oldest first. */
+  refunds: Record<string, unknown>[]
   stop(): void
 }
 
@@ -82,7 +88,17 @@ export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
     bought: [],
     loseLabelAnswers: 0,
     transactions: [],
+    refundStatus: 'QUEUED',
+    refunds: [],
     stop: () => server.stop(true),
+  }
+
+  /** What a label's status becomes once a refund of it is asked for. */
+  const REFUNDED_LABEL: Record<FakeShippo['refundStatus'], string> = {
+    QUEUED: 'REFUNDPENDING',
+    PENDING: 'REFUNDPENDING',
+    SUCCESS: 'REFUNDED',
+    ERROR: 'REFUNDREJECTED',
   }
 
   function address(input: unknown) {
@@ -196,6 +212,46 @@ export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
           return Response.json({ detail: 'Upstream connection reset.' }, { status: 500 })
         }
         return Response.json({ ...transaction, rate: rateId }, { status: 201 })
+      }
+      const transactionMatch = /^\/transactions\/([^/]+)\/?$/.exec(url.pathname)
+      if (request.method === 'GET' && transactionMatch) {
+        const found = state.transactions.find((t) => t.object_id === transactionMatch[1])
+        if (!found) return Response.json({ detail: 'Not found.' }, { status: 404 })
+        return Response.json(found)
+      }
+      if (request.method === 'POST' && /^\/refunds\/?$/.test(url.pathname)) {
+        const transactionId = String(body.transaction ?? '')
+        const label = state.transactions.find((t) => t.object_id === transactionId)
+        if (!label) return Response.json({ transaction: ['Transaction not found.'] }, { status: 400 })
+        if (label.status !== 'SUCCESS') {
+          // A label never bought, or one whose refund was already asked for, cannot be refunded again.
+          return Response.json(
+            { transaction: [`Transaction with status ${String(label.status)} cannot be refunded.`] },
+            { status: 400 },
+          )
+        }
+        const refund = {
+          object_id: objectId(),
+          object_owner: 'shop@example.com',
+          object_created: now,
+          object_updated: now,
+          status: state.refundStatus,
+          test: true,
+          transaction: transactionId,
+        }
+        state.refunds.push(refund)
+        label.status = REFUNDED_LABEL[state.refundStatus]
+        label.object_updated = now
+        return Response.json(refund, { status: 201 })
+      }
+      if (request.method === 'GET' && /^\/refunds\/?$/.test(url.pathname)) {
+        return Response.json({ next: null, previous: null, results: [...state.refunds].reverse() })
+      }
+      const refundMatch = /^\/refunds\/([^/]+)\/?$/.exec(url.pathname)
+      if (request.method === 'GET' && refundMatch) {
+        const found = state.refunds.find((refund) => refund.object_id === refundMatch[1])
+        if (!found) return Response.json({ detail: 'Not found.' }, { status: 404 })
+        return Response.json(found)
       }
       if (request.method === 'GET' && url.pathname === '/transactions') {
         const status = url.searchParams.get('object_status')

@@ -26,6 +26,7 @@ export function switchableCarrier(
     name: real.name,
     quoteRates: (parcel, address) => real.quoteRates(parcel, address),
     findLabel: (reference) => real.findLabel(reference),
+    voidLabel: (label) => real.voidLabel(label),
     async buyLabel(request) {
       if (state.failing) throw new ShippingProviderError(reason)
       state.bought.push(request)

@@ -93,6 +93,7 @@ describe('label purchase survives a crash at any point', () => {
       name: real.name,
       quoteRates: (parcel, address) => real.quoteRates(parcel, address),
       findLabel: (reference) => real.findLabel(reference),
+      voidLabel: (label) => real.voidLabel(label),
       async buyLabel(request) {
         const label = await real.buyLabel(request)
         state.purchases.push(request.reference)
