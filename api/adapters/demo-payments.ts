@@ -10,6 +10,7 @@ import Stripe from 'stripe'
 import type { Database } from '../../db/client'
 import { demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
+import { CHARGE_CURRENCY } from '../rules/money'
 import { toPaymentEvent, verifyStripeSignature } from './stripe'
 import type { CheckoutSessionRequest, PaymentEvent, PaymentProvider, ProviderSession } from './types'
 
@@ -151,6 +152,7 @@ function toSession(row: DemoRow, now: Date): ProviderSession & { clientSecret: s
     status: sessionStatus(row, now),
     paymentStatus: row.paymentStatus,
     amountTotal: row.amountTotal,
+    currency: row.currency,
     customerEmail: row.customerEmail,
     metadata: request.metadata,
   }
@@ -207,7 +209,7 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           clientSecret,
           idempotencyKey: request.idempotencyKey,
           amountTotal,
-          currency: 'usd',
+          currency: CHARGE_CURRENCY,
           customerEmail: request.customerEmail,
           request: JSON.stringify(request),
           createdAt: now,
@@ -221,6 +223,7 @@ export function createDemoPayments(db: Database, clock: Clock): DemoPaymentProvi
           status: 'open',
           paymentStatus: 'unpaid',
           amountTotal,
+          currency: CHARGE_CURRENCY,
           customerEmail: request.customerEmail,
           metadata: request.metadata,
         }

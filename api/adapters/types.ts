@@ -113,6 +113,8 @@ export interface ProviderSession {
   status: ProviderSessionStatus
   paymentStatus: ProviderPaymentStatus
   amountTotal: number | null
+  /** The charge's currency, lower case ('usd'), or null when the provider did not say. */
+  currency: string | null
   customerEmail: string | null
   metadata: Record<string, string>
 }
