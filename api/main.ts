@@ -7,6 +7,7 @@ import type { AppDeps } from './deps'
 import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
 import { lifecycle } from './lib/lifecycle'
+import { listeningAddresses } from './lib/listen-addresses'
 import { errorMessage, log, setLogLevel } from './lib/log'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
@@ -55,10 +56,20 @@ log.info('services', { payments: deps.payments.name, shipping: deps.shipping.nam
 const demoNotice = demoPaymentsNotice(config)
 if (demoNotice) log.warn(demoNotice)
 
-log.info(`Grit & Whisker is open at ${config.publicUrl}`, {
-  listening: `${app.server?.hostname}:${app.server?.port}`,
-  pid: process.pid,
-})
+// Every address a person can open: PUBLIC_URL, then each address the listener answers on (all interfaces
+// when bound to 0.0.0.0 or ::); the shop's forms work at each of them (api/plugins/security.ts).
+const alsoAt = listeningAddresses(
+  app.server?.hostname ?? config.host,
+  app.server?.port ?? config.port,
+).filter((address) => address !== config.publicUrl)
+log.info(
+  `Grit & Whisker is open at ${config.publicUrl}${alsoAt.length > 0 ? ` (also at ${alsoAt.join(', ')})` : ''}`,
+  {
+    listening: `${app.server?.hostname}:${app.server?.port}`,
+    addresses: [config.publicUrl, ...alsoAt].join(' '),
+    pid: process.pid,
+  },
+)
 
 let stopping = false
 /**
