@@ -17,6 +17,7 @@ import { rateLimitPlugin } from './plugins/rate-limit'
 import { requestLog } from './plugins/request-log'
 import { createRouteTable, requestShape } from './plugins/request-shape'
 import { security } from './plugins/security'
+import { shutdown } from './plugins/shutdown'
 import { staticSite } from './plugins/static-site'
 import { createServices, type Services } from './services'
 
@@ -35,6 +36,8 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     // First, so every answer has its request id, even one the security checks give early.
     .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
     .use(errorFunnel)
+    // Before any check: a shop that is shutting down tells every new request to come back.
+    .use(shutdown)
     .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
     .use(requestShape(routes, deps.site))
     // GET /api/openapi.json, written from every route registered on this app.
