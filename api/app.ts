@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(requestShape(routes, deps.site))
     // GET /api/openapi.json, written from every route registered on this app.
     .use(apiDescription())
-    .use(healthRoutes(deps.db))
+    .use(healthRoutes(deps.db, { dataDir: deps.config.dataDir }))
     .use(authRoutes(services, limits, deps))
     .use(accountRoutes(services, deps.clock))
     .use(newsletterRoutes(services, limits))

@@ -4,7 +4,7 @@
  * the range of USPS retail rates so totals in development look like real ones.
  */
 import { randomInt } from 'node:crypto'
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
@@ -217,9 +217,15 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
       ])
       await mkdir(labelsDir, { recursive: true })
       const path = join(labelsDir, `${labelFilePrefix(request.reference)}${trackingNumber}.pdf`)
-      // Written whole, then renamed: findLabel never takes a half-written file for a bought label.
-      await writeFile(`${path}.partial`, pdf)
-      await rename(`${path}.partial`, path)
+      // Written whole, then renamed: findLabel never takes a half-written file for a bought label. A
+      // part written before the disk filled is removed, so it holds no room the next try needs.
+      try {
+        await writeFile(`${path}.partial`, pdf)
+        await rename(`${path}.partial`, path)
+      } catch (error) {
+        await unlink(`${path}.partial`).catch(() => undefined)
+        throw error
+      }
       return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href }
     },
 

@@ -4,6 +4,7 @@ import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
 import { log } from '../../lib/log'
+import { isStorageFull } from '../../lib/storage-full'
 import { CHARGE_CURRENCY } from '../../rules/money'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
@@ -353,7 +354,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
             .update(webhookEvents)
             .set({
               status: 'failed',
-              note: isDatabaseBusy(error) ? 'database busy' : 'internal error',
+              note: isDatabaseBusy(error)
+                ? 'database busy'
+                : isStorageFull(error)
+                  ? 'disk full'
+                  : 'internal error',
               claimedUntil: null,
               processingTimeMs: Math.round(performance.now() - started),
             })
