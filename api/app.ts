@@ -36,9 +36,9 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     // First, so every answer has its request id, even one the security checks give early.
     .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
     .use(errorFunnel)
-    // Before any check: a shop that is shutting down tells every new request to come back.
-    .use(shutdown)
     .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
+    // A shop that is shutting down tells every new request to come back, with the security headers on.
+    .use(shutdown)
     .use(requestShape(routes, deps.site))
     // GET /api/openapi.json, written from every route registered on this app.
     .use(apiDescription())

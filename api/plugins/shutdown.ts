@@ -6,14 +6,10 @@ import { HttpError } from './errors'
 export const SHUTTING_DOWN_RETRY_SECONDS = 2
 
 /**
- * The shutting-down answers (api/lib/lifecycle.ts): while draining every answer closes its connection;
- * once closing, a new request is answered 503 with Retry-After before anything is done for it. Every
- * request's arrival is noted, so the listener closes at a quiet moment.
+ * Once the shop is closing (api/lib/lifecycle.ts), a new request is answered 503 with Retry-After before
+ * anything is done for it. Used after the security headers are set, so this answer carries them too.
  */
-export const shutdown = new Elysia({ name: 'shutdown' }).onRequest(({ set }) => {
-  lifecycle.lastRequestAt = performance.now()
-  // The client opens a new connection for its next request (to another instance).
-  if (lifecycle.draining) set.headers.connection = 'close'
+export const shutdown = new Elysia({ name: 'shutdown' }).onRequest(() => {
   if (lifecycle.closing) {
     throw new HttpError(
       503,

@@ -38,6 +38,9 @@ describe('shutting down', () => {
     expect(res.headers.get('retry-after')).toBe('2')
     expect(res.headers.get('connection')).toBe('close')
     expect(res.headers.get('x-request-id')).toBeTruthy()
+    // Like every answer, it carries the security headers.
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
     expect(await res.json()).toEqual({ error: 'The shop is restarting. Please try again in a moment.' })
     expect(lifecycle.lastRequestAt).toBeGreaterThanOrEqual(before)
     const rows = await shop.deps.db.select().from(newsletterSubscribers)
