@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { lifecycle } from '../lib/lifecycle'
 import { HttpError } from './errors'
 
-/** How long a client told the shop is shutting down should wait: by then another instance (or this one, restarted) answers. */
+/** How long a client told the shop is shutting down should wait: by then another instance answers. */
 export const SHUTTING_DOWN_RETRY_SECONDS = 2
 
 /**
