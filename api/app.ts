@@ -18,6 +18,7 @@ import { rateLimitPlugin } from './plugins/rate-limit'
 import { requestLog } from './plugins/request-log'
 import { createRouteTable, requestShape } from './plugins/request-shape'
 import { security } from './plugins/security'
+import { shutdown } from './plugins/shutdown'
 import { staticSite } from './plugins/static-site'
 import { createServices, type Services } from './services'
 
@@ -39,10 +40,12 @@ export function createApp(deps: AppDeps, services: Services = createServices(dep
     .use(requestLog({ trustForwardedId: deps.config.trustedProxyHops > 0 }))
     .use(errorFunnel)
     .use(security({ publicUrl: deps.config.publicUrl, production: deps.config.nodeEnv === 'production' }))
+    // A shop that is shutting down tells every new request to come back, with the security headers on.
+    .use(shutdown)
     .use(requestShape(routes, site))
     // GET /api/openapi.json, written from every route registered on this app.
     .use(apiDescription())
-    .use(healthRoutes(deps.db))
+    .use(healthRoutes(deps.db, { dataDir: deps.config.dataDir }))
     .use(authRoutes(services, limits, deps))
     .use(accountRoutes(services, deps.clock))
     .use(privacyRoutes(services, limits, deps.clock))

@@ -6,7 +6,8 @@ import { prepareData } from './boot'
 import type { AppDeps } from './deps'
 import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
-import { lifecycle } from './lib/lifecycle'
+import { lifecycle, quietFor } from './lib/lifecycle'
+import { listeningAddresses } from './lib/listen-addresses'
 import { errorMessage, log, setLogLevel } from './lib/log'
 import { createJobRunner } from './modules/jobs/runner'
 import { loadStaticSite } from './plugins/static-site'
@@ -55,17 +56,33 @@ log.info('services', { payments: deps.payments.name, shipping: deps.shipping.nam
 const demoNotice = demoPaymentsNotice(config)
 if (demoNotice) log.warn(demoNotice)
 
-log.info(`Grit & Whisker is open at ${config.publicUrl}`, {
-  listening: `${app.server?.hostname}:${app.server?.port}`,
-  pid: process.pid,
-})
+// Every address a person can open: PUBLIC_URL, then each address the listener answers on (all interfaces
+// when bound to 0.0.0.0 or ::); the shop's forms work at each of them (api/plugins/security.ts).
+const alsoAt = listeningAddresses(
+  app.server?.hostname ?? config.host,
+  app.server?.port ?? config.port,
+).filter((address) => address !== config.publicUrl)
+log.info(
+  `Grit & Whisker is open at ${config.publicUrl}${alsoAt.length > 0 ? ` (also at ${alsoAt.join(', ')})` : ''}`,
+  {
+    listening: `${app.server?.hostname}:${app.server?.port}`,
+    addresses: [config.publicUrl, ...alsoAt].join(' '),
+    pid: process.pid,
+  },
+)
 
 let stopping = false
+/** After the drain, the listener closes once no request has come for this long… */
+const CLOSING_QUIET_MS = 250
+/** …or after this long, if clients never stop sending (and never honour Retry-After). */
+const CLOSING_MAX_MS = 5000
+
 /**
  * SIGTERM: first drains (not ready, every answer closes its connection, requests still served) so the load
- * balancer moves traffic away, then stops listening, lets every request already received finish and the
- * job in hand complete (queued jobs wait for the next start), and closes the database. SIGINT (Ctrl-C)
- * skips the drain.
+ * balancer moves traffic away; then answers whatever still arrives with 503 and Retry-After until no
+ * request has come for a moment, and stops listening then (closing a listener resets any connection still
+ * being made to it); lets every request already received finish and the job in hand complete (queued jobs
+ * wait for the next start), and closes the database. SIGINT (Ctrl-C) skips the drain and the quiet wait.
  */
 async function shutdown(signal: string) {
   if (stopping) return
@@ -78,6 +95,10 @@ async function shutdown(signal: string) {
   })
   const jobsStopped = stopJobs()
   await Bun.sleep(drainMs)
+  if (signal === 'SIGTERM') {
+    lifecycle.closing = true
+    await quietFor(CLOSING_QUIET_MS, CLOSING_MAX_MS)
+  }
   try {
     await Promise.all([app.stop(), jobsStopped])
   } catch (error) {

@@ -57,10 +57,10 @@ export async function backupDatabase(url: string, target?: string, now = new Dat
   if (existsSync(path)) throw new BackupRefused(`${path} exists already: choose another file.`)
   mkdirSync(dirname(path), { recursive: true })
 
-  const source = createClient({ url: `file:${file}` })
+  // The shop may hold the write lock for a moment; the copy only reads, but waits rather than failing. The
+  // client's `timeout` reaches every connection of its pool (a PRAGMA would reach only the one it ran on).
+  const source = createClient({ url: `file:${file}`, timeout: 10_000 })
   try {
-    // The shop may hold the write lock for a moment; the copy only reads, but waits rather than failing.
-    await source.execute('PRAGMA busy_timeout = 10000')
     await source.execute({ sql: 'VACUUM INTO ?', args: [path] })
   } finally {
     source.close()

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { createClient } from '@libsql/client'
+import { type Client, createClient } from '@libsql/client'
 import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
+import { createFileClient } from './connection-pool'
 import * as schema from './schema'
 
 export type Database = ReturnType<typeof drizzle<typeof schema>>
@@ -15,27 +16,55 @@ export interface DatabaseHandle {
 
 export const migrationsFolder = resolve(import.meta.dir, 'migrations')
 
+/** How long a write waits for another writer's lock before it fails with SQLITE_BUSY (then a 503). */
+export const BUSY_TIMEOUT_MS = 5000
+
+export interface DatabaseOptions {
+  /** BUSY_TIMEOUT_MS unless a test needs a lock to be given up sooner. */
+  busyTimeoutMs?: number
+}
+
 /**
  * Opens the database and brings its schema up to date. `file:` URLs get WAL and a busy timeout so the
  * server and a CLI command can share the file; `libsql://` URLs point at a libSQL server for scale-out.
+ *
+ * The client keeps a pool of connections to a file (a request borrows one while others are busy), and a
+ * PRAGMA sent through it reaches only the connection that ran it. So the busy timeout is the client's
+ * `timeout` option, which it sets on every connection it opens: set by PRAGMA, only the first connection
+ * waited and every other one failed at once. journal_mode is kept in the file itself and foreign keys are
+ * on in every libSQL connection by default; `synchronous = NORMAL` reaches the first connection only, and
+ * the others commit with FULL, which is slower per commit, never less safe.
  */
-export async function openDatabase(url: string, authToken?: string): Promise<DatabaseHandle> {
-  if (url.startsWith('file:')) {
-    const path = url.slice('file:'.length)
-    if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
-  }
-  const client = createClient({ url, authToken })
-  if (url.startsWith('file:')) {
+export async function openDatabase(
+  url: string,
+  authToken?: string,
+  options: DatabaseOptions = {},
+): Promise<DatabaseHandle> {
+  const local = url.startsWith('file:')
+  const path = local ? filePath(url) : ''
+  if (local && path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
+  const timeout = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS
+  // A file gets the pool that replaces a connection spoiled by a failed wait (db/connection-pool.ts).
+  const client: Client =
+    local && path !== ':memory:'
+      ? createFileClient(path, { timeout })
+      : createClient({ url, authToken, timeout })
+  if (local) {
     await client.execute('PRAGMA journal_mode = WAL')
     // With WAL, NORMAL keeps the database consistent after a crash; only the last commits before a power
     // loss can be lost. FULL would sync on every commit and cap writes at a few hundred a second.
     await client.execute('PRAGMA synchronous = NORMAL')
-    await client.execute('PRAGMA busy_timeout = 5000')
     await client.execute('PRAGMA foreign_keys = ON')
   }
   const db = drizzle(client, { schema })
   await migrate(db, { migrationsFolder })
   return { db, close: () => client.close() }
+}
+
+/** The file a `file:` URL names: `file:./data/shop.db`, `file:/abs/shop.db` or `file:///abs/shop.db`. */
+function filePath(url: string): string {
+  const path = url.slice('file:'.length).replace(/[?#].*$/, '')
+  return path.startsWith('///') ? path.slice(2) : path
 }
 
 interface JournalEntry {

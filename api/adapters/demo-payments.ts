@@ -13,6 +13,7 @@ import type { Database } from '../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
 import { errorMessage, log } from '../lib/log'
+import { CHARGE_CURRENCY } from '../rules/money'
 import { refundMetadata, toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
 import {
   type CheckoutSessionRequest,
@@ -450,7 +451,7 @@ export function createDemoPayments(
           clientSecret,
           idempotencyKey: request.idempotencyKey,
           amountTotal,
-          currency: 'usd',
+          currency: CHARGE_CURRENCY,
           customerEmail: request.customerEmail,
           request: JSON.stringify(request),
           createdAt: now,
@@ -465,7 +466,7 @@ export function createDemoPayments(
           paymentStatus: 'unpaid',
           amountTotal,
           paymentRef: null,
-          currency: 'usd',
+          currency: CHARGE_CURRENCY,
           customerEmail: request.customerEmail,
           metadata: request.metadata,
         }

@@ -3,11 +3,26 @@
  * any mail client) with a .json copy beside it, and one line is logged. Nothing leaves the machine.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Clock } from '../lib/clock'
 import { log } from '../lib/log'
 import { assertDeliverable, type Mailer, type MailMessage } from './types'
+
+/**
+ * Writes a file whole or not at all: a full disk stops a write part-way, and a cut-off message must not
+ * sit in the outbox looking sent (the job writes it again once there is room).
+ */
+async function writeWhole(path: string, content: string | Buffer): Promise<void> {
+  const partial = `${path}.partial`
+  try {
+    await writeFile(partial, content)
+    await rename(partial, path)
+  } catch (error) {
+    await unlink(partial).catch(() => undefined)
+    throw error
+  }
+}
 
 export function createOutboxMailer(options: {
   dataDir: string
@@ -33,8 +48,8 @@ export function createOutboxMailer(options: {
       const base = `${now.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`
       await mkdir(dir, { recursive: true })
       const emlPath = join(dir, `${base}.eml`)
-      await writeFile(emlPath, info.message as Buffer)
-      await writeFile(
+      await writeWhole(emlPath, info.message as Buffer)
+      await writeWhole(
         join(dir, `${base}.json`),
         `${JSON.stringify({ from: options.from, ...message, date: now.toISOString() }, null, 2)}\n`,
       )

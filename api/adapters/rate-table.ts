@@ -269,9 +269,15 @@ export function createRateTableShipping(options: { dataDir: string; clock?: Cloc
       ])
       await mkdir(labelsDir, { recursive: true })
       const path = join(labelsDir, `${labelFilePrefix(request.reference)}${trackingNumber}.pdf`)
-      // Written whole, then renamed: findLabel never takes a half-written file for a bought label.
-      await writeFile(`${path}.partial`, pdf)
-      await rename(`${path}.partial`, path)
+      // Written whole, then renamed: findLabel never takes a half-written file for a bought label. A
+      // part written before the disk filled is removed, so it holds no room the next try needs.
+      try {
+        await writeFile(`${path}.partial`, pdf)
+        await rename(`${path}.partial`, path)
+      } catch (error) {
+        await unlink(`${path}.partial`).catch(() => undefined)
+        throw error
+      }
       return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href, labelId: trackingNumber }
     },
 

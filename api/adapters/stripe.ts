@@ -3,6 +3,7 @@
  * API (tests use a local fake of Stripe's API, so the SDK's real request encoding is exercised).
  */
 import Stripe from 'stripe'
+import { CHARGE_CURRENCY } from '../rules/money'
 import {
   type CheckoutSessionRequest,
   MalformedWebhookEventError,
@@ -68,7 +69,7 @@ export function toProviderSession(session: StripeSession): ProviderSession {
     paymentStatus: session.payment_status,
     amountTotal: session.amount_total ?? null,
     paymentRef: expandableId(session.payment_intent),
-    currency: currencyOf(session.currency),
+    currency: typeof session.currency === 'string' ? session.currency.toLowerCase() : null,
     customerEmail: session.customer_email ?? session.customer_details?.email ?? null,
     metadata: stringMetadata(session.metadata),
   } as ProviderSession
@@ -157,8 +158,13 @@ function refundActivity(type: string, object: unknown): RefundActivity {
 
 /** Reduces a verified Stripe event to what the shop acts on; refuses one it could not store or act on. */
 export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
-  // Typed by the SDK, but only as trustworthy as the JSON that was signed.
-  const { id, type, created, data } = event as Partial<Record<keyof Stripe.Event, unknown>>
+  // Typed by the SDK, but only as trustworthy as the JSON that was signed: `null`, a number or an array
+  // signs as well as an event does.
+  const signed: unknown = event
+  if (typeof signed !== 'object' || signed === null || Array.isArray(signed)) {
+    throw new MalformedWebhookEventError('The webhook body is not an event object.')
+  }
+  const { id, type, created, data } = signed as Partial<Record<keyof Stripe.Event, unknown>>
   if (typeof id !== 'string' || !EVENT_ID.test(id)) {
     throw new MalformedWebhookEventError(
       'The webhook event has no valid id (a string of 1 to 255 characters without spaces).',
@@ -309,7 +315,7 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
         line_items: request.lineItems.map((item) => ({
           quantity: item.quantity,
           price_data: {
-            currency: 'usd',
+            currency: CHARGE_CURRENCY,
             unit_amount: item.unitAmountCents,
             product_data: {
               name: item.name,
@@ -322,7 +328,7 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
           {
             shipping_rate_data: {
               type: 'fixed_amount',
-              fixed_amount: { amount: request.shipping.amountCents, currency: 'usd' },
+              fixed_amount: { amount: request.shipping.amountCents, currency: CHARGE_CURRENCY },
               display_name: request.shipping.displayName,
               delivery_estimate: {
                 minimum: { unit: 'business_day', value: request.shipping.estimate.minDays },

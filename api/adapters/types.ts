@@ -162,8 +162,8 @@ export interface ProviderSession {
    * customer has paid.
    */
   paymentRef: string | null
-  /** ISO 4217, lower case, as Stripe writes it; 'usd' where the provider does not say. */
-  currency: string
+  /** The charge's currency, lower case ('usd'), or null when the provider did not say. */
+  currency: string | null
   customerEmail: string | null
   metadata: Record<string, string>
 }

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { isDatabaseBusy } from '../lib/database-busy'
 import { errorMessage, log, redactPath } from '../lib/log'
+import { noteIfStorageFull } from '../lib/storage-full'
 
 /** An error whose message is safe to show the customer, with the HTTP status that goes with it. */
 export class HttpError extends Error {
@@ -87,6 +88,10 @@ export const DATABASE_BUSY = 'The shop is busy right now. Please try again in a 
 /** Another writer held the database longer than the busy timeout; a moment later it is usually free. */
 const DATABASE_BUSY_RETRY_SECONDS = 2
 
+export const STORAGE_FULL = 'The shop cannot save anything right now. Please try again in a few minutes.'
+/** A full disk needs someone to make room: a client should not come back for a while. */
+const STORAGE_FULL_RETRY_SECONDS = 60
+
 /**
  * The error underneath a query error. A query error's own message quotes the SQL and its parameters
  * (e-mail addresses among them), so only the database's message below it is ever logged.
@@ -140,6 +145,15 @@ function errorAnswer(code: string | number, error: unknown, request: Request): R
         )
       }
       const reason = rootCause(error)
+      if (noteIfStorageFull(reason)) {
+        // Someone must make room: an error, so the alert on error lines fires.
+        log.error('disk full', {
+          method: request.method,
+          path: redactPath(new URL(request.url).pathname),
+          error: errorMessage(reason),
+        })
+        return jsonError(503, STORAGE_FULL, {}, { 'retry-after': String(STORAGE_FULL_RETRY_SECONDS) })
+      }
       if (isDatabaseBusy(reason)) {
         log.warn('database busy', {
           method: request.method,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { Elysia } from 'elysia'
 import { HttpError } from './errors'
 
@@ -40,16 +41,45 @@ async function streamedBodyFits(request: Request, maxBytes: number): Promise<boo
 /**
  * Whether a state-changing request was sent by the shop's own pages. Browsers that send Fetch Metadata say
  * so with `Sec-Fetch-Site: same-origin`; `same-site` is not enough (a sibling subdomain, perhaps someone
- * else's, is same-site). Older browsers send no Sec-Fetch-Site, and then the Origin must be the shop's
- * public one. The Origin is compared with PUBLIC_URL, never with the Host the request names, which a
- * rebound DNS name would control. A request with neither header is refused: browsers that send neither
- * on a cross-site form post exist, and the shop's own clients always send an Origin.
+ * else's, is same-site). Older browsers send no Sec-Fetch-Site, and then the Origin must be the shop's.
+ * A request with neither header is refused: browsers that send neither on a cross-site form post exist,
+ * and the shop's own clients always send an Origin.
  */
 function fromTheShop(request: Request, publicOrigin: string): boolean {
   const origin = request.headers.get('origin')
   const fetchSite = request.headers.get('sec-fetch-site')
-  if (fetchSite !== null) return fetchSite === 'same-origin' && (origin === null || origin === publicOrigin)
-  return origin === publicOrigin
+  if (fetchSite !== null) {
+    return fetchSite === 'same-origin' && (origin === null || isShopOrigin(origin, request, publicOrigin))
+  }
+  return origin !== null && isShopOrigin(origin, request, publicOrigin)
+}
+
+/**
+ * The shop's origins: PUBLIC_URL, and the address the request was sent to when that address is an IP
+ * literal or `localhost` (the shop opened at http://127.0.0.1:4321, or on a phone at the machine's LAN
+ * address). A host name is never taken from the request: DNS rebinding points an attacker's name at this
+ * server, and the attacker's page, on that name, is then same-origin with the Host it sends. No DNS
+ * answer can make a browser send an IP literal as the Host, and `localhost` never leaves the machine, so
+ * a page whose origin is that address and port was served by whatever listens there: the shop.
+ */
+function isShopOrigin(origin: string, request: Request, publicOrigin: string): boolean {
+  if (origin === publicOrigin) return true
+  let sender: URL
+  try {
+    sender = new URL(origin)
+  } catch {
+    return false
+  }
+  if (sender.protocol !== 'http:' && sender.protocol !== 'https:') return false
+  if (!isAddressHost(sender.hostname)) return false
+  // Host and port as the request names them (Bun builds request.url from the Host header); the port
+  // matters, since another program on the same machine is another origin.
+  return sender.host === new URL(request.url).host
+}
+
+/** An IPv4 or IPv6 literal, or exactly `localhost` (not a subdomain of it, which is a name like any other). */
+function isAddressHost(hostname: string): boolean {
+  return hostname === 'localhost' || isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0
 }
 
 /**

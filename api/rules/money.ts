@@ -5,6 +5,12 @@
  * exactly, so dollars are parsed from their decimal text and never multiplied as floats.
  */
 
+/**
+ * The currency every checkout session is charged in (the payment providers' lower-case ISO code). A payment
+ * event in any other currency is not the money the session asked for, whatever its amount says.
+ */
+export const CHARGE_CURRENCY = 'usd'
+
 /** The payment provider refuses charges below $0.50 (spec §9), so checkout stops before asking it. */
 export const MIN_CHARGE_CENTS = 50
 

@@ -1,8 +1,11 @@
 // Fault drill: SIGTERM while the server is under load: shoppers browsing and quoting, the provider
 // delivering payment webhooks, the job runner sending e-mails and buying labels, a load balancer in front
-// watching /api/ready. The server drains (not ready, connections closed after each answer) before it stops
-// listening, so every request sent is answered in full; it exits 0 with no job left half-done; after the
-// next start the provider's redelivery and the queued jobs finish everything.
+// watching /api/ready, and clients that reach the server directly and never ask /api/ready. The server
+// drains (not ready, connections closed after each answer),
+// then tells whatever still arrives to come back (503, Retry-After) and stops listening at a quiet moment,
+// so no connection is reset: every request is answered or, once the listener is gone, refused before it
+// is sent. It exits 0 with no job left half-done; after the next start the provider's redelivery and the
+// queued jobs finish everything.
 import { afterAll, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,6 +25,8 @@ import {
 
 const PAYMENTS = 150
 const WORKERS = 16
+/** Clients that do not ask /api/ready: they send until the server refuses the connection. */
+const DIRECT = 32
 
 afterAll(() => cleanUpShops())
 
@@ -53,6 +58,32 @@ async function browse(base: string, n: number): Promise<Outcome> {
     return res.status
   } catch (error) {
     return connectionFailure(error)
+  }
+}
+
+/**
+ * One request from a client that reaches the server directly: a quote, on the client's kept-alive
+ * connection (the way the attack that found the resets sent them). A 503's Retry-After is read.
+ */
+async function directRequest(base: string): Promise<{ outcome: Outcome; retryAfter: number }> {
+  try {
+    const res = await fetch(`${base}/api/shipping/rates`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: `http://localhost:${new URL(base).port}`,
+        'x-forwarded-for': shopperAddress(),
+      },
+      body: JSON.stringify({
+        address: HOME,
+        items: [{ id: 1, quantity: 1, name: 'x', weight: '3.0' }],
+        subtotal: '21.00',
+      }),
+    })
+    await res.arrayBuffer()
+    return { outcome: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 0) }
+  } catch (error) {
+    return { outcome: connectionFailure(error), retryAfter: 0 }
   }
 }
 
@@ -98,13 +129,29 @@ test('SIGTERM under load: no request cut, the job in hand finished, the rest don
       }
     }
   })
-  await Promise.all([...load, watcher])
+  // The direct clients: each sends until the connection is refused, and waits as long as a 503 says.
+  const direct: Outcome[] = []
+  let directStopped = 0
+  const directClients = Array.from({ length: DIRECT }, async () => {
+    for (;;) {
+      const { outcome, retryAfter } = await directRequest(shop.base)
+      direct.push(outcome)
+      if (outcome === 'refused' || outcome === 'cut') break
+      if (outcome === 503) await Bun.sleep(retryAfter * 1000)
+    }
+    directStopped += 1
+  })
+  await Promise.all([...load, watcher, ...directClients])
   const exitCode = await server.exited
   const answered = outcomes.filter((o) => typeof o.outcome === 'number')
   const cut = outcomes.filter((o) => o.outcome === 'cut').length
   const refused = outcomes.filter((o) => o.outcome === 'refused').length
   const afterSignal = outcomes.length
   const errors = answered.filter((o) => (o.outcome as number) >= 500).length
+  const directCut = direct.filter((o) => o === 'cut').length
+  const directRefused = direct.filter((o) => o === 'refused').length
+  const directOk = direct.filter((o) => o === 200).length
+  const directTold = direct.filter((o) => o === 503).length
 
   const db = shop.db()
   const jobRows = await db.execute('select status, count(*) as n from jobs group by status')
@@ -119,12 +166,15 @@ test('SIGTERM under load: no request cut, the job in hand finished, the rest don
   const done = await waitFor(async () => (await shopCounts(shop)).unfinishedJobs === 0, 60_000)
   const counts = await shopCounts(shop)
   const emails = readdirSync(join(shop.dir, 'outbox')).filter((name) => name.endsWith('.eml')).length
-  const line = `drill sigterm-under-load: ${outcomes.length} requests (${answered.length} answered, ${errors} with 5xx, ${refused} refused, ${cut} cut; the balancer saw 'not ready' ${notReadyAt - signalledAt} ms after SIGTERM), exit ${exitCode}, jobs at stop ${JSON.stringify(jobsAtStop)}, ${ordersAtStop} orders at stop; after restart ${PAYMENTS} payments, ${counts.orders} orders, ${emails} e-mails, ${counts.labelFiles} labels, lost ${PAYMENTS - Math.min(counts.orders, counts.labelled, emails)}, doubled ${counts.doubledOrders + (counts.labelFiles - counts.labelled)}`
+  const line = `drill sigterm-under-load: ${outcomes.length} requests behind the balancer (${answered.length} answered, ${errors} with 5xx, ${refused} refused, ${cut} cut; the balancer saw 'not ready' ${notReadyAt - signalledAt} ms after SIGTERM); ${direct.length} direct requests (${directOk} answered 200, ${directTold} answered 503 with Retry-After, ${directRefused} refused once the listener closed, ${directCut} cut), exit ${exitCode}, jobs at stop ${JSON.stringify(jobsAtStop)}, ${ordersAtStop} orders at stop; after restart ${PAYMENTS} payments, ${counts.orders} orders, ${emails} e-mails, ${counts.labelFiles} labels, lost ${PAYMENTS - Math.min(counts.orders, counts.labelled, emails)}, doubled ${counts.doubledOrders + (counts.labelFiles - counts.labelled)}`
   console.log(line)
   recordDrill('sigterm-under-load', line)
 
   expect(exitCode).toBe(0)
   expect(cut).toBe(0)
+  expect(directCut).toBe(0)
+  expect(directStopped).toBe(DIRECT)
+  expect(direct.every((o) => o === 200 || o === 503 || o === 'refused')).toBe(true)
   expect(errors).toBe(0)
   expect(refused).toBe(0)
   expect(answered.length).toBe(afterSignal)

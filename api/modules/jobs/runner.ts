@@ -1,4 +1,5 @@
 import { errorMessage, log } from '../../lib/log'
+import { noteIfStorageFull } from '../../lib/storage-full'
 import type { Services } from '../../services'
 import type { AbandonedJobHandler, JobHandler } from './service'
 
@@ -60,7 +61,10 @@ export function createJobRunner(
             // A full batch means more is waiting: carry on at once instead of after the pause.
             busy = results.some((result) => result.ran >= BATCH)
           })
-          .catch((error) => log.error('job loop failed', { error: errorMessage(error) }))
+          .catch((error) => {
+            noteIfStorageFull(error)
+            log.error('job loop failed', { error: errorMessage(error) })
+          })
           .finally(() => {
             if (!stopped) timer = setTimeout(tick, busy ? 0 : intervalMs)
           })

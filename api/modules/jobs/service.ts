@@ -5,6 +5,7 @@ import { jobs } from '../../../db/schema/jobs'
 import type { Clock } from '../../lib/clock'
 import { whileBusy } from '../../lib/database-busy'
 import { errorMessage, log } from '../../lib/log'
+import { noteIfStorageFull } from '../../lib/storage-full'
 
 export type Job = typeof jobs.$inferSelect
 
@@ -285,6 +286,8 @@ export function createJobQueue(
           continue
         }
         failed += 1
+        // A label or an e-mail that could not be written for want of room: /api/ready says so.
+        noteIfStorageFull(outcome.error)
         log.warn('job failed', {
           job: job.id,
           type: job.type,

@@ -4,6 +4,8 @@ import type { PaymentEvent, ProviderSession } from '../../adapters/types'
 import type { AppDeps } from '../../deps'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
 import { log } from '../../lib/log'
+import { isStorageFull } from '../../lib/storage-full'
+import { CHARGE_CURRENCY } from '../../rules/money'
 import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
@@ -146,8 +148,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   ): Promise<Handled> {
     const record = await checkout.record(session.id)
     if (!record) return { status: 'ignored', note: 'unknown checkout session' }
-    // The provider charged what it was asked; anything else means the session is not ours to fulfil. An
-    // event that does not say what was charged cannot be checked, so it makes no order either.
+    // The provider charged what it was asked, in the currency it was asked; anything else means the session
+    // is not ours to fulfil. An event that does not say what was charged cannot be checked, so it makes no
+    // order either.
     if (session.amountTotal === null) {
       log.error('payment event without an amount', { event: event.id })
       return { status: 'failed', note: 'amount missing' }
@@ -159,6 +162,19 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         expected: record.totalCents,
       })
       return { status: 'failed', note: 'amount does not match the checkout session' }
+    }
+    // Every session asks for US dollars: 2,100 of another currency's cents is not what was asked for.
+    if (session.currency === null) {
+      log.error('payment event without a currency', { event: event.id })
+      return { status: 'failed', note: 'currency missing' }
+    }
+    if (session.currency !== CHARGE_CURRENCY) {
+      log.error('payment currency differs from the checkout session', {
+        event: event.id,
+        charged: session.currency,
+        expected: CHARGE_CURRENCY,
+      })
+      return { status: 'failed', note: 'currency does not match the checkout session' }
     }
     // One transaction: the order, its lines and jobs, the completed session, the discount use and this
     // event's outcome. A crash leaves all of it undone and the event leased, to be handled again.
@@ -326,6 +342,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         if (PAYMENT_EVENTS.has(event.type) && event.session) {
           const current = await deps.payments.retrieveSession(event.session.id)
           if (!current || !PAID.has(current.paymentStatus)) continue
+          // Stored before events kept their currency: the provider's session says what it was charged in.
+          event.session.currency ??= current.currency
         }
         const outcome = await service.process(event)
         if (!outcome.inFlight && !outcome.duplicate) finished += 1
@@ -363,7 +381,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
             .update(webhookEvents)
             .set({
               status: 'failed',
-              note: isDatabaseBusy(error) ? 'database busy' : 'internal error',
+              note: isDatabaseBusy(error)
+                ? 'database busy'
+                : isStorageFull(error)
+                  ? 'disk full'
+                  : 'internal error',
               claimedUntil: null,
               processingTimeMs: Math.round(performance.now() - started),
             })

@@ -220,6 +220,30 @@ describe('no paid order is lost to a crash', () => {
     expect(event?.status).toBe('processed')
   })
 
+  test('an event stored before events kept their currency is finished by the sweep, in the currency the provider says', async () => {
+    const { sessionId } = await createSession(shop, ITEMS, await rate())
+    const prepared = await provider().preparePayment(sessionId, CARD)
+    if (!prepared.ok) throw new Error(prepared.message)
+    await shop.services.webhooks.store(prepared.event)
+    // As an older version stored it: the session without its currency.
+    const [stored] = await shop.deps.db
+      .select({ payload: webhookEvents.payload })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.id, prepared.event.id))
+    const payload = JSON.parse(stored?.payload ?? '{}')
+    delete payload.session.currency
+    await shop.deps.db
+      .update(webhookEvents)
+      .set({ payload: JSON.stringify(payload) })
+      .where(eq(webhookEvents.id, prepared.event.id))
+    expect(await provider().markPaid(sessionId)).toBe(true)
+    shop.clock.advance(5 * 60_000)
+    expect(await shop.sweepWebhooks()).toBe(1)
+    expect(
+      await shop.deps.db.select().from(orders).where(eq(orders.checkoutSessionId, sessionId)),
+    ).toHaveLength(1)
+  })
+
   test('a demo session left paid with no order: paying again finishes it, once', async () => {
     const { sessionId } = await createSession(shop, ITEMS, await rate())
     const prepared = await provider().preparePayment(sessionId, CARD)

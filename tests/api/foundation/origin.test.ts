@@ -1,5 +1,5 @@
 /** Which requests may change state: only the shop's own pages, and the payment provider's signed webhook. */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { newsletterSubscribers } from '../../../db/schema'
 import { postWebhook } from '../checkout/helpers'
@@ -67,6 +67,56 @@ describe('state-changing requests', () => {
     )
     expect(sent).toMatchObject({ status: 403, stored: false })
     expect((await signUpWith({ origin: rebound }, `${rebound}/api/newsletter`)).status).toBe(403)
+  })
+})
+
+describe('the shop opened at an IP address or localhost, not at PUBLIC_URL', () => {
+  // PUBLIC_URL is http://localhost:4321. A page the browser loaded from http://127.0.0.1:4321 (or the
+  // machine's LAN address on a phone) posts with that Origin and that Host: the same origin, and no DNS
+  // answer can put an attacker's page there, since the address in the Host is not a name.
+  // Each test in a new hour: the newsletter takes 10 sign-ups an hour from one client.
+  beforeEach(() => shop.clock.advance(61 * 60_000))
+
+  test.each([
+    ['127.0.0.1', 'http://127.0.0.1:4321'],
+    ['a LAN address', 'http://192.168.1.20:4321'],
+    ['IPv6 loopback', 'http://[::1]:4321'],
+    ['an IPv6 LAN address', 'http://[fd00::20]:4321'],
+    ['localhost on another port', 'http://localhost:5000'],
+    ['127.0.0.1 without a port (port 80)', 'http://127.0.0.1'],
+  ])('%s: a form posted from that address is taken', async (_, address) => {
+    const url = `${address}/api/newsletter`
+    expect(await signUpWith({ origin: address, 'sec-fetch-site': 'same-origin' }, url)).toMatchObject({
+      status: 200,
+      stored: true,
+    })
+    expect(await signUpWith({ origin: address }, url)).toMatchObject({ status: 200, stored: true })
+  })
+
+  test.each([
+    ['another port on the same address', 'http://127.0.0.1:4321', 'http://127.0.0.1:8080'],
+    ['another address', 'http://192.168.1.20:4321', 'http://192.168.1.21:4321'],
+    ['a host name posting to an address', 'http://127.0.0.1:4321', 'http://evil.example'],
+    ['an address posting to a host name', 'http://evil.example:4321', 'http://127.0.0.1:4321'],
+    ['a name that contains an address', 'http://127.0.0.1.nip.io:4321', 'http://127.0.0.1.nip.io:4321'],
+    ['a subdomain of localhost', 'http://evil.localhost:4321', 'http://evil.localhost:4321'],
+    ['a name ending in localhost', 'http://notlocalhost:4321', 'http://notlocalhost:4321'],
+    ['Origin null at an address', 'http://127.0.0.1:4321', 'null'],
+  ])('%s is refused', async (_, address, origin) => {
+    const url = `${address}/api/newsletter`
+    expect(await signUpWith({ origin, 'sec-fetch-site': 'same-origin' }, url)).toMatchObject({
+      status: 403,
+      stored: false,
+    })
+    expect(await signUpWith({ origin }, url)).toMatchObject({ status: 403, stored: false })
+  })
+
+  test('cross-site or same-site Fetch Metadata is refused even when Origin and Host are the same address', async () => {
+    const address = 'http://127.0.0.1:4321'
+    for (const site of ['cross-site', 'same-site', 'none']) {
+      const sent = await signUpWith({ origin: address, 'sec-fetch-site': site }, `${address}/api/newsletter`)
+      expect(sent).toMatchObject({ status: 403, stored: false })
+    }
   })
 })
 

@@ -159,6 +159,21 @@ describe('event ids', () => {
     expect(await ordersFor(sessionId)).toEqual([])
   })
 
+  test.each([
+    ['null', 'null'],
+    ['a number', '42'],
+    ['a string', '"evt_1"'],
+    ['true', 'true'],
+    ['an array', '[]'],
+    ['an array of events', '[{"id":"evt_in_array","type":"checkout.session.completed"}]'],
+  ])('a signed body that is %s, not an event object, is a 400 and records nothing', async (_name, body) => {
+    const before = await shop.deps.db.select().from(webhookEvents)
+    const res = await postWebhook(shop, body, SECRET)
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'The webhook body is not an event object.' })
+    expect(await shop.deps.db.select().from(webhookEvents)).toHaveLength(before.length)
+  })
+
   test('a signed event without a type is a 400 too', async () => {
     const { type: _, ...untyped } = JSON.parse(
       stripe.event('checkout.session.completed', stripe.complete(await openSession()), 'evt_untyped'),
@@ -344,7 +359,7 @@ describe('orders from paid sessions', () => {
     expect(await sessionStatus(expiredId)).toBe('expired')
   })
 
-  test('a session that is not ours, an amount that does not match, and other event types make no order', async () => {
+  test('a session that is not ours, an amount or currency that does not match, and other event types make no order', async () => {
     const foreign = {
       ...stripe.complete(await openSession([{ id: 1, quantity: 3 }])),
       id: 'cs_test_not_from_this_shop',
@@ -379,6 +394,30 @@ describe('orders from paid sessions', () => {
     )
     expect(await eventRow('evt_absent_amount')).toMatchObject({ status: 'failed', note: 'amount missing' })
     expect(await ordersFor(unstated)).toEqual([])
+
+    // Charged in another currency: the same number of cents is not the same money.
+    const euros = await openSession([{ id: 3, quantity: 2 }])
+    const inEuros = { ...stripe.complete(euros), currency: 'eur' }
+    const answer = await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', inEuros, 'evt_eur'),
+      SECRET,
+    )
+    expect(answer.status).toBe(200)
+    expect(await eventRow('evt_eur')).toMatchObject({
+      status: 'failed',
+      orderId: null,
+      note: 'currency does not match the checkout session',
+    })
+    const { currency: __, ...noCurrency } = stripe.complete(euros)
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', noCurrency as never, 'evt_no_currency'),
+      SECRET,
+    )
+    expect(await eventRow('evt_no_currency')).toMatchObject({ status: 'failed', note: 'currency missing' })
+    expect(await ordersFor(euros)).toEqual([])
+    expect(await sessionStatus(euros)).toBe('open')
 
     const other = JSON.stringify({
       id: 'evt_other_type',
