@@ -2,6 +2,7 @@
 // instead of failing later in the middle of a customer's checkout.
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
+import { PublicUrlError, publicUrlFrom } from './rules/public-url'
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test'
@@ -197,14 +198,21 @@ function group<K extends string>(env: Env, names: readonly K[]): Record<K, strin
   return Object.fromEntries(names.map((name) => [name, env[name]?.trim() ?? ''])) as Record<K, string>
 }
 
+/** PUBLIC_URL by the rule the site build reads it with too (api/rules/public-url.ts). */
+function publicOrigin(env: Env): string {
+  try {
+    return publicUrlFrom(env)
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new ConfigError(error.message)
+    throw error
+  }
+}
+
 export function readConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development')
   const listenPort = port(env, 'PORT', 4321)
   const host = env.HOST?.trim() || '0.0.0.0'
-  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:']).replace(
-    /\/$/,
-    '',
-  )
+  const publicUrl = publicOrigin(env)
 
   const stripeKeys = group(env, [
     'STRIPE_SECRET_KEY',
