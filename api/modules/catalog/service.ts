@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { products } from '../../../db/schema'
 import { type Clock, systemClock } from '../../lib/clock'
@@ -57,6 +57,7 @@ export function createCatalogService(db: Database, clock: Clock = systemClock) {
     loaded ??= db
       .select(columns)
       .from(products)
+      .where(eq(products.listed, true))
       .orderBy(asc(products.id))
       .then((rows) => new Map(rows.map((row) => [row.id, row])))
       .catch((error: unknown) => {
@@ -121,7 +122,7 @@ export function createCatalogService(db: Database, clock: Clock = systemClock) {
       const changed = await db
         .update(products)
         .set({ weightTenthsOz, weightOverridden: true, updatedAt: clock.now() })
-        .where(eq(products.id, id))
+        .where(and(eq(products.id, id), eq(products.listed, true)))
         .returning({ id: products.id })
       if (changed.length === 0) return null
       await service.reload()
@@ -135,10 +136,19 @@ export type CatalogService = ReturnType<typeof createCatalogService>
 
 /**
  * Upserts the content's products by id. A weight staff changed (weightOverridden) is kept: content edits
- * change names and prices, the packing bench knows the real weight.
+ * change names and prices, the packing bench knows the real weight. Products not in `catalog` (drafts,
+ * removed files) are unlisted, not deleted, so they come back as they were; one that held a slug a listed
+ * product now has gives it up, as a slug names one product.
  */
 export async function syncCatalog(db: Database, catalog: ContentProduct[], now: Date): Promise<void> {
+  const ids = catalog.map((product) => product.id)
+  const slugs = catalog.map((product) => product.slug)
   await db.transaction(async (tx) => {
+    await tx
+      .update(products)
+      .set({ listed: false, updatedAt: now })
+      .where(and(notInArray(products.id, ids), eq(products.listed, true)))
+    await tx.delete(products).where(and(notInArray(products.id, ids), inArray(products.slug, slugs)))
     for (const product of catalog) {
       await tx
         .insert(products)
@@ -151,6 +161,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
           priceCents: product.priceCents,
           weightTenthsOz: product.weightTenthsOz,
           rating: product.rating,
+          listed: true,
           updatedAt: now,
         })
         .onConflictDoUpdate({
@@ -162,6 +173,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
             description: product.description,
             priceCents: product.priceCents,
             rating: product.rating,
+            listed: true,
             weightTenthsOz: sql`case when ${products.weightOverridden} then ${products.weightTenthsOz} else ${product.weightTenthsOz} end`,
             updatedAt: now,
           },

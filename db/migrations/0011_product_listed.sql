@@ -1,0 +1,1 @@
+ALTER TABLE `products` ADD `listed` integer DEFAULT true NOT NULL;
