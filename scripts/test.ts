@@ -89,6 +89,9 @@ function printCounts(tallyFile: string, drillFile: string): void {
 
 const only = process.argv[2]
 if (only !== 'e2e') {
+  // Every content file, as the build reads it, first: a broken product or page fails here in a second, with
+  // the file, line, field and fix, before the content-type sync would stop on it less clearly.
+  run('content check', [bun, 'scripts/check-content.ts'])
   // Strict TypeScript is part of the contract between site, API and tests: a type error fails the run.
   // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
