@@ -23,6 +23,11 @@ export interface Config {
   shippoApiKey: string | null
   smtpUrl: string | null
   mailFrom: string
+  /**
+   * The domain of the shop's Message-IDs: MAIL_FROM's, the domain its mail is sent from (with SPF and DKIM),
+   * or PUBLIC_URL's host when MAIL_FROM is on a local name. Never 'localhost', which spam filters score.
+   */
+  messageIdDomain: string
   google: { clientId: string; clientSecret: string; issuer: string } | null
   /**
    * How many proxies we run in front of the shop: client addresses are read from X-Forwarded-For that many
@@ -198,6 +203,21 @@ function group<K extends string>(env: Env, names: readonly K[]): Record<K, strin
   return Object.fromEntries(names.map((name) => [name, env[name]?.trim() ?? ''])) as Record<K, string>
 }
 
+const DEFAULT_MAIL_FROM = 'Grit & Whisker <orders@gritandwhisker.example>'
+
+/** MAIL_FROM, 'orders@example.com' or 'Name <orders@example.com>', and the domain of its address. */
+function mailFrom(env: Env): { mailFrom: string; domain: string } {
+  const value = env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM
+  const address = /<([^<>]+)>\s*$/.exec(value)?.[1] ?? value
+  const domain = /^[^\s@<>]+@([a-z0-9-]+(?:\.[a-z0-9-]+)*)$/i.exec(address.trim())?.[1]
+  if (!domain) {
+    throw new ConfigError(
+      `MAIL_FROM must be an e-mail address, with a name if you like: Grit & Whisker <orders@example.com> (got "${value}")`,
+    )
+  }
+  return { mailFrom: value, domain: domain.toLowerCase() }
+}
+
 /** PUBLIC_URL by the rule the site build reads it with too (api/rules/public-url.ts). */
 function publicOrigin(env: Env): string {
   try {
@@ -213,6 +233,7 @@ export function readConfig(env: Env = process.env): Config {
   const listenPort = port(env, 'PORT', 4321)
   const host = env.HOST?.trim() || '0.0.0.0'
   const publicUrl = publicOrigin(env)
+  const mail = mailFrom(env)
 
   const stripeKeys = group(env, [
     'STRIPE_SECRET_KEY',
@@ -263,7 +284,8 @@ export function readConfig(env: Env = process.env): Config {
     demoPayments,
     shippoApiKey: env.SHIPPO_API_KEY?.trim() || null,
     smtpUrl: env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : null,
-    mailFrom: env.MAIL_FROM?.trim() || 'Grit & Whisker <orders@gritandwhisker.example>',
+    mailFrom: mail.mailFrom,
+    messageIdDomain: isLoopbackHost(mail.domain) ? new URL(publicUrl).hostname : mail.domain,
     google: googleKeys
       ? {
           clientId: googleKeys.GOOGLE_CLIENT_ID,

@@ -128,6 +128,14 @@ export function tableRates(
   }))
 }
 
+/**
+ * The built-in carrier's tracking link: USPS's public tracking page, as its numbers are USPS-shaped (USPS
+ * answers that it does not know them, which is true).
+ */
+export function demoTrackingUrl(trackingNumber: string): string {
+  return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`
+}
+
 /** A USPS-shaped 22-digit tracking number (9400 prefix); clearly fake to anyone who tries it. */
 function demoTrackingNumber(): string {
   let digits = '9400'
@@ -220,7 +228,12 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
       // Written whole, then renamed: findLabel never takes a half-written file for a bought label.
       await writeFile(`${path}.partial`, pdf)
       await rename(`${path}.partial`, path)
-      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href }
+      return {
+        carrier: 'USPS',
+        trackingNumber,
+        labelUrl: pathToFileURL(path).href,
+        trackingUrl: demoTrackingUrl(trackingNumber),
+      }
     },
 
     /** The demo carrier's records are its label files: one named for the reference is a label bought. */
@@ -236,7 +249,12 @@ export function createRateTableShipping(options: { dataDir: string }): ShippingP
       const name = names.find((file) => file.startsWith(prefix) && file.endsWith('.pdf'))
       if (!name) return null
       const trackingNumber = name.slice(prefix.length, -'.pdf'.length)
-      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(join(labelsDir, name)).href }
+      return {
+        carrier: 'USPS',
+        trackingNumber,
+        labelUrl: pathToFileURL(join(labelsDir, name)).href,
+        trackingUrl: demoTrackingUrl(trackingNumber),
+      }
     },
   }
 }

@@ -164,6 +164,7 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
         carrier: chosen.provider,
         trackingNumber: transaction.trackingNumber,
         labelUrl: transaction.labelUrl,
+        trackingUrl: transaction.trackingUrlProvider || null,
       }
     },
 
@@ -190,6 +191,7 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
             carrier: carrier ?? 'Shippo',
             trackingNumber: found.trackingNumber,
             labelUrl: found.labelUrl,
+            trackingUrl: found.trackingUrlProvider || null,
           }
         }
         if (!list.next) return null

@@ -58,6 +58,8 @@ export interface PurchasedLabel {
   trackingNumber: string
   /** Where the PDF label can be fetched (https:// from a carrier, file:// from the built-in carrier). */
   labelUrl: string
+  /** The carrier's public page following this parcel, for the customer's shipping e-mail; null if none. */
+  trackingUrl: string | null
 }
 
 export interface ShippingProvider {

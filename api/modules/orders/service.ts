@@ -329,7 +329,7 @@ export function createOrdersService(
     async sendConfirmation(orderId: number): Promise<void> {
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
-      await deps.mailer.send(orderConfirmationEmail(order, deps.config.publicUrl))
+      await deps.mailer.send(orderConfirmationEmail(order, deps.config))
     },
 
     /**
@@ -388,7 +388,12 @@ export function createOrdersService(
         'processing',
         'label_created',
         { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
-        { shippoTrackingNumber: label.trackingNumber, labelUrl: label.labelUrl, failureReason: null },
+        {
+          shippoTrackingNumber: label.trackingNumber,
+          labelUrl: label.labelUrl,
+          trackingUrl: label.trackingUrl,
+          failureReason: null,
+        },
       )
       if (recorded) return
       const now = await service.get(order.id)
@@ -438,7 +443,7 @@ export function createOrdersService(
     async sendShippedEmail(orderId: number): Promise<void> {
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
-      await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
+      await deps.mailer.send(orderShippedEmail(order, deps.config))
     },
 
     /** The job handlers this module owns, for the job runner. */
