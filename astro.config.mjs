@@ -11,16 +11,21 @@ import { formatProblems } from './content/read.ts'
 import { canonicalUrl, isIndexable } from './site/lib/indexing.ts'
 
 /**
- * The build's first step: every content file checked as `npm run check:content` checks it. A mistake stops
- * the build with the same messages (file, line, field, fix) before anything is written. `npm run dev` only
- * warns: a half-written draft should not stop the preview.
+ * Content for the command that runs. Drafts show under `astro dev` only: the pages read
+ * import.meta.env.SHOW_DRAFTS (site/lib/content.ts), set here from the command, not from NODE_ENV, which
+ * a .env may set to development for a production build.
+ *
+ * And the build's first step: every content file checked as `npm run check:content` checks it. A mistake
+ * stops the build with the same messages (file, line, field, fix) before anything is written. `npm run dev`
+ * only warns: a half-written draft should not stop the preview.
  */
-function contentCheck() {
+function content() {
   /** @type {import('astro').AstroIntegration} */
   const integration = {
-    name: 'grit-and-whisker:content-check',
+    name: 'grit-and-whisker:content',
     hooks: {
-      'astro:config:setup': ({ command, config, logger }) => {
+      'astro:config:setup': ({ command, config, logger, updateConfig }) => {
+        updateConfig({ vite: { define: { 'import.meta.env.SHOW_DRAFTS': JSON.stringify(command === 'dev') } } })
         const report = checkContent(fileURLToPath(config.root))
         if (report.problems.length === 0) return
         const message = formatProblems(report.problems)
@@ -61,7 +66,7 @@ export default defineConfig({
   // Shiki colours code with inline styles, which that CSP refuses; Prism uses classes.
   markdown: { syntaxHighlight: 'prism' },
   integrations: [
-    contentCheck(),
+    content(),
     UnoCSS({ injectReset: true }),
     react(),
     mdx(),

@@ -9,7 +9,7 @@ import { systemClock } from './lib/clock'
 import { lifecycle } from './lib/lifecycle'
 import { errorMessage, log, setLogLevel } from './lib/log'
 import { createJobRunner } from './modules/jobs/runner'
-import { loadStaticSite } from './plugins/static-site'
+import { builtOriginWarning, loadStaticSite } from './plugins/static-site'
 import { createServices } from './services'
 
 function fail(message: string): never {
@@ -31,6 +31,8 @@ await prepareData(database.db)
 const site = loadStaticSite(resolve(config.distDir))
 if (site.size === 0)
   log.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
+const originWarning = builtOriginWarning(site, config)
+if (originWarning) log.warn(originWarning)
 
 const deps: AppDeps = {
   config,

@@ -115,10 +115,17 @@ if (only !== 'e2e') {
 }
 if (only !== 'unit') {
   const chromium = findChromium()
-  run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'])
+  // Built for the address the browser tests serve it on (playwright.config.ts), so its canonical links,
+  // sitemap and cards are on the origin under test.
+  run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'], {
+    PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 4599}`,
+  })
   run('precompress', [bun, 'scripts/precompress.ts'])
   // DESIGN §7: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
   run('JavaScript budget', [bun, 'scripts/js-budget.ts'])
+  // The built site as search engines read it (sitemap, robots.txt, cards, JSON-LD), and a second build of a
+  // copy with drafts and PUBLIC_URL set, plus `astro dev` showing the drafts.
+  await runCounted('build output', [bun, 'test', 'tests/build'], bunCounts)
   rmSync('./data/e2e', { recursive: true, force: true })
   await runCounted(
     'browser tests',

@@ -8,7 +8,7 @@ import { isPublished } from '../../content/schema'
 
 type Editable = 'products' | 'pages' | 'policies' | 'teasers'
 
-const options = { drafts: import.meta.env.DEV }
+const options = { drafts: import.meta.env.SHOW_DRAFTS }
 
 export async function published<C extends Editable>(collection: C): Promise<CollectionEntry<C>[]> {
   const entries = (await getCollection(collection)) as CollectionEntry<C>[]

@@ -155,11 +155,16 @@ const TRACKING_PAGES: [RegExp, (number: string) => string][] = [
   [/^usps\b/i, (number) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${number}`],
   [/^ups\b/i, (number) => `https://www.ups.com/track?tracknum=${number}`],
   [/^fedex\b/i, (number) => `https://www.fedex.com/fedextrack/?trknbr=${number}`],
-  [/^dhl/i, (number) => `https://www.dhl.com/us-en/home/tracking/tracking-express.html?tracking-id=${number}`],
+  [
+    /^dhl/i,
+    (number) => `https://www.dhl.com/us-en/home/tracking/tracking-express.html?tracking-id=${number}`,
+  ],
 ]
 
 /** Where the customer follows the parcel: the label's own link when it is a web address, else the carrier's page. */
-export function trackingLink(order: Pick<ShippedOrder, 'shippingCarrier' | 'shippoTrackingNumber' | 'trackingUrl'>) {
+export function trackingLink(
+  order: Pick<ShippedOrder, 'shippingCarrier' | 'shippoTrackingNumber' | 'trackingUrl'>,
+) {
   if (order.trackingUrl && /^https?:\/\//i.test(order.trackingUrl)) return order.trackingUrl
   const number = order.shippoTrackingNumber
   if (!number) return null

@@ -4,7 +4,7 @@ import { cardPath } from '../../lib/indexing'
 import { renderCard, type SocialCard, socialCards } from '../../lib/social-cards'
 
 export const getStaticPaths = (() =>
-  socialCards({ drafts: import.meta.env.DEV }).map((card) => ({
+  socialCards({ drafts: import.meta.env.SHOW_DRAFTS }).map((card) => ({
     params: {
       card: cardPath(card.path)
         .replace(/^\/og\//, '')
