@@ -163,6 +163,33 @@ export function builtInRoutes(root: string): { exact: Set<string>; patterns: Reg
   return { exact, patterns }
 }
 
+/**
+ * The addresses the shop's own code links to (menus, the home page's tiles), with the first file that does:
+ * a page there may not become a draft, or the built site would have a broken link an editor cannot fix.
+ */
+export function linkedFromSite(root: string): Map<string, string> {
+  const linked = new Map<string, string>()
+  const visit = (dir: string) => {
+    if (!existsSync(dir)) return
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name)
+      if (statSync(full).isDirectory()) {
+        visit(full)
+        continue
+      }
+      if (!/\.(astro|ts|tsx)$/.test(name)) continue
+      for (const match of readFileSync(full, 'utf8').matchAll(
+        /(?:href=|href: |['"`])['"`]?(\/[a-z0-9-]+(?:\/[a-z0-9-]+)?)['"`?#]/g,
+      )) {
+        const path = match[1] ?? ''
+        if (!linked.has(path)) linked.set(path, displayPath(full, root))
+      }
+    }
+  }
+  visit(join(root, 'site'))
+  return linked
+}
+
 function checkJsonFiles(contentDir: string, root: string): { problems: ContentProblem[]; checked: number } {
   const problems: ContentProblem[] = []
   let checked = 0
@@ -350,6 +377,17 @@ export function checkContent(root: string = REPO_ROOT): ContentReport {
     return pages.owners.get(path) ?? null
   }
   report.problems.push(...crossReferences(facts, find, productBySlug, root, reported))
+  const linked = linkedFromSite(root)
+  for (const entry of report.entries.filter((each) => each.draft)) {
+    const address = entry.collection === 'products' ? `/products/${String(entry.data.slug)}` : `/${entry.id}`
+    const from = linked.get(address)
+    if (from) {
+      report.problems.push({
+        file: displayPath(entry.path, root),
+        message: `draft: ${address} is linked from the shop's menus or pages (${from}), where a draft would be a broken link: keep it published, or ask a developer to take the link out first`,
+      })
+    }
+  }
   report.problems.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0))
   return report
 }

@@ -14,11 +14,11 @@ afterAll(() => {
 })
 
 let root = ''
-/** A fresh copy of content/, site/pages and site/assets: what the check reads. */
+/** A fresh copy of content/ and site/: what the check reads. */
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'content-check-'))
   roots.push(root)
-  for (const folder of ['content', 'site/pages', 'site/assets']) {
+  for (const folder of ['content', 'site']) {
     cpSync(join(REPO_ROOT, folder), join(root, folder), { recursive: true })
   }
 })
@@ -170,10 +170,20 @@ describe('npm run check:content', () => {
   })
 
   test('a draft is checked like any other file', () => {
-    edit('content/teasers/x-treme.mdx', /^title:/m, 'draft: yes\ntitle:')
+    write(
+      'content/teasers/winter-line.mdx',
+      read('content/teasers/x-treme.mdx').replace(/^title:/m, 'draft: yes\ntitle:'),
+    )
     expect(problems()).toBe('')
-    edit('content/teasers/x-treme.mdx', /^heading: .*\n/m, '')
-    expect(problems()).toContain('content/teasers/x-treme.mdx: heading: is missing')
+    edit('content/teasers/winter-line.mdx', /^heading: .*\n/m, '')
+    expect(problems()).toContain('content/teasers/winter-line.mdx: heading: is missing')
+  })
+
+  test('a page the shop’s menus link to may not become a draft: the menu would link nowhere', () => {
+    edit('content/teasers/x-treme.mdx', /^title:/m, 'draft: true\ntitle:')
+    expect(problems()).toBe(
+      "content/teasers/x-treme.mdx: draft: /x-treme is linked from the shop's menus or pages (site/features/header/nav.ts), where a draft would be a broken link: keep it published, or ask a developer to take the link out first",
+    )
   })
 })
 
