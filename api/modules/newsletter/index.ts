@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import { newsletterOutcome, newsletterOutcomePath } from '../../rules/newsletter'
 import type { Services } from '../../services'
-import { type SubscribeBody, subscribeBody } from './model'
+import { NEWSLETTER_FORMS, type SubscribeBody, subscribeBody } from './model'
 
 const SIGNUP_LIMIT = {
   name: 'newsletter',
@@ -33,7 +33,7 @@ export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, l
         summary: 'Subscribe to the newsletter (JSON, or a plain form post answered with a 303)',
         tags: ['Shop'],
       },
-      body: subscribeBody,
+      body: subscribeBody([...NEWSLETTER_FORMS, ...newsletter.waitlists]),
       rateLimit: SIGNUP_LIMIT,
       // The islands send JSON and read JSON. A form sent before its island hydrated, or with JavaScript off,
       // is a page navigation instead: it gets a 303 to a page saying what happened, never JSON and never the
@@ -50,7 +50,9 @@ export function newsletterRoutes({ newsletter }: Pick<Services, 'newsletter'>, l
         const source = (body as Partial<SubscribeBody> | undefined)?.source
         return new Response(null, {
           status: 303,
-          headers: { location: newsletterOutcomePath(newsletterOutcome(status, source)) },
+          headers: {
+            location: newsletterOutcomePath(newsletterOutcome(status, source, newsletter.waitlists)),
+          },
         })
       },
     },
