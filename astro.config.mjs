@@ -25,17 +25,21 @@ function content() {
     name: 'grit-and-whisker:content',
     hooks: {
       'astro:config:setup': ({ command, config, logger, updateConfig }) => {
-        updateConfig({ vite: { define: { 'import.meta.env.SHOW_DRAFTS': JSON.stringify(command === 'dev') } } })
+        updateConfig({
+          vite: { define: { 'import.meta.env.SHOW_DRAFTS': JSON.stringify(command === 'dev') } },
+        })
         const report = checkContent(fileURLToPath(config.root))
         if (report.problems.length === 0) return
         const message = formatProblems(report.problems)
-        if (command === 'dev') {
+        if (command !== 'build') {
           logger.warn(`content problems (npm run check:content):\n${message}`)
           return
         }
-        throw new Error(
-          `content/ has ${report.problems.length} problem(s); fix them and build again:\n${message}`,
+        // The messages are the whole story: no stack trace around them, nothing built.
+        logger.error(
+          `content/ has ${report.problems.length === 1 ? 'a mistake' : `${report.problems.length} mistakes`}, so nothing was built:\n${message}\nFix each line above (npm run check:content checks again in a second), then build again.`,
         )
+        process.exit(1)
       },
     },
   }

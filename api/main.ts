@@ -8,6 +8,7 @@ import { ConfigError, demoPaymentsNotice, readConfig } from './env'
 import { systemClock } from './lib/clock'
 import { lifecycle } from './lib/lifecycle'
 import { errorMessage, log, setLogLevel } from './lib/log'
+import { CatalogContentError } from './modules/catalog/content'
 import { createJobRunner } from './modules/jobs/runner'
 import { builtOriginWarning, loadStaticSite } from './plugins/static-site'
 import { createServices } from './services'
@@ -27,7 +28,17 @@ try {
 setLogLevel(config.logLevel)
 
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
-await prepareData(database.db)
+try {
+  await prepareData(database.db)
+} catch (error) {
+  // A product file with a mistake would sell at a wrong price or not at all: the shop does not open.
+  if (!(error instanceof CatalogContentError)) throw error
+  for (const line of error.message.split('\n')) log.error(line)
+  log.error(
+    'The shop did not start: fix the product file above (npm run check:content checks it), then start again',
+  )
+  process.exit(1)
+}
 const site = loadStaticSite(resolve(config.distDir))
 if (site.size === 0)
   log.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)

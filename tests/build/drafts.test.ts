@@ -1,7 +1,7 @@
 // A copy of the shop built as `npm run build` builds it, with a draft product and a draft teaser added and
 // PUBLIC_URL set: the drafts are nowhere on the built site (pages, sitemap, cards, the shop's lists), every
 // absolute URL is on PUBLIC_URL, `npm run dev` shows the drafts, and a broken product file stops the build
-// with the message `npm run check:content` gives.
+// and the server's boot with the message `npm run check:content` gives.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import {
   cpSync,
@@ -138,7 +138,7 @@ describe('npm run dev', () => {
 })
 
 describe('a broken product file', () => {
-  test('stops the build with the message npm run check:content gives', () => {
+  test('stops the build and the server with the message npm run check:content gives', () => {
     const broken = copyOfTheShop()
     try {
       const file = join(broken, 'content/products/repair.mdx')
@@ -149,8 +149,24 @@ describe('a broken product file', () => {
       )
       const { exitCode, output } = build(broken)
       expect(exitCode).not.toBe(0)
-      expect(output).toContain(expected)
+      expect(output).toContain(`content/ has a mistake, so nothing was built:\n${expected}\n`)
       expect(existsSync(join(broken, 'dist'))).toBe(false)
+
+      // The shop's server reads the same file at boot and does not open.
+      const boot = Bun.spawnSync([bun, 'api/main.ts'], {
+        cwd: broken,
+        env: { ...process.env, NODE_ENV: 'test', PORT: '0', DATABASE_URL: `file:${join(broken, 'shop.db')}` },
+        stdout: 'pipe',
+        stderr: 'pipe',
+        timeout: 60_000,
+      })
+      expect(boot.exitCode).toBe(1)
+      const lines = boot.stdout
+        .toString()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { level: string; msg: string })
+      expect(lines).toContainEqual(expect.objectContaining({ level: 'error', msg: expected }))
     } finally {
       rmSync(broken, { recursive: true, force: true })
     }
