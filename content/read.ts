@@ -4,7 +4,7 @@
  * files through `readProducts` at boot and content/check.ts reads every file through `readCollection`, so a
  * mistake in a product file gets one message everywhere: the file, the line, the field and the fix.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseFrontmatter } from '@astrojs/internal-helpers/frontmatter'
@@ -210,16 +210,21 @@ export function readCollection(
   return read
 }
 
-/** Two products may not share an id or a slug: orders and addresses would mix them up. */
+/**
+ * Two products may not share an id or a slug: orders and addresses would mix them up. The file changed last
+ * is the one named, as it is the copy someone is making: the original keeps its number and address.
+ */
 export function duplicateProducts(
   entries: readonly ContentEntry[],
   root: string = REPO_ROOT,
 ): ContentProblem[] {
   const problems: ContentProblem[] = []
   const nextId = Math.max(0, ...entries.map((entry) => Number(entry.data.id) || 0)) + 1
+  const changed = (entry: ContentEntry) => statSync(entry.path).mtimeMs
+  const byAge = [...entries].sort((a, b) => changed(a) - changed(b) || a.path.localeCompare(b.path))
   for (const field of ['id', 'slug'] as const) {
     const seen = new Map<string, ContentEntry>()
-    for (const entry of entries) {
+    for (const entry of byAge) {
       const value = String(entry.data[field])
       const first = seen.get(value)
       if (!first) {

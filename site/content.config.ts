@@ -16,7 +16,14 @@ import {
 // the published ones (site/lib/content.ts).
 
 const products = defineCollection({
-  loader: glob({ pattern: '*.mdx', base: './content/products' }),
+  // Each file is its own entry, named by its file: Astro would name it by its `slug` field, so a product
+  // copied to start a new one (same slug, until edited) would replace the original under `npm run dev`.
+  // Two published products sharing a slug are refused by the content check instead.
+  loader: glob({
+    pattern: '*.mdx',
+    base: './content/products',
+    generateId: ({ entry }) => entry.replace(/\.mdx$/, ''),
+  }),
   schema: ({ image }) => productSchema(image),
 })
 

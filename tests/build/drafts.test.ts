@@ -130,6 +130,21 @@ describe('npm run dev', () => {
       const winter = await fetch(`http://localhost:${port}/winter-line`)
       expect(winter.status).toBe(200)
       expect(await winter.text()).toContain('Winter Line Coming Soon')
+
+      // A product copied to start a new one, as docs/editing.md says, then given its own slug: the original
+      // stays (Astro would have named both entries by the slug they shared, and dropped the original).
+      const copy = join(root, 'content/products/balm-copy.mdx')
+      writeFileSync(copy, readFileSync(join(root, 'content/products/whisker-tamer.mdx'), 'utf8'))
+      await Bun.sleep(1500)
+      writeFileSync(
+        copy,
+        readFileSync(copy, 'utf8')
+          .replace(/^slug: .*$/m, 'slug: balm-copy')
+          .replace(/^id: .*$/m, 'id: 7'),
+      )
+      await Bun.sleep(1500)
+      expect((await fetch(`http://localhost:${port}/products/balm-copy`)).status).toBe(200)
+      expect((await fetch(`http://localhost:${port}/products/whisker-tamer`)).status).toBe(200)
     } finally {
       dev.kill()
       await dev.exited

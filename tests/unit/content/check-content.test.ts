@@ -153,6 +153,17 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('a product copied to start another: the copy is named, the original keeps its number', async () => {
+    await Bun.sleep(20)
+    cpSync(path('content/products/whisker-tamer.mdx'), path('content/products/beard-butter.mdx'))
+    expect(problems()).toBe(
+      [
+        'content/products/beard-butter.mdx: id: content/products/whisker-tamer.mdx already has id 2: give this product a number no other product has, like 6',
+        'content/products/beard-butter.mdx: slug: content/products/whisker-tamer.mdx already has slug whisker-tamer: give this product a slug of its own',
+      ].join('\n'),
+    )
+  })
+
   test('two pages at one address', () => {
     cpSync(path('content/teasers/x-treme.mdx'), path('content/pages/x-treme.mdx'))
     edit('content/pages/x-treme.mdx', /^(eyebrow|heading): .*\n/gm, '')
