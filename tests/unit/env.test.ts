@@ -181,11 +181,14 @@ describe('the domain of the shop’s Message-IDs', () => {
     expect(config.messageIdDomain).toBe('gritandwhisker.example')
   })
 
-  test.each(['Grit & Whisker', 'orders@', 'Shop <orders>'])('MAIL_FROM %p is refused with one line', (value) => {
-    expect(() => readConfig({ MAIL_FROM: value })).toThrow(
-      new ConfigError(
-        `MAIL_FROM must be an e-mail address, with a name if you like: Grit & Whisker <orders@example.com> (got "${value}")`,
-      ),
-    )
-  })
+  test.each(['Grit & Whisker', 'orders@', 'Shop <orders>'])(
+    'MAIL_FROM %p is refused with one line',
+    (value) => {
+      expect(() => readConfig({ MAIL_FROM: value })).toThrow(
+        new ConfigError(
+          `MAIL_FROM must be an e-mail address, with a name if you like: Grit & Whisker <orders@example.com> (got "${value}")`,
+        ),
+      )
+    },
+  )
 })
