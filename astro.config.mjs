@@ -1,12 +1,59 @@
 // @ts-check
+import { fileURLToPath } from 'node:url'
 import mdx from '@astrojs/mdx'
 import react from '@astrojs/react'
+import sitemap from '@astrojs/sitemap'
 import { defineConfig } from 'astro/config'
 import UnoCSS from 'unocss/astro'
+import { publicUrlFrom } from './api/rules/public-url.ts'
+import { checkContent } from './content/check.ts'
+import { formatProblems } from './content/read.ts'
+import { canonicalUrl, isIndexable } from './site/lib/indexing.ts'
+
+/**
+ * Content for the command that runs. Drafts show under `astro dev` only: the pages read
+ * import.meta.env.SHOW_DRAFTS (site/lib/content.ts), set here from the command, not from NODE_ENV, which
+ * a .env may set to development for a production build.
+ *
+ * And the build's first step: every content file checked as `npm run check:content` checks it. A mistake
+ * stops the build with the same messages (file, line, field, fix) before anything is written. `npm run dev`
+ * only warns: a half-written draft should not stop the preview.
+ */
+function content() {
+  /** @type {import('astro').AstroIntegration} */
+  const integration = {
+    name: 'grit-and-whisker:content',
+    hooks: {
+      'astro:config:setup': ({ command, config, logger, updateConfig }) => {
+        updateConfig({
+          vite: { define: { 'import.meta.env.SHOW_DRAFTS': JSON.stringify(command === 'dev') } },
+        })
+        const report = checkContent(fileURLToPath(config.root))
+        if (report.problems.length === 0) return
+        const message = formatProblems(report.problems)
+        if (command !== 'build') {
+          logger.warn(`content problems (npm run check:content):\n${message}`)
+          return
+        }
+        // The messages are the whole story: no stack trace around them, nothing built.
+        logger.error(
+          `content/ has ${report.problems.length === 1 ? 'a mistake' : `${report.problems.length} mistakes`}, so nothing was built:\n${message}\nFix each line above (npm run check:content checks again in a second), then build again.`,
+        )
+        process.exit(1)
+      },
+    },
+  }
+  return integration
+}
+
+// The shop's public origin: the build's canonical links, sitemap, robots.txt and social cards are absolute
+// on it. PUBLIC_URL (or http://localhost:PORT), read by the rule the server uses (api/rules/public-url.ts);
+// `npm start` builds and serves with the same environment (and Bun reads .env for both).
+const site = publicUrlFrom(process.env)
 
 // Every page is prerendered to static HTML; the Bun server (api/main.ts) serves dist/ and the API on one origin.
 export default defineConfig({
-  site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
+  site,
   srcDir: './site',
   publicDir: './public',
   outDir: './dist',
@@ -22,7 +69,17 @@ export default defineConfig({
   security: { csp: { directives: ["default-src 'self'", "connect-src 'self'"] } },
   // Shiki colours code with inline styles, which that CSP refuses; Prism uses classes.
   markdown: { syntaxHighlight: 'prism' },
-  integrations: [UnoCSS({ injectReset: true }), react(), mdx()],
+  integrations: [
+    content(),
+    UnoCSS({ injectReset: true }),
+    react(),
+    mdx(),
+    // Indexable pages only (site/lib/indexing.ts), at their canonical address (no trailing slash).
+    sitemap({
+      filter: (page) => isIndexable(page) && !/\.\w+$/.test(new URL(page).pathname),
+      serialize: (item) => ({ ...item, url: canonicalUrl(site, item.url) }),
+    }),
+  ],
   vite: {
     // The API's pure rules are shared with the site; nothing else under api/ may be bundled for the browser.
     resolve: { alias: { '@rules': new URL('./api/rules', import.meta.url).pathname } },

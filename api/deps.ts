@@ -18,4 +18,6 @@ export interface AppDeps {
   mailer: Mailer
   /** Google sign-in (OpenID Connect), or null when it is not configured. */
   google: IdentityProvider | null
+  /** The teasers with a waitlist form (content/teasers): read from the content files when not given. */
+  waitlists?: readonly string[]
 }

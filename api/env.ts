@@ -2,6 +2,7 @@
 // instead of failing later in the middle of a customer's checkout.
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
+import { PublicUrlError, publicUrlFrom } from './rules/public-url'
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test'
@@ -22,6 +23,11 @@ export interface Config {
   shippoApiKey: string | null
   smtpUrl: string | null
   mailFrom: string
+  /**
+   * The domain of the shop's Message-IDs: MAIL_FROM's, the domain its mail is sent from (with SPF and DKIM),
+   * or PUBLIC_URL's host when MAIL_FROM is on a local name. Never 'localhost', which spam filters score.
+   */
+  messageIdDomain: string
   google: { clientId: string; clientSecret: string; issuer: string } | null
   /**
    * How many proxies we run in front of the shop: client addresses are read from X-Forwarded-For that many
@@ -197,14 +203,37 @@ function group<K extends string>(env: Env, names: readonly K[]): Record<K, strin
   return Object.fromEntries(names.map((name) => [name, env[name]?.trim() ?? ''])) as Record<K, string>
 }
 
+const DEFAULT_MAIL_FROM = 'Grit & Whisker <orders@gritandwhisker.example>'
+
+/** MAIL_FROM, 'orders@example.com' or 'Name <orders@example.com>', and the domain of its address. */
+function mailFrom(env: Env): { mailFrom: string; domain: string } {
+  const value = env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM
+  const address = /<([^<>]+)>\s*$/.exec(value)?.[1] ?? value
+  const domain = /^[^\s@<>]+@([a-z0-9-]+(?:\.[a-z0-9-]+)*)$/i.exec(address.trim())?.[1]
+  if (!domain) {
+    throw new ConfigError(
+      `MAIL_FROM must be an e-mail address, with a name if you like: Grit & Whisker <orders@example.com> (got "${value}")`,
+    )
+  }
+  return { mailFrom: value, domain: domain.toLowerCase() }
+}
+
+/** PUBLIC_URL by the rule the site build reads it with too (api/rules/public-url.ts). */
+function publicOrigin(env: Env): string {
+  try {
+    return publicUrlFrom(env)
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new ConfigError(error.message)
+    throw error
+  }
+}
+
 export function readConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'] as const, 'development')
   const listenPort = port(env, 'PORT', 4321)
   const host = env.HOST?.trim() || '0.0.0.0'
-  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${listenPort}`, ['http:', 'https:']).replace(
-    /\/$/,
-    '',
-  )
+  const publicUrl = publicOrigin(env)
+  const mail = mailFrom(env)
 
   const stripeKeys = group(env, [
     'STRIPE_SECRET_KEY',
@@ -255,7 +284,8 @@ export function readConfig(env: Env = process.env): Config {
     demoPayments,
     shippoApiKey: env.SHIPPO_API_KEY?.trim() || null,
     smtpUrl: env.SMTP_URL ? url(env, 'SMTP_URL', '', ['smtp:', 'smtps:']) : null,
-    mailFrom: env.MAIL_FROM?.trim() || 'Grit & Whisker <orders@gritandwhisker.example>',
+    mailFrom: mail.mailFrom,
+    messageIdDomain: isLoopbackHost(mail.domain) ? new URL(publicUrl).hostname : mail.domain,
     google: googleKeys
       ? {
           clientId: googleKeys.GOOGLE_CLIENT_ID,

@@ -9,8 +9,9 @@ import { systemClock } from './lib/clock'
 import { lifecycle, quietFor } from './lib/lifecycle'
 import { listeningAddresses } from './lib/listen-addresses'
 import { errorMessage, log, setLogLevel } from './lib/log'
+import { CatalogContentError } from './modules/catalog/content'
 import { createJobRunner } from './modules/jobs/runner'
-import { loadStaticSite } from './plugins/static-site'
+import { builtOriginWarning, loadStaticSite } from './plugins/static-site'
 import { createServices } from './services'
 
 function fail(message: string): never {
@@ -28,10 +29,22 @@ try {
 setLogLevel(config.logLevel)
 
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
-await prepareData(database.db)
+try {
+  await prepareData(database.db)
+} catch (error) {
+  // A product file with a mistake would sell at a wrong price or not at all: the shop does not open.
+  if (!(error instanceof CatalogContentError)) throw error
+  for (const line of error.message.split('\n')) log.error(line)
+  log.error(
+    'The shop did not start: fix the product file above (npm run check:content checks it), then start again',
+  )
+  process.exit(1)
+}
 const site = loadStaticSite(resolve(config.distDir))
 if (site.size === 0)
   log.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
+const originWarning = builtOriginWarning(site, config)
+if (originWarning) log.warn(originWarning)
 
 const deps: AppDeps = {
   config,

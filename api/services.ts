@@ -13,6 +13,7 @@ import { createDashboardService } from './modules/dashboard/service'
 import { createDiscountService } from './modules/discounts/service'
 import { createJobQueue } from './modules/jobs/service'
 import { createNewsletterService } from './modules/newsletter/service'
+import { waitlistsFromContent } from './modules/newsletter/waitlists'
 import { createOrdersService } from './modules/orders/service'
 import { createPrivacyService } from './modules/privacy/service'
 import { createShippingService } from './modules/shipping/service'
@@ -31,7 +32,7 @@ export function createServices(deps: AppDeps) {
   // same requests, in the database (DESIGN §5).
   const sharedRateCounter = createRateCounter(db, clock)
   const catalog = createCatalogService(db, clock)
-  const newsletter = createNewsletterService(db, clock)
+  const newsletter = createNewsletterService(db, clock, deps.waitlists ?? waitlistsFromContent())
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })

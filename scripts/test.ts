@@ -89,6 +89,9 @@ function printCounts(tallyFile: string, drillFile: string): void {
 
 const only = process.argv[2]
 if (only !== 'e2e') {
+  // Every content file, as the build reads it, first: a broken product or page fails here in a second, with
+  // the file, line, field and fix, before the content-type sync would stop on it less clearly.
+  run('content check', [bun, 'scripts/check-content.ts'])
   // Strict TypeScript is part of the contract between site, API and tests: a type error fails the run.
   // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
@@ -112,10 +115,17 @@ if (only !== 'e2e') {
 }
 if (only !== 'unit') {
   const chromium = findChromium()
-  run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'])
+  // Built for the address the browser tests serve it on (playwright.config.ts), so its canonical links,
+  // sitemap and cards are on the origin under test.
+  run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'], {
+    PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 4599}`,
+  })
   run('precompress', [bun, 'scripts/precompress.ts'])
   // DESIGN §7: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
   run('JavaScript budget', [bun, 'scripts/js-budget.ts'])
+  // The built site as search engines read it (sitemap, robots.txt, cards, JSON-LD), and a second build of a
+  // copy with drafts and PUBLIC_URL set, plus `astro dev` showing the drafts.
+  await runCounted('build output', [bun, 'test', 'tests/build'], bunCounts)
   // Both browser-test shops (with and without Google sign-in) start from nothing.
   for (const dir of ['./data/e2e', './data/e2e-no-google']) rmSync(dir, { recursive: true, force: true })
   await runCounted(

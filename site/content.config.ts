@@ -1,74 +1,49 @@
 import { defineCollection } from 'astro:content'
 import { file, glob } from 'astro/loaders'
-import { z } from 'astro/zod'
-import { productSchema } from '../content/schema'
+import {
+  pageSchema,
+  policySchema,
+  productSchema,
+  quoteSchema,
+  reasonSchema,
+  researchSchema,
+  teaserSchema,
+} from '../content/schema'
 
-// Content editors own everything under content/. These schemas are the contract: a bad field fails the build
-// with the file name and the field, instead of shipping a broken page.
+// Content editors own everything under content/ (docs/editing.md). The schemas are the contract, shared with
+// `npm run check:content` and the API (content/schema.ts): a bad field fails the build with the file, the
+// field and the fix, instead of shipping a broken page. Drafts are in every collection; the pages ask for
+// the published ones (site/lib/content.ts).
 
 const products = defineCollection({
-  loader: glob({ pattern: '*.mdx', base: './content/products' }),
-  // The same schema the API checks the catalogue with at boot (content/schema.ts).
+  // Each file is its own entry, named by its file: Astro would name it by its `slug` field, so a product
+  // copied to start a new one (same slug, until edited) would replace the original under `npm run dev`.
+  // Two published products sharing a slug are refused by the content check instead.
+  loader: glob({
+    pattern: '*.mdx',
+    base: './content/products',
+    generateId: ({ entry }) => entry.replace(/\.mdx$/, ''),
+  }),
   schema: ({ image }) => productSchema(image),
 })
 
 const pages = defineCollection({
   loader: glob({ pattern: '*.mdx', base: './content/pages' }),
-  schema: z
-    .object({ title: z.string(), description: z.string(), heading: z.string().optional() })
-    .passthrough(),
+  schema: ({ image }) => pageSchema(image),
 })
 
 const policies = defineCollection({
   loader: glob({ pattern: '*.mdx', base: './content/policies' }),
-  schema: z.object({ title: z.string(), description: z.string(), updated: z.coerce.date() }),
+  schema: policySchema,
 })
 
 const teasers = defineCollection({
   loader: glob({ pattern: '*.mdx', base: './content/teasers' }),
-  schema: ({ image }) =>
-    z.object({
-      title: z.string(),
-      description: z.string(),
-      eyebrow: z.string().optional(),
-      heading: z.string(),
-      image: image().optional(),
-      imageAlt: z.string().optional(),
-      items: z
-        .array(
-          z.object({
-            name: z.string(),
-            tag: z.string(),
-            description: z.string(),
-            image: image().optional(),
-            imageAlt: z.string().optional(),
-          }),
-        )
-        .default([]),
-      benefits: z.array(z.string()).default([]),
-      waitlist: z.boolean().default(false),
-    }),
+  schema: ({ image }) => teaserSchema(image),
 })
 
-const quotes = defineCollection({
-  loader: file('./content/quotes.json'),
-  schema: z.object({
-    name: z.string(),
-    trade: z.string(),
-    location: z.string(),
-    quote: z.string(),
-    rating: z.number().min(1).max(5),
-  }),
-})
-
-const research = defineCollection({
-  loader: file('./content/research.json'),
-  schema: z.object({ claim: z.string(), source: z.string() }),
-})
-
-const reasons = defineCollection({
-  loader: file('./content/why-choose-us.json'),
-  schema: z.object({ title: z.string(), body: z.string(), icon: z.enum(['leaf', 'hammer', 'recycle']) }),
-})
+const quotes = defineCollection({ loader: file('./content/quotes.json'), schema: quoteSchema })
+const research = defineCollection({ loader: file('./content/research.json'), schema: researchSchema })
+const reasons = defineCollection({ loader: file('./content/why-choose-us.json'), schema: reasonSchema })
 
 export const collections = { products, pages, policies, teasers, quotes, research, reasons }

@@ -132,6 +132,14 @@ export function tableRates(
   }))
 }
 
+/**
+ * The built-in carrier's tracking link: USPS's public tracking page, as its numbers are USPS-shaped (USPS
+ * answers that it does not know them, which is true).
+ */
+export function demoTrackingUrl(trackingNumber: string): string {
+  return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`
+}
+
 /** A USPS-shaped 22-digit tracking number (9400 prefix); clearly fake to anyone who tries it. */
 function demoTrackingNumber(): string {
   let digits = '9400'
@@ -278,7 +286,13 @@ export function createRateTableShipping(options: { dataDir: string; clock?: Cloc
         await unlink(`${path}.partial`).catch(() => undefined)
         throw error
       }
-      return { carrier: 'USPS', trackingNumber, labelUrl: pathToFileURL(path).href, labelId: trackingNumber }
+      return {
+        carrier: 'USPS',
+        trackingNumber,
+        labelUrl: pathToFileURL(path).href,
+        labelId: trackingNumber,
+        trackingUrl: demoTrackingUrl(trackingNumber),
+      }
     },
 
     /**
@@ -299,6 +313,7 @@ export function createRateTableShipping(options: { dataDir: string; clock?: Cloc
         trackingNumber,
         labelUrl: pathToFileURL(join(labelsDir, name)).href,
         labelId: trackingNumber,
+        trackingUrl: demoTrackingUrl(trackingNumber),
       }
     },
 

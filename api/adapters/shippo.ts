@@ -202,6 +202,7 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
         trackingNumber: transaction.trackingNumber,
         labelUrl: transaction.labelUrl,
         labelId: transaction.objectId ?? '',
+        trackingUrl: transaction.trackingUrlProvider || null,
       }
     },
 
@@ -233,6 +234,7 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
         trackingNumber: found.trackingNumber,
         labelUrl: found.labelUrl,
         labelId: found.objectId ?? '',
+        trackingUrl: found.trackingUrlProvider || null,
       }
     },
 

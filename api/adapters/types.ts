@@ -66,6 +66,8 @@ export interface PurchasedLabel {
    * built-in carrier's tracking number.
    */
   labelId: string
+  /** The carrier's public page following this parcel, for the customer's shipping e-mail; null if none. */
+  trackingUrl: string | null
 }
 
 /** The label to void: what the shop keeps of a bought label. */

@@ -190,6 +190,32 @@ export function loadStaticSite(distDir: string): StaticSite {
   return siteOf(files, withoutGoogle)
 }
 
+/** The origin the site was built for (PUBLIC_URL at build time), as its robots.txt names the sitemap. */
+export function builtOrigin(site: StaticSite): string | null {
+  const robots = site.find('/robots.txt')
+  const sitemap = robots ? /^Sitemap:\s*(\S+)/m.exec(new TextDecoder().decode(robots.body))?.[1] : undefined
+  if (!sitemap) return null
+  try {
+    return new URL(sitemap).origin
+  } catch {
+    return null
+  }
+}
+
+/**
+ * What to say at boot when the build was made for another address than the server's PUBLIC_URL (`npm run
+ * build` without it, then `npm run serve` with it): the pages still work, but their canonical links,
+ * sitemap and cards send search engines and link previews to the other address.
+ */
+export function builtOriginWarning(
+  site: StaticSite,
+  config: { publicUrl: string; distDir: string },
+): string | null {
+  const built = builtOrigin(site)
+  if (!built || built === new URL(config.publicUrl).origin) return null
+  return `The site in ${config.distDir} was built for ${built}, but PUBLIC_URL is ${config.publicUrl}: its canonical links, sitemap and social cards point at the other address. Build it again with this PUBLIC_URL (npm run build, or npm start).`
+}
+
 /** The ready answer in the encoding the client accepts, or 304 when it already holds these bytes. */
 export function respond(file: StaticFile, request: Request, status = 200): Response {
   const headers: Record<string, string> = {

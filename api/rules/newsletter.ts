@@ -13,16 +13,18 @@ export const NEWSLETTER_OUTCOMES = [
 
 export type NewsletterOutcome = (typeof NEWSLETTER_OUTCOMES)[number]
 
-/** Sign-up forms that are the waitlist of a line not out yet, rather than the newsletter itself. */
-const WAITLIST_SOURCES: readonly string[] = ['supply-drop']
-
 /**
  * The page for the API's answer. 'Already on the list' is a success like any other: the page must not tell
- * a stranger whether an address was signed up before.
+ * a stranger whether an address was signed up before. `waitlists` are the forms that are the waitlist of a
+ * line not out yet (a teaser's form, named by its file), rather than the newsletter itself.
  */
-export function newsletterOutcome(status: number, source?: unknown): NewsletterOutcome {
+export function newsletterOutcome(
+  status: number,
+  source: unknown,
+  waitlists: readonly string[],
+): NewsletterOutcome {
   if (status < 400) {
-    return typeof source === 'string' && WAITLIST_SOURCES.includes(source) ? 'waitlisted' : 'subscribed'
+    return typeof source === 'string' && waitlists.includes(source) ? 'waitlisted' : 'subscribed'
   }
   // 422 is a refused field, which from a browser is the e-mail; 400 an unreadable body (docs/decisions/015).
   if (status === 400 || status === 422) return 'invalid-email'

@@ -2,7 +2,9 @@ import { integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
  * Products mirror content/products (the single source of names and prices). The rows exist so orders and
- * staff weight edits refer to real ids; weight is the one field staff may change here.
+ * staff weight edits refer to real ids; weight is the one field staff may change here. A product no longer
+ * in the content (made a draft, or its file removed) keeps its row, unlisted: it is not sold, and comes back
+ * with its id and any weight staff set when its file is published again.
  */
 export const products = sqliteTable('products', {
   id: integer('id').primaryKey(),
@@ -17,6 +19,8 @@ export const products = sqliteTable('products', {
   /** Shop-window stars from the content file; not money, shown as the catalogue lists it. */
   rating: real('rating').notNull().default(0),
   weightOverridden: integer('weight_overridden', { mode: 'boolean' }).notNull().default(false),
+  /** False while the product is not in the published content: not sold, not listed. */
+  listed: integer('listed', { mode: 'boolean' }).notNull().default(true),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 })
 

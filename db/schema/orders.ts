@@ -51,6 +51,8 @@ export const orders = sqliteTable(
      */
     labelReference: text('label_reference'),
     shippoTrackingNumber: text('shippo_tracking_number'),
+    /** The carrier's tracking page for the parcel, from the label purchase: the shipping e-mail links it. */
+    trackingUrl: text('tracking_url'),
     labelUrl: text('label_url'),
     /** Why the last label purchase failed, for staff. */
     failureReason: text('failure_reason'),

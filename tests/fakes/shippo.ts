@@ -177,6 +177,7 @@ export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
         }
         const failed = state.failLabels
         if (!failed) state.bought.push(rate)
+        const trackingNumber = `9400${String(state.transactions.length + 1).padStart(18, '0')}`
         const transaction = {
           object_id: objectId(),
           object_owner: 'shop@example.com',
@@ -191,9 +192,10 @@ export function startFakeShippo(options: { apiKey?: string } = {}): FakeShippo {
           ...(failed
             ? {}
             : {
-                tracking_number: `9400${String(state.transactions.length + 1).padStart(18, '0')}`,
+                tracking_number: trackingNumber,
                 tracking_status: 'UNKNOWN',
-                tracking_url_provider: 'https://tools.usps.com/go/TrackConfirmAction',
+                // As Shippo sends it: the carrier's own page for this parcel.
+                tracking_url_provider: `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${trackingNumber}`,
                 label_url: `https://shippo-delivery.example/labels/${objectId()}.pdf`,
               }),
         }

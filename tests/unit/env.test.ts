@@ -162,3 +162,33 @@ describe('TRUST_PROXY', () => {
     expect(() => readConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY must be the number of proxies/)
   })
 })
+
+describe('the domain of the shop’s Message-IDs', () => {
+  test('is MAIL_FROM’s, the domain the mail is sent from, even while PUBLIC_URL is localhost', () => {
+    expect(readConfig({}).messageIdDomain).toBe('gritandwhisker.example')
+    expect(readConfig({ MAIL_FROM: 'Grit & Whisker <orders@mail.gritandwhisker.com>' }).messageIdDomain).toBe(
+      'mail.gritandwhisker.com',
+    )
+    expect(readConfig({ MAIL_FROM: 'Orders@GritAndWhisker.com' }).messageIdDomain).toBe('gritandwhisker.com')
+  })
+
+  test('is PUBLIC_URL’s host when MAIL_FROM is on a local name', () => {
+    const config = readConfig({
+      MAIL_FROM: 'shop@localhost',
+      PUBLIC_URL: 'https://gritandwhisker.example',
+      DEMO_PAYMENTS: 'true',
+    })
+    expect(config.messageIdDomain).toBe('gritandwhisker.example')
+  })
+
+  test.each(['Grit & Whisker', 'orders@', 'Shop <orders>'])(
+    'MAIL_FROM %p is refused with one line',
+    (value) => {
+      expect(() => readConfig({ MAIL_FROM: value })).toThrow(
+        new ConfigError(
+          `MAIL_FROM must be an e-mail address, with a name if you like: Grit & Whisker <orders@example.com> (got "${value}")`,
+        ),
+      )
+    },
+  )
+})

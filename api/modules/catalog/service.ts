@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { catalogVersion, products } from '../../../db/schema'
 import { type Clock, systemClock } from '../../lib/clock'
@@ -82,7 +82,7 @@ export function createCatalogService(
     loaded ??= db
       .batch([
         db.select({ version: catalogVersion.version }).from(catalogVersion).where(eq(catalogVersion.id, 1)),
-        db.select(columns).from(products).orderBy(asc(products.id)),
+        db.select(columns).from(products).where(eq(products.listed, true)).orderBy(asc(products.id)),
       ])
       .then(([version, rows]) => ({
         version: version[0]?.version ?? 0,
@@ -177,7 +177,7 @@ export function createCatalogService(
         db
           .update(products)
           .set({ weightTenthsOz, weightOverridden: true, updatedAt: clock.now() })
-          .where(eq(products.id, id))
+          .where(and(eq(products.id, id), eq(products.listed, true)))
           .returning({ id: products.id }),
         bumpVersion(db, sql`changes() > 0`),
       ])
@@ -201,10 +201,19 @@ export type CatalogService = ReturnType<typeof createCatalogService>
 
 /**
  * Upserts the content's products by id. A weight staff changed (weightOverridden) is kept: content edits
- * change names and prices, the packing bench knows the real weight.
+ * change names and prices, the packing bench knows the real weight. Products not in `catalog` (drafts,
+ * removed files) are unlisted, not deleted, so they come back as they were; one that held a slug a listed
+ * product now has gives it up, as a slug names one product.
  */
 export async function syncCatalog(db: Database, catalog: ContentProduct[], now: Date): Promise<void> {
+  const ids = catalog.map((product) => product.id)
+  const slugs = catalog.map((product) => product.slug)
   await db.transaction(async (tx) => {
+    await tx
+      .update(products)
+      .set({ listed: false, updatedAt: now })
+      .where(and(notInArray(products.id, ids), eq(products.listed, true)))
+    await tx.delete(products).where(and(notInArray(products.id, ids), inArray(products.slug, slugs)))
     for (const product of catalog) {
       await tx
         .insert(products)
@@ -217,6 +226,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
           priceCents: product.priceCents,
           weightTenthsOz: product.weightTenthsOz,
           rating: product.rating,
+          listed: true,
           updatedAt: now,
         })
         .onConflictDoUpdate({
@@ -228,6 +238,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
             description: product.description,
             priceCents: product.priceCents,
             rating: product.rating,
+            listed: true,
             weightTenthsOz: sql`case when ${products.weightOverridden} then ${products.weightTenthsOz} else ${product.weightTenthsOz} end`,
             updatedAt: now,
           },

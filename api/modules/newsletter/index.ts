@@ -3,7 +3,7 @@ import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import { customerKey } from '../../rules/customer'
 import { newsletterOutcome, newsletterOutcomePath } from '../../rules/newsletter'
 import type { Services } from '../../services'
-import { type SubscribeBody, subscribeBody } from './model'
+import { NEWSLETTER_FORMS, type SubscribeBody, subscribeBody } from './model'
 
 /**
  * Counted in memory (docs/decisions/007) per client address and per inbox (docs/decisions/020): 60 an hour
@@ -50,7 +50,7 @@ export function newsletterRoutes(
         summary: 'Subscribe to the newsletter (JSON, or a plain form post answered with a 303)',
         tags: ['Shop'],
       },
-      body: subscribeBody,
+      body: subscribeBody([...NEWSLETTER_FORMS, ...newsletter.waitlists]),
       rateLimit: SIGNUP_LIMIT,
       // The islands send JSON and read JSON. A form sent before its island hydrated, or with JavaScript off,
       // is a page navigation instead: it gets a 303 to a page saying what happened, never JSON and never the
@@ -67,7 +67,9 @@ export function newsletterRoutes(
         const source = (body as Partial<SubscribeBody> | undefined)?.source
         return new Response(null, {
           status: 303,
-          headers: { location: newsletterOutcomePath(newsletterOutcome(status, source)) },
+          headers: {
+            location: newsletterOutcomePath(newsletterOutcome(status, source, newsletter.waitlists)),
+          },
         })
       },
     },

@@ -12,8 +12,11 @@ export interface SubscribeResult {
   created: boolean
 }
 
-export function createNewsletterService(db: Database, clock: Clock) {
+export function createNewsletterService(db: Database, clock: Clock, waitlists: readonly string[]) {
   return {
+    /** The published teasers whose waitlist forms post here (by file name): their outcome is the waitlist's. */
+    waitlists,
+
     async subscribe(rawEmail: string, source: string): Promise<SubscribeResult> {
       const email = rawEmail.trim().toLowerCase()
       if (!isEmail(email)) throw unprocessable('Please enter a valid e-mail address, like name@example.com.')

@@ -4,10 +4,19 @@ import { lineLabel } from '../../rules/catalog'
 import { formatCents } from '../../rules/money'
 import { formatOrderNumber } from '../../rules/order-status'
 
+/** What every order e-mail needs of the shop: where it is, and the domain its Message-IDs are on. */
+export interface MailShop {
+  publicUrl: string
+  /** The shop's own mail domain (api/env.ts), never 'localhost': receivers score such IDs as spam. */
+  messageIdDomain: string
+}
+
 export interface ConfirmationOrder {
   id: number
   /** Keys the Message-ID: the number alone comes back after a restored backup. */
   uid: string
+  /** Set when the customer was signed in: their order page is then theirs to open. */
+  userId: string | null
   email: string
   customerName: string
   shippingAddress: ShippingAddress
@@ -42,8 +51,16 @@ function addressLines(address: ShippingAddress): string[] {
   ]
 }
 
-export function orderConfirmationEmail(order: ConfirmationOrder, publicUrl: string): MailMessage {
+/** The order's page for its customer (site/pages/account/orders.astro): they sign in to see it. */
+export function orderPageUrl(publicUrl: string, id: number): string {
+  return `${publicUrl}/account/orders?number=${formatOrderNumber(id)}`
+}
+
+export function orderConfirmationEmail(order: ConfirmationOrder, shop: MailShop): MailMessage {
+  const { publicUrl } = shop
   const number = formatOrderNumber(order.id)
+  // A guest has no account to open it in; their confirmation is this e-mail.
+  const orderPage = order.userId ? orderPageUrl(publicUrl, order.id) : null
   const lineText = order.lines.map((line) => {
     return {
       name: lineLabel(line),
@@ -81,6 +98,7 @@ export function orderConfirmationEmail(order: ConfirmationOrder, publicUrl: stri
     ...address,
     '',
     'Your order ships within 1-2 business days.',
+    ...(orderPage ? ['', `See your order any time: ${orderPage}`] : []),
     '',
     `Questions? Reply to this e-mail or visit ${publicUrl}.`,
     '',
@@ -109,7 +127,7 @@ ${totals
 <h2 style="font-size:16px">Shipping to</h2>
 <p>${address.map(escapeHtml).join('<br>')}</p>
 <p>Your order ships within 1-2 business days.</p>
-<p>Questions? Reply to this e-mail or visit <a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a>.</p>
+${orderPage ? `<p><a href="${escapeHtml(orderPage)}">See your order</a> any time in your account.</p>\n` : ''}<p>Questions? Reply to this e-mail or visit <a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a>.</p>
 <p>Grit &amp; Whisker</p>
 </body></html>`
 
@@ -118,7 +136,7 @@ ${totals
     subject: `Your Grit & Whisker order ${number}`,
     text,
     html,
-    messageId: `<order-${number}-${order.uid}-confirmation@${new URL(publicUrl).hostname}>`,
+    messageId: `<order-${number}-${order.uid}-confirmation@${shop.messageIdDomain}>`,
   }
 }
 
@@ -132,22 +150,39 @@ export interface ShippedOrder {
   shippingCarrier: string
   shippingService: string
   shippoTrackingNumber: string | null
+  /** The carrier's tracking page for this parcel, as the label purchase gave it. */
+  trackingUrl: string | null
 }
 
-/** Carriers whose public tracking page we can link to by number. */
-function trackingPage(carrier: string, trackingNumber: string): string | null {
-  if (/^usps\b/i.test(carrier)) {
-    return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${encodeURIComponent(trackingNumber)}`
-  }
-  return null
+/** The big carriers' public tracking pages by number: for labels bought before their link was kept. */
+const TRACKING_PAGES: [RegExp, (number: string) => string][] = [
+  [/^usps\b/i, (number) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${number}`],
+  [/^ups\b/i, (number) => `https://www.ups.com/track?tracknum=${number}`],
+  [/^fedex\b/i, (number) => `https://www.fedex.com/fedextrack/?trknbr=${number}`],
+  [
+    /^dhl/i,
+    (number) => `https://www.dhl.com/us-en/home/tracking/tracking-express.html?tracking-id=${number}`,
+  ],
+]
+
+/** Where the customer follows the parcel: the label's own link when it is a web address, else the carrier's page. */
+export function trackingLink(
+  order: Pick<ShippedOrder, 'shippingCarrier' | 'shippoTrackingNumber' | 'trackingUrl'>,
+) {
+  if (order.trackingUrl && /^https?:\/\//i.test(order.trackingUrl)) return order.trackingUrl
+  const number = order.shippoTrackingNumber
+  if (!number) return null
+  const page = TRACKING_PAGES.find(([carrier]) => carrier.test(order.shippingCarrier))?.[1]
+  return page ? page(encodeURIComponent(number)) : null
 }
 
 /** 'Your order has shipped', with the carrier and the tracking number; every customer value is escaped. */
-export function orderShippedEmail(order: ShippedOrder, publicUrl: string): MailMessage {
+export function orderShippedEmail(order: ShippedOrder, shop: MailShop): MailMessage {
+  const { publicUrl } = shop
   const number = formatOrderNumber(order.id)
   const firstName = order.customerName.split(' ')[0] || order.customerName
   const tracking = order.shippoTrackingNumber
-  const link = tracking ? trackingPage(order.shippingCarrier, tracking) : null
+  const link = trackingLink(order)
   const address = addressLines(order.shippingAddress)
 
   const text = [
@@ -184,6 +219,6 @@ ${link ? `<p><a href="${escapeHtml(link)}">Track your parcel</a></p>` : ''}
     subject: `Your Grit & Whisker order ${number} has shipped`,
     text,
     html,
-    messageId: `<order-${number}-${order.uid}-shipped@${new URL(publicUrl).hostname}>`,
+    messageId: `<order-${number}-${order.uid}-shipped@${shop.messageIdDomain}>`,
   }
 }

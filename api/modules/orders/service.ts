@@ -443,7 +443,7 @@ export function createOrdersService(
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
       if (customerForgotten(order)) return
-      await deps.mailer.send(orderConfirmationEmail(order, deps.config.publicUrl))
+      await deps.mailer.send(orderConfirmationEmail(order, deps.config))
     },
 
     /**
@@ -503,7 +503,12 @@ export function createOrdersService(
         'processing',
         'label_created',
         { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
-        { shippoTrackingNumber: label.trackingNumber, labelUrl: label.labelUrl, failureReason: null },
+        {
+          shippoTrackingNumber: label.trackingNumber,
+          labelUrl: label.labelUrl,
+          trackingUrl: label.trackingUrl,
+          failureReason: null,
+        },
       )
       if (recorded) return
       const now = await service.get(order.id)
@@ -558,7 +563,7 @@ export function createOrdersService(
       const order = await service.get(orderId)
       if (!order) throw new Error(`order ${orderId} not found`)
       if (customerForgotten(order)) return
-      await deps.mailer.send(orderShippedEmail(order, deps.config.publicUrl))
+      await deps.mailer.send(orderShippedEmail(order, deps.config))
     },
 
     /**

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { createShippoShipping } from '../../../api/adapters/shippo'
 import { type FakeShippo, startFakeShippo } from '../../fakes/shippo'
 import type { Customer } from '../support/accounts'
-import { orderRow, paidOrder } from '../support/orders'
+import { memoryMailer, orderRow, paidOrder } from '../support/orders'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { staffMember } from './helpers'
 
@@ -13,12 +13,13 @@ setDefaultTimeout(60_000)
 let shippo: FakeShippo
 let shop: TestApp
 let staff: Customer
+const mailer = memoryMailer()
 
 beforeAll(async () => {
   shippo = startFakeShippo()
   shop = await createTestApp(
     { TRUST_PROXY: 'true' },
-    { shipping: createShippoShipping({ apiKey: shippo.apiKey, serverURL: shippo.url }) },
+    { shipping: createShippoShipping({ apiKey: shippo.apiKey, serverURL: shippo.url }), mailer },
   )
   staff = await staffMember(shop)
 })
@@ -65,4 +66,10 @@ test('a label Shippo refused is retried from the dashboard; its label opens at S
     shippoTrackingNumber: row?.shippoTrackingNumber,
     labelUrl: `/api/orders/${id}/label`,
   })
+  // The customer follows the parcel on the carrier's page that Shippo gave with the label.
+  const tracking = `https://tools.usps.com/go/TrackConfirmAction_input?origTrackNum=${row?.shippoTrackingNumber}`
+  expect(row?.trackingUrl).toBe(tracking)
+  await shop.runDueJobs()
+  const mail = mailer.sent.find((sent) => sent.subject.endsWith('has shipped'))
+  expect(mail?.text).toContain(`Track it: ${tracking}`)
 })

@@ -1,4 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { TEASER_CONTENT_DIR, waitlistsFromContent } from '../../../api/modules/newsletter/waitlists'
 import { newsletterSubscribers } from '../../../db/schema'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
@@ -167,5 +171,44 @@ describe('a plain HTML form post (before hydration, or with JavaScript off)', ()
     const bad = await forms.call('POST', '/api/newsletter', { email: 'nope' })
     expect(bad.status).toBe(422)
     expect(bad.headers.get('location')).toBeNull()
+  })
+})
+
+describe('a teaser an editor adds with a waitlist', () => {
+  test('has its form accepted, and its plain form post lands on the waitlist page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'teasers-'))
+    try {
+      const teaser = readFileSync(join(TEASER_CONTENT_DIR, 'supply-drop.mdx'), 'utf8')
+        .replace(/^title: .*$/m, 'title: Winter Line')
+        .replaceAll('../../site/assets', join(TEASER_CONTENT_DIR, '../../site/assets'))
+      writeFileSync(join(dir, 'winter-line.mdx'), teaser)
+      writeFileSync(join(dir, 'draft-line.mdx'), teaser.replace(/^title:/m, 'draft: true\ntitle:'))
+      writeFileSync(join(dir, 'no-form.mdx'), teaser.replace(/^waitlist: true$/m, 'waitlist: false'))
+      expect(waitlistsFromContent(dir)).toEqual(['winter-line'])
+      expect(waitlistsFromContent()).toEqual(['supply-drop'])
+
+      const shop = await createTestApp({}, { waitlists: waitlistsFromContent(dir) })
+      try {
+        const form = await shop.app.handle(
+          new Request('http://localhost:4321/api/newsletter', {
+            method: 'POST',
+            headers: { origin: 'http://localhost:4321', 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ email: 'winter@example.com', source: 'winter-line' }),
+          }),
+        )
+        expect(form.status).toBe(303)
+        expect(form.headers.get('location')).toBe('/newsletter/waitlisted')
+        const draft = await shop.call('POST', '/api/newsletter', {
+          email: 'd@example.com',
+          source: 'draft-line',
+        })
+        expect(draft.status).toBe(422)
+        expect((await draft.json()).error).toBe('Unknown sign-up form.')
+      } finally {
+        shop.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

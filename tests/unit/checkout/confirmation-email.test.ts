@@ -1,9 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import { orderConfirmationEmail } from '../../../api/modules/orders/email'
+import { orderConfirmationEmail, orderShippedEmail } from '../../../api/modules/orders/email'
+
+const SHOP = { publicUrl: 'https://shop.example', messageIdDomain: 'gritandwhisker.example' }
 
 const ORDER = {
   id: 42,
   uid: '3f9c0b7e5a1d2c4b6e8f',
+  userId: null,
   email: 'dana@example.com',
   customerName: 'Dana <b>Cole</b>',
   shippingAddress: {
@@ -28,7 +31,7 @@ const ORDER = {
 }
 
 describe('order confirmation e-mail', () => {
-  const mail = orderConfirmationEmail(ORDER, 'https://shop.example')
+  const mail = orderConfirmationEmail(ORDER, SHOP)
 
   test('goes to the customer with the padded order number', () => {
     expect(mail.to).toBe('dana@example.com')
@@ -36,7 +39,7 @@ describe('order confirmation e-mail', () => {
   })
 
   test("its Message-ID is the order's uid as well as its number, which a restored backup uses again", () => {
-    expect(mail.messageId).toBe('<order-000042-3f9c0b7e5a1d2c4b6e8f-confirmation@shop.example>')
+    expect(mail.messageId).toBe('<order-000042-3f9c0b7e5a1d2c4b6e8f-confirmation@gritandwhisker.example>')
   })
 
   test('text lists lines, totals, address and the shipping promise', () => {
@@ -57,7 +60,7 @@ describe('order confirmation e-mail', () => {
         ...ORDER,
         lines: [{ name: 'Hammered Citrus', variant: 'Hammered Citrus', unitCents: 2100, quantity: 1 }],
       },
-      'https://shop.example',
+      SHOP,
     )
     expect(oneScent.text).toContain('1 x Hammered Citrus  $21.00')
     expect(oneScent.text).not.toContain('(Hammered Citrus)')
@@ -74,9 +77,88 @@ describe('order confirmation e-mail', () => {
   test('paid shipping and no discount read as such', () => {
     const plain = orderConfirmationEmail(
       { ...ORDER, discountCents: 0, discountCode: null, shippingCents: 640, totalCents: 5840 },
-      'https://shop.example',
+      SHOP,
     )
     expect(plain.text).not.toContain('Discount')
     expect(plain.text).toContain('Shipping (USPS Ground Advantage): $6.40')
+  })
+})
+
+describe("the shop's own Message-ID", () => {
+  test('on the domain it sends from, not the host it answers on', () => {
+    const local = orderConfirmationEmail(ORDER, {
+      publicUrl: 'http://localhost:4321',
+      messageIdDomain: 'gritandwhisker.example',
+    })
+    expect(local.messageId).toBe('<order-000042-3f9c0b7e5a1d2c4b6e8f-confirmation@gritandwhisker.example>')
+    expect(orderShippedEmail(SHIPPED, SHOP).messageId).toBe(
+      '<order-000042-3f9c0b7e5a1d2c4b6e8f-shipped@gritandwhisker.example>',
+    )
+  })
+})
+
+describe('the confirmation links to the order page', () => {
+  const link = 'https://shop.example/account/orders?number=000042'
+
+  test('for an order placed signed in', () => {
+    const mail = orderConfirmationEmail({ ...ORDER, userId: 'user-7' }, SHOP)
+    expect(mail.text).toContain(`See your order any time: ${link}`)
+    expect(mail.html).toContain(`<a href="${link}">See your order</a>`)
+  })
+
+  test('not for a guest, who has no account to see it in', () => {
+    const mail = orderConfirmationEmail(ORDER, SHOP)
+    expect(mail.text).not.toContain('/account/orders')
+    expect(mail.html).not.toContain('/account/orders')
+  })
+})
+
+const SHIPPED = {
+  id: 42,
+  uid: '3f9c0b7e5a1d2c4b6e8f',
+  email: 'dana@example.com',
+  customerName: 'Dana Cole',
+  shippingAddress: ORDER.shippingAddress,
+  shippingCarrier: 'UPS',
+  shippingService: 'UPS Ground',
+  shippoTrackingNumber: '1Z999AA10123456784',
+  trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+}
+
+describe('the shipping e-mail carries the tracking link', () => {
+  test("the carrier's own, from the label", () => {
+    const mail = orderShippedEmail(SHIPPED, SHOP)
+    expect(mail.text).toContain('Tracking number: 1Z999AA10123456784')
+    expect(mail.text).toContain('Track it: https://www.ups.com/track?tracknum=1Z999AA10123456784')
+    expect(mail.html).toContain(
+      '<a href="https://www.ups.com/track?tracknum=1Z999AA10123456784">Track your parcel</a>',
+    )
+  })
+
+  test("a label from before links were kept: the carrier's public page for the number", () => {
+    const usps = orderShippedEmail(
+      {
+        ...SHIPPED,
+        shippingCarrier: 'USPS',
+        shippoTrackingNumber: '9400100000000000000001',
+        trackingUrl: null,
+      },
+      SHOP,
+    )
+    expect(usps.text).toContain(
+      'Track it: https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000001',
+    )
+    const ups = orderShippedEmail({ ...SHIPPED, trackingUrl: null }, SHOP)
+    expect(ups.text).toContain('Track it: https://www.ups.com/track?tracknum=1Z999AA10123456784')
+  })
+
+  test('only a web address is linked: anything else from a carrier is left out', () => {
+    const mail = orderShippedEmail(
+      { ...SHIPPED, shippingCarrier: 'Acme', trackingUrl: 'javascript:alert(1)' },
+      SHOP,
+    )
+    expect(mail.html).not.toContain('javascript:')
+    expect(mail.text).not.toContain('Track it:')
+    expect(mail.text).toContain('Tracking number: 1Z999AA10123456784')
   })
 })

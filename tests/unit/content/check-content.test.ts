@@ -1,0 +1,231 @@
+// `npm run check:content` on a copy of the shop's content with one mistake at a time: each is found, with the
+// file, the line, the field and the fix, without building the site.
+import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { checkContent } from '../../../content/check'
+import { formatProblems, REPO_ROOT } from '../../../content/read'
+import { priceText, weightText } from '../../../content/schema'
+
+const roots: string[] = []
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true })
+})
+
+let root = ''
+/** A fresh copy of content/ and site/: what the check reads. */
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'content-check-'))
+  roots.push(root)
+  for (const folder of ['content', 'site']) {
+    cpSync(join(REPO_ROOT, folder), join(root, folder), { recursive: true })
+  }
+})
+
+const path = (file: string) => join(root, file)
+const read = (file: string) => readFileSync(path(file), 'utf8')
+const write = (file: string, text: string) => writeFileSync(path(file), text)
+const edit = (file: string, from: string | RegExp, to: string) => {
+  const before = read(file)
+  const after = before.replace(from, to)
+  if (after === before) throw new Error(`${file} has no ${from}`)
+  write(file, after)
+}
+const lineOf = (file: string, text: string) =>
+  read(file)
+    .split('\n')
+    .findIndex((line) => line.includes(text)) + 1
+const problems = () => formatProblems(checkContent(root).problems)
+
+describe('npm run check:content', () => {
+  test("the shop's own content passes, in well under the seconds a build takes", () => {
+    const started = performance.now()
+    const report = checkContent(REPO_ROOT)
+    expect(formatProblems(report.problems)).toBe('')
+    expect(report.checked).toBeGreaterThanOrEqual(17)
+    expect(performance.now() - started).toBeLessThan(3000)
+  })
+
+  test('a price with fractions of a cent: file, line, field and fix', () => {
+    edit('content/products/repair.mdx', /^price: .*$/m, 'price: 13.005')
+    expect(problems()).toBe(
+      `content/products/repair.mdx, line ${lineOf('content/products/repair.mdx', 'price:')}: price: write it in dollars and cents, like 19.00 (got 13.005)`,
+    )
+  })
+
+  test('a colon in unquoted text is explained', () => {
+    edit('content/teasers/x-treme.mdx', /^heading: .*$/m, 'heading: X-TREME: Coming Soon')
+    expect(problems()).toBe(
+      `content/teasers/x-treme.mdx, line ${lineOf('content/teasers/x-treme.mdx', 'heading:')}: this text holds a colon followed by a space, which YAML reads as a new field: put the whole text in double quotes`,
+    )
+  })
+
+  test('a misspelt field is named with the one meant', () => {
+    edit('content/teasers/gift-bundles.mdx', /^eyebrow:/m, 'eyebrw:')
+    expect(problems()).toContain(
+      'content/teasers/gift-bundles.mdx, line 4: eyebrw: is not a field this file can have (did you mean eyebrow?)',
+    )
+  })
+
+  test('a picture needs its description, and must be there', () => {
+    edit('content/teasers/x-treme.mdx', /^imageAlt: .*\n/m, '')
+    expect(problems()).toContain('content/teasers/x-treme.mdx: imageAlt: is missing: describe the picture')
+    edit('content/teasers/x-treme.mdx', /^image: .*$/m, 'image: ../../site/assets/teasers/x-tream.svg')
+    expect(problems()).toContain(
+      'image: "../../site/assets/teasers/x-tream.svg" was not found: the path starts from this file\'s folder',
+    )
+    edit('content/teasers/x-treme.mdx', /^image: .*$/m, 'image: ../../site/assets/teasers/x-treme.pdf')
+    expect(problems()).toContain(
+      'is not a picture the site can show: use a file ending in .svg, .png, .jpg, .jpeg, .webp, .avif',
+    )
+  })
+
+  test('a policy date in another format', () => {
+    edit('content/policies/returns-policy.mdx', /^updated: .*$/m, 'updated: June 15, 2025')
+    expect(problems()).toBe(
+      'content/policies/returns-policy.mdx, line 4: updated: write the date as 2025-06-15 (got "June 15, 2025")',
+    )
+  })
+
+  test('MDX the build could not read: the line, and what to do', () => {
+    const file = 'content/pages/about.mdx'
+    edit(
+      file,
+      '<Section title="Our Mission" tone="surface">',
+      '<Section title="Our Mission" tone="surface">\n\nWrite to <crew@gritandwhisker.example> any time.',
+    )
+    const line = lineOf(file, 'Write to')
+    expect(problems()).toContain(`${file}, line ${line}: the text could not be read:`)
+    expect(problems()).toContain('write &lt; or \\{ for the character itself')
+  })
+
+  test('a component where it does not work', () => {
+    const file = 'content/teasers/heal-her.mdx'
+    write(file, `${read(file)}\n<Section title="More">\n\nSoon.\n\n</Section>\n`)
+    expect(problems()).toContain(
+      `${file}, line ${lineOf(file, '<Section')}: <Section> is not a component this file can use: write plain Markdown here (components work in content/pages files)`,
+    )
+    write(
+      'content/pages/about.mdx',
+      `${read('content/pages/about.mdx')}\n<Sectoin title="x">\n\nx\n\n</Sectoin>\n`,
+    )
+    expect(problems()).toContain(
+      '<Sectoin> is not a component this file can use: use one of ButtonLink, CardGrid',
+    )
+  })
+
+  test('a picture in the text without a description', () => {
+    const file = 'content/policies/privacy-policy.mdx'
+    write(file, `${read(file)}\n![](../../site/assets/logo.svg)\n`)
+    expect(problems()).toContain('picture "../../site/assets/logo.svg" has no description')
+  })
+
+  test('links to pages that do not exist, or are drafts', () => {
+    const file = 'content/policies/shipping-policy.mdx'
+    write(file, `${read(file)}\nSee [our oils](/prodcuts/whisker-oil) and [the crate](/supply-drop).\n`)
+    expect(problems()).toContain(
+      `${file}, line ${lineOf(file, 'our oils')}: the link to /prodcuts/whisker-oil goes to no page of the shop`,
+    )
+    expect(problems()).not.toContain('/supply-drop')
+    edit('content/teasers/supply-drop.mdx', /^title:/m, 'draft: true\ntitle:')
+    expect(problems()).toContain(
+      'the link to /supply-drop goes to a draft, which is not on the built site: publish content/teasers/supply-drop.mdx first, or remove the link',
+    )
+  })
+
+  test('an IngredientCard that names a draft product', () => {
+    edit('content/products/repair.mdx', /^name:/m, 'draft: true\nname:')
+    expect(problems()).toContain(
+      '<IngredientCard slug="repair"> shows a draft product, which is not on the built site: publish it first',
+    )
+  })
+
+  test('a page file named like a sentence, or at an address the shop uses', () => {
+    renameSync(path('content/teasers/gift-bundles.mdx'), path('content/teasers/Summer Sale.mdx'))
+    renameSync(path('content/policies/returns-policy.mdx'), path('content/policies/cart.mdx'))
+    const found = problems()
+    expect(found).toContain(
+      "content/teasers/Summer Sale.mdx: the file name is the page's address, so it may only hold lower-case letters, digits and dashes: rename it to summer-sale.mdx",
+    )
+    expect(found).toContain(
+      'content/policies/cart.mdx: the shop already has a page at /cart: rename the file',
+    )
+  })
+
+  test('a product copied to start another: the copy is named, the original keeps its number', async () => {
+    await Bun.sleep(20)
+    cpSync(path('content/products/whisker-tamer.mdx'), path('content/products/beard-butter.mdx'))
+    expect(problems()).toBe(
+      [
+        'content/products/beard-butter.mdx: id: content/products/whisker-tamer.mdx already has id 2: give this product a number no other product has, like 6',
+        'content/products/beard-butter.mdx: slug: content/products/whisker-tamer.mdx already has slug whisker-tamer: give this product a slug of its own',
+      ].join('\n'),
+    )
+  })
+
+  test('two pages at one address', () => {
+    cpSync(path('content/teasers/x-treme.mdx'), path('content/pages/x-treme.mdx'))
+    edit('content/pages/x-treme.mdx', /^(eyebrow|heading): .*\n/gm, '')
+    expect(problems()).toContain('is already the page at /x-treme: rename one of them')
+  })
+
+  test('the JSON lists: entry, line and field', () => {
+    const file = 'content/quotes.json'
+    edit(file, '"rating": 5', '"rating": 9')
+    expect(problems()).toContain(
+      `${file}, line ${lineOf(file, '"1-marcus-welder"')}: quote 1 (1-marcus-welder): rating: must be a number of stars from 1 to 5`,
+    )
+    write('content/research.json', '[{"id": "a", "claim": "x" "source": "y"}]')
+    expect(problems()).toContain('content/research.json: the JSON could not be read')
+  })
+
+  test('a draft is checked like any other file', () => {
+    write(
+      'content/teasers/winter-line.mdx',
+      read('content/teasers/x-treme.mdx').replace(/^title:/m, 'draft: yes\ntitle:'),
+    )
+    expect(problems()).toBe('')
+    edit('content/teasers/winter-line.mdx', /^heading: .*\n/m, '')
+    expect(problems()).toContain('content/teasers/winter-line.mdx: heading: is missing')
+  })
+
+  test('a page the shop’s menus link to may not become a draft: the menu would link nowhere', () => {
+    edit('content/teasers/x-treme.mdx', /^title:/m, 'draft: true\ntitle:')
+    expect(problems()).toBe(
+      "content/teasers/x-treme.mdx: draft: /x-treme is linked from the shop's menus or pages (site/features/header/nav.ts), where a draft would be a broken link: keep it published, or ask a developer to take the link out first",
+    )
+  })
+})
+
+describe('forgiving where there is one reading', () => {
+  test.each([
+    [19, '19.00'],
+    ['19', '19.00'],
+    [19.5, '19.50'],
+    [' $19.5 ', '19.50'],
+    ['19.00', '19.00'],
+  ])('price %p is %p', (written, read) => {
+    expect(priceText(written)).toBe(read)
+  })
+
+  test.each([['19,00'], ['19.999'], ['nineteen'], [-1]])(
+    'price %p is left for the check to refuse',
+    (written) => {
+      expect(priceText(written)).toBe(written)
+    },
+  )
+
+  test.each([
+    [2, '2.0'],
+    ['2', '2.0'],
+    [2.5, '2.5'],
+    ['2.50', '2.5'],
+  ])('weight %p is %p', (written, read) => {
+    expect(weightText(written)).toBe(read)
+  })
+
+  test.each([['2.25'], ['two']])('weight %p is refused', (written) => {
+    expect(weightText(written)).toBe(written)
+  })
+})
