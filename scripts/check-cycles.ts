@@ -4,9 +4,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
 const ROOT = resolve(import.meta.dir, '..')
-const FOLDERS = ['api', 'db', 'site', 'content', 'scripts']
+const FOLDERS = ['api', 'core', 'db', 'site', 'content', 'scripts']
 const SOURCE = /\.(ts|tsx|mts|astro)$/
-const ALIASES: Record<string, string> = { '@rules/': 'api/rules/' }
+const ALIASES: Record<string, string> = { '@core/': 'core/' }
 // import … from '…', export … from '…', import '…', import('…')
 const SPECIFIERS = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g
 

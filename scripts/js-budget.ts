@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, posix, relative, resolve, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { WITHOUT_GOOGLE_DIR } from '../api/rules/site-variants'
+import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
 import { TARGETS } from './bench/targets'
 
 const KIB = 1024
@@ -25,7 +25,7 @@ const APP_PATHS = [
   '/reset-password',
   '/verify-email',
   '/google-sign-in',
-  // The sign-in pages built without Google buttons (api/rules/site-variants.ts).
+  // The sign-in pages built without Google buttons (core/rules/site-variants.ts).
   WITHOUT_GOOGLE_DIR,
   '/profile',
   '/account',

@@ -7,13 +7,13 @@
  * key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
+import { CHARGE_CURRENCY } from '@core/rules/money'
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Database } from '../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
 import { errorMessage, log } from '../lib/log'
-import { CHARGE_CURRENCY } from '../rules/money'
 import { refundMetadata, toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
 import {
   type CheckoutSessionRequest,

@@ -3,11 +3,12 @@
  * (refunds.create) through the official SDK. `serverURL` points the SDK elsewhere (tests use a local fake
  * speaking Shippo's JSON).
  */
+
+import { dollarsToCents } from '@core/rules/money'
 import { Shippo } from 'shippo'
 import type { Rate, Refund, Transaction } from 'shippo/models/components'
 import { ShippoError } from 'shippo/models/errors'
 import { log } from '../lib/log'
-import { dollarsToCents } from '../rules/money'
 import {
   type CarrierRate,
   type LabelRequest,

@@ -2,7 +2,7 @@
  * What the shop needs from outside services. Each has a real adapter (used when its keys are set) and a
  * built-in stand-in, so the shop runs, and is tested, with none of them (DESIGN §3).
  */
-import { isEmail } from '../rules/address'
+import { isEmail } from '@core/rules/address'
 
 // ── Shipping ────────────────────────────────────────────────────────────────────────────────────────────
 

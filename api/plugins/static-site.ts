@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants as zlib } from 'node:zlib'
+import { pathWithoutGoogleStandsFor } from '@core/rules/site-variants'
 import { Elysia } from 'elysia'
-import { pathWithoutGoogleStandsFor } from '../rules/site-variants'
 import { jsonError } from './errors'
 import { methodNotAllowed, type RouteTable } from './request-shape'
 
@@ -141,7 +141,7 @@ export interface StaticSite {
   size: number
   /**
    * The site as served when Google sign-in is not configured: the pages built without their Google
-   * buttons stand in for the usual ones (api/rules/site-variants.ts).
+   * buttons stand in for the usual ones (core/rules/site-variants.ts).
    */
   withoutGoogle(): StaticSite
 }

@@ -1,8 +1,3 @@
-import { Elysia, t } from 'elysia'
-import type { Clock } from '../../lib/clock'
-import { sessionAuth } from '../../plugins/auth'
-import { notFound } from '../../plugins/errors'
-import type { Services } from '../../services'
 import {
   notificationsBody,
   orderNumberParams,
@@ -10,7 +5,12 @@ import {
   updateProfileBody,
   userOrderDetailSchema,
   userOrderSchema,
-} from './model'
+} from '@core/contracts/account'
+import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { sessionAuth } from '../../plugins/auth'
+import { notFound } from '../../plugins/errors'
+import type { Services } from '../../services'
 
 /** The signed-in customer's own profile, preferences and orders; every route here needs a session. */
 export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accounts'>, clock: Clock) {

@@ -1,21 +1,27 @@
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { users } from '../../../db/schema/users'
-import type { Clock } from '../../lib/clock'
-import { unprocessable } from '../../plugins/errors'
+import type {
+  NotificationsBody,
+  PublicUser,
+  UpdateProfileBody,
+  UserOrder,
+  UserOrderDetail,
+} from '@core/contracts/account'
 import {
   addressProblems,
   hasControlCharacter,
   isPhone,
   type ProfileAddress,
   type UserRole,
-} from '../../rules/account'
-import { isUsState } from '../../rules/address'
-import { lineLabel } from '../../rules/catalog'
-import { formatOrderNumber } from '../../rules/order-status'
+} from '@core/rules/account'
+import { isUsState } from '@core/rules/address'
+import { lineLabel } from '@core/rules/catalog'
+import { formatOrderNumber } from '@core/rules/order-status'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { users } from '../../../db/schema/users'
+import type { Clock } from '../../lib/clock'
+import { unprocessable } from '../../plugins/errors'
 import type { Order, OrdersService } from '../orders/service'
-import type { NotificationsBody, PublicUser, UpdateProfileBody, UserOrder, UserOrderDetail } from './model'
 
 /** An account as stored, password hash included: for the auth module, never for an answer. */
 export type UserRecord = typeof users.$inferSelect

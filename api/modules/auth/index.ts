@@ -1,16 +1,4 @@
-import { Elysia } from 'elysia'
-import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
-import { errorMessage, log } from '../../lib/log'
-import { sessionAuth } from '../../plugins/auth'
-import { unprocessable } from '../../plugins/errors'
-import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { customerKey } from '../../rules/customer'
-import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../rules/return-path'
-import type { Services } from '../../services'
-import { publicUserSchema } from '../account/model'
-import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
-import { googleUnavailablePage } from './google-page'
+import { publicUserSchema } from '@core/contracts/account'
 import {
   authenticatedResponse,
   forgotPasswordBody,
@@ -21,7 +9,19 @@ import {
   resetPasswordBody,
   resetTokenBody,
   verifyEmailBody,
-} from './model'
+} from '@core/contracts/auth'
+import { customerKey } from '@core/rules/customer'
+import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '@core/rules/return-path'
+import { Elysia } from 'elysia'
+import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
+import type { AppDeps } from '../../deps'
+import { errorMessage, log } from '../../lib/log'
+import { sessionAuth } from '../../plugins/auth'
+import { unprocessable } from '../../plugins/errors'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import type { Services } from '../../services'
+import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
+import { googleUnavailablePage } from './google-page'
 import { type AuthService, MESSAGES, type SignedIn } from './service'
 import { VERIFICATION_MESSAGES } from './verification'
 

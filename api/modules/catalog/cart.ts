@@ -5,9 +5,9 @@
  * everything in it is catalogue data; shipping and checkout both build on it.
  */
 import { createHash } from 'node:crypto'
+import { lineLabel } from '@core/rules/catalog'
+import type { PricedLine } from '@core/rules/discounts'
 import { unprocessable } from '../../plugins/errors'
-import { lineLabel } from '../../rules/catalog'
-import type { PricedLine } from '../../rules/discounts'
 import type { CatalogService } from './service'
 
 type CatalogLookup = Pick<CatalogService, 'byId'>

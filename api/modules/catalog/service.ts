@@ -1,10 +1,10 @@
+import { centsToDollars } from '@core/rules/money'
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { catalogVersion, products } from '../../../db/schema'
 import { type Clock, systemClock } from '../../lib/clock'
 import { errorMessage, log } from '../../lib/log'
 import { prepareFile, type StaticFile } from '../../plugins/static-site'
-import { centsToDollars } from '../../rules/money'
 import type { ContentProduct } from './content'
 
 export interface CatalogProduct {

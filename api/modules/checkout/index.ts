@@ -1,10 +1,10 @@
+import { createSessionBody, createSessionResponse, sessionStatusResponse } from '@core/contracts/checkout'
+import { DISCOUNT_ATTEMPT_LIMIT } from '@core/contracts/discounts'
 import { Elysia, t } from 'elysia'
 import type { Clock } from '../../lib/clock'
 import { sessionAuth } from '../../plugins/auth'
 import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
-import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
-import { createSessionBody, createSessionResponse, sessionStatusResponse } from './model'
 
 const SESSION_LIMIT = {
   name: 'checkout',

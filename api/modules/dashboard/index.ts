@@ -1,8 +1,3 @@
-import { Elysia, t } from 'elysia'
-import type { Clock } from '../../lib/clock'
-import { sessionAuth } from '../../plugins/auth'
-import { PRODUCT_WEIGHT_MESSAGE } from '../../rules/product-weight'
-import type { Services } from '../../services'
 import {
   dashboardOrderSchema,
   dashboardProductSchema,
@@ -15,7 +10,12 @@ import {
   pageQuery,
   webhookEventSchema,
   weightResponse,
-} from './model'
+} from '@core/contracts/dashboard'
+import { PRODUCT_WEIGHT_MESSAGE } from '@core/rules/product-weight'
+import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { sessionAuth } from '../../plugins/auth'
+import type { Services } from '../../services'
 import { ITEM_COUNT_MESSAGE } from './service'
 
 /**

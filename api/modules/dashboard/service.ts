@@ -1,21 +1,3 @@
-import type { Config } from '../../env'
-import type { Clock } from '../../lib/clock'
-import { startOfDay } from '../../lib/time-zone'
-import { conflict, notFound, unprocessable } from '../../plugins/errors'
-import {
-  formatOrderNumber,
-  isOrderStatus,
-  ORDER_STATUSES,
-  type OrderStatus,
-  statusLabel,
-} from '../../rules/order-status'
-import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '../../rules/package'
-import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '../../rules/product-weight'
-import type { AccountService } from '../account/service'
-import type { CatalogProduct, CatalogService } from '../catalog/service'
-import type { LabelSource } from '../orders/label'
-import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
-import type { WebhookService } from '../webhooks/service'
 import {
   type DashboardOrder,
   type DashboardProduct,
@@ -28,7 +10,25 @@ import {
   type PackageRecommendationAnswer,
   type WebhookEventAnswer,
   type WeightResponse,
-} from './model'
+} from '@core/contracts/dashboard'
+import {
+  formatOrderNumber,
+  isOrderStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+  statusLabel,
+} from '@core/rules/order-status'
+import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '@core/rules/package'
+import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '@core/rules/product-weight'
+import type { Config } from '../../env'
+import type { Clock } from '../../lib/clock'
+import { startOfDay } from '../../lib/time-zone'
+import { conflict, notFound, unprocessable } from '../../plugins/errors'
+import type { AccountService } from '../account/service'
+import type { CatalogProduct, CatalogService } from '../catalog/service'
+import type { LabelSource } from '../orders/label'
+import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
+import type { WebhookService } from '../webhooks/service'
 
 const ORDER_NOT_FOUND = 'Order not found.'
 const PRODUCT_NOT_FOUND = 'Product not found.'

@@ -1,10 +1,10 @@
+import { DISCOUNT_ATTEMPT_LIMIT, MAX_CODE_LENGTH, validateDiscountBody } from '@core/contracts/discounts'
+import { discountCents } from '@core/rules/discounts'
+import { centsToDollars, dollarsToCents } from '@core/rules/money'
 import { Elysia } from 'elysia'
 import { unprocessable } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { discountCents } from '../../rules/discounts'
-import { centsToDollars, dollarsToCents } from '../../rules/money'
 import type { Services } from '../../services'
-import { DISCOUNT_ATTEMPT_LIMIT, MAX_CODE_LENGTH, validateDiscountBody } from './model'
 
 /** No cart in this shop comes near this; anything above is a typo or a probe. */
 const MAX_SUBTOTAL_CENTS = 100_000_00

@@ -1,12 +1,12 @@
+import { customerKey } from '@core/rules/customer'
+import type { DiscountTerms } from '@core/rules/discounts'
+import { formatCents } from '@core/rules/money'
 import { and, count, eq, gt, inArray, not, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { notFound, unprocessable } from '../../plugins/errors'
-import { customerKey } from '../../rules/customer'
-import type { DiscountTerms } from '../../rules/discounts'
-import { formatCents } from '../../rules/money'
 
 export interface DiscountContext {
   subtotalCents: number

@@ -1,9 +1,9 @@
+import { NEWSLETTER_FORMS, type SubscribeBody, subscribeBody } from '@core/contracts/newsletter'
+import { customerKey } from '@core/rules/customer'
+import { newsletterOutcome, newsletterOutcomePath } from '@core/rules/newsletter'
 import { Elysia } from 'elysia'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { customerKey } from '../../rules/customer'
-import { newsletterOutcome, newsletterOutcomePath } from '../../rules/newsletter'
 import type { Services } from '../../services'
-import { NEWSLETTER_FORMS, type SubscribeBody, subscribeBody } from './model'
 
 /**
  * Counted in memory (docs/decisions/007) per client address and per inbox (docs/decisions/020): 60 an hour

@@ -1,10 +1,10 @@
+import { isEmail } from '@core/rules/address'
 import { eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { unprocessable } from '../../plugins/errors'
-import { isEmail } from '../../rules/address'
 
 export interface SubscribeResult {
   email: string

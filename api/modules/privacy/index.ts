@@ -1,3 +1,4 @@
+import { accountExportSchema, deleteAccountBody } from '@core/contracts/privacy'
 import { Elysia, t } from 'elysia'
 import type { Clock } from '../../lib/clock'
 import { sessionAuth } from '../../plugins/auth'
@@ -5,7 +6,6 @@ import { forbidden, unauthorized } from '../../plugins/errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
 import { clearSessionCookies } from '../auth/cookies'
-import { accountExportSchema, deleteAccountBody } from './model'
 
 /** Where a browser that followed the download link without a session goes: sign in, then back to it. */
 const SIGN_IN_FIRST = '/login?next=%2Fprofile'

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
+import type { AddressInput } from '@core/contracts/shipping'
+import { hasControlCharacter } from '@core/rules/account'
+import { DEFAULT_COUNTRY, isUsState, isUsZip } from '@core/rules/address'
 import type { ShippingAddress } from '../../adapters/types'
 import { unprocessable } from '../../plugins/errors'
-import { hasControlCharacter } from '../../rules/account'
-import { DEFAULT_COUNTRY, isUsState, isUsZip } from '../../rules/address'
-import type { AddressInput } from './model'
 
 const LIMITS = { name: 100, street1: 100, street2: 100, city: 60, state: 60, zip: 20 } as const
 

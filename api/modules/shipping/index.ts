@@ -1,8 +1,8 @@
+import { DISCOUNT_ATTEMPT_LIMIT } from '@core/contracts/discounts'
+import { ratesBody, ratesResponse } from '@core/contracts/shipping'
 import { Elysia } from 'elysia'
 import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
 import type { Services } from '../../services'
-import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
-import { ratesBody, ratesResponse } from './model'
 
 const RATES_LIMIT = {
   name: 'shipping-rates',

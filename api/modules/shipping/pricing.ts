@@ -1,7 +1,8 @@
 /** Shipping prices and parcels: pure rules behind the quote, shared by checkout and label purchase. */
+
+import { type PackageType, packageForItemCount } from '@core/rules/package'
+import { qualifiesForFreeShipping } from '@core/rules/shipping'
 import type { Parcel } from '../../adapters/types'
-import { type PackageType, packageForItemCount } from '../../rules/package'
-import { qualifiesForFreeShipping } from '../../rules/shipping'
 
 /** A quote is good for half an hour: long enough to pay, short enough that carrier prices hold. */
 export const QUOTE_LIFETIME_MS = 30 * 60 * 1000

@@ -16,7 +16,7 @@ const SUCCESS_PAUSE_MS = 600
 
 /**
  * /login (spec §2): 'Welcome Back', or 'Checkout Options' with ?checkout=true. `google` is false in the page
- * built for a shop without Google sign-in (api/rules/site-variants.ts): no button leads to it then.
+ * built for a shop without Google sign-in (core/rules/site-variants.ts): no button leads to it then.
  */
 export default function LoginForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()

@@ -16,7 +16,7 @@ const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', conf
 
 /**
  * /signup (spec §2): 'Create Account'. A new account is signed in at once and goes to /profile (§7).
- * `google` is false in the page built for a shop without Google sign-in (api/rules/site-variants.ts).
+ * `google` is false in the page built for a shop without Google sign-in (core/rules/site-variants.ts).
  */
 export default function SignupForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()

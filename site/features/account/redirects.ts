@@ -1,5 +1,5 @@
 /** Where the account pages send the visitor, from the URL they arrived with. Pure. */
-import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../../api/rules/return-path'
+import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '@core/rules/return-path'
 
 /** /login?checkout=true is the 'Checkout Options' variant of the sign-in page (spec §2). */
 export function isCheckoutLogin(search: string): boolean {

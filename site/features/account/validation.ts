@@ -3,8 +3,8 @@
  * Pure, so the rules are tested without a browser. Each problem lists the fields to mark invalid, in form
  * order, so focus goes to the first (DESIGN decision 6).
  */
-import { PASSWORD_MAX_LENGTH } from '../../../api/rules/account'
-import { isEmail, PASSWORD_MIN_LENGTH } from '../../../api/rules/address'
+import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
+import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
 
 export interface Problem<Field extends string> {
   title: string

@@ -1,6 +1,6 @@
 /** Asking the server about a discount code, in the cart's terms (fixed amounts in cents). */
-import type { DiscountTerms } from '../../../api/rules/discounts'
-import { centsToDollars, dollarsToCents } from '../../../api/rules/money'
+import type { DiscountTerms } from '@core/rules/discounts'
+import { centsToDollars, dollarsToCents } from '@core/rules/money'
 import { ApiError, apiRequest } from '../../lib/api'
 
 interface ValidateDiscountAnswer {

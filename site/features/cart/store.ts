@@ -1,6 +1,6 @@
+import type { DiscountTerms } from '@core/rules/discounts'
 import { persistentAtom } from '@nanostores/persistent'
 import { atom, computed } from 'nanostores'
-import type { DiscountTerms } from '../../../api/rules/discounts'
 import { safeJson } from '../../lib/storage'
 import { addLine, type CartLine, type CartProduct, removeLine, updateQuantity } from './cart-logic'
 

@@ -7,8 +7,8 @@
  * only when the page has no cards at all; otherwise a failed request just leaves the built prices, which
  * checkout re-prices from the catalogue anyway (DESIGN §4).
  */
-import { normalizeCategory } from '@rules/catalog'
-import { filterByCategory, searchProducts } from '@rules/search'
+import { normalizeCategory } from '@core/rules/catalog'
+import { filterByCategory, searchProducts } from '@core/rules/search'
 import { apiRequest } from '../../lib/api'
 import { productOf } from './add-to-cart'
 

@@ -1,5 +1,5 @@
+import type { publishableKeyResponse } from '@core/contracts/payments'
 import { useEffect, useState } from 'react'
-import type { publishableKeyResponse } from '../../../api/modules/payments/model'
 import { ApiError, apiRequest } from '../../lib/api'
 import { DemoPaymentForm, type DemoSummary } from './DemoPaymentForm'
 import { checkClientSecret, demoSessionId } from './session'

@@ -1,7 +1,7 @@
+import type { demoPayResponse } from '@core/contracts/payments'
+import { formatCents } from '@core/rules/money'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { DemoSessionSummary } from '../../../api/adapters/demo-payments'
-import type { demoPayResponse } from '../../../api/modules/payments/model'
-import { formatCents } from '../../../api/rules/money'
 import { TextField, type TextFieldSpec } from '../../components/form/fields'
 import { ApiError, apiRequest } from '../../lib/api'
 import {

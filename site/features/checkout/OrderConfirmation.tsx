@@ -1,5 +1,5 @@
+import type { sessionStatusResponse } from '@core/contracts/checkout'
 import { useEffect, useState } from 'react'
-import type { sessionStatusResponse } from '../../../api/modules/checkout/model'
 import { ApiError, apiRequest } from '../../lib/api'
 import { clearCart } from '../cart/store'
 import { forgetCheckout } from './draft'

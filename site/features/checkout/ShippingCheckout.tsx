@@ -1,6 +1,6 @@
+import { formatCents, formatCurrency } from '@core/rules/money'
+import { formatWeight } from '@core/rules/shipping'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
-import { formatCents, formatCurrency } from '../../../api/rules/money'
-import { formatWeight } from '../../../api/rules/shipping'
 import { FIELD, TextField } from '../../components/form/fields'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'

@@ -2,7 +2,7 @@
  * The /shipping form as data: what the shopper typed, which fields are missing for each step (spec §5),
  * and the shapes the API expects. Pure, so the rules are tested without a browser.
  */
-import { DEFAULT_COUNTRY, isEmail, isUsZip } from '../../../api/rules/address'
+import { DEFAULT_COUNTRY, isEmail, isUsZip } from '@core/rules/address'
 
 export interface AddressFields {
   name: string

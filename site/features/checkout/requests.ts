@@ -3,11 +3,11 @@
  * POST /api/create-checkout-session (spec §3, §7). The server reprices everything from product ids; the
  * names, prices and weights sent beside them follow the spec's shape and are ignored there.
  */
-import type { CreateSessionBody, createSessionResponse } from '../../../api/modules/checkout/model'
-import type { RatesBody, RateView } from '../../../api/modules/shipping/model'
-import { type DiscountTerms, meetsMinimumCharge, orderTotals } from '../../../api/rules/discounts'
-import { dollarsToCents } from '../../../api/rules/money'
-import { parseWeightOunces, totalWeightOunces } from '../../../api/rules/shipping'
+import type { CreateSessionBody, createSessionResponse } from '@core/contracts/checkout'
+import type { RatesBody, RateView } from '@core/contracts/shipping'
+import { type DiscountTerms, meetsMinimumCharge, orderTotals } from '@core/rules/discounts'
+import { dollarsToCents } from '@core/rules/money'
+import { parseWeightOunces, totalWeightOunces } from '@core/rules/shipping'
 import type { CartLine } from '../cart/store'
 import { type CheckoutDraft, toApiAddress } from './form'
 

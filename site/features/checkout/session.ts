@@ -13,7 +13,7 @@ export function checkClientSecret(raw: string | null): SecretCheck {
   return { ok: true, secret }
 }
 
-/** The API's pattern for demo session ids (api/modules/payments/model.ts). */
+/** The API's pattern for demo session ids (core/contracts/payments.ts). */
 const DEMO_SESSION_ID = /^cs_test_demo_[A-Za-z0-9]{1,64}$/
 
 /**

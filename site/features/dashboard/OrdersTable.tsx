@@ -1,4 +1,4 @@
-import { formatCurrency } from '../../../api/rules/money'
+import { formatCurrency } from '@core/rules/money'
 import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
 import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'

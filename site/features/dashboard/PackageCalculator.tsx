@@ -1,5 +1,5 @@
+import { PACKAGE_ITEM_LIMITS } from '@core/rules/package'
 import { type FormEvent, useState } from 'react'
-import { PACKAGE_ITEM_LIMITS } from '../../../api/rules/package'
 import { showToast } from '../toasts/store'
 import { calculatePackage, type PackageRecommendationAnswer } from './api'
 import { calculatorCount, formatDimensions, packageName, serverMessageOr } from './dashboard-logic'

@@ -1,4 +1,4 @@
-import { formatOrderNumber } from '../../../api/rules/order-status'
+import { formatOrderNumber } from '@core/rules/order-status'
 import type { WebhookEventAnswer } from './api'
 import { formatDateTime } from './dashboard-logic'
 import { Section } from './Section'

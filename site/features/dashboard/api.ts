@@ -8,7 +8,7 @@ import type {
   PackageRecommendationAnswer,
   WebhookEventAnswer,
   WeightResponse,
-} from '../../../api/modules/dashboard/model'
+} from '@core/contracts/dashboard'
 import { apiRequest } from '../../lib/api'
 
 export type {

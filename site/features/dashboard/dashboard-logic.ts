@@ -1,7 +1,7 @@
 /** Pure helpers of the dashboard island: what the fields accept, what the messages say. */
 
-import { parsePackageItemCount } from '../../../api/rules/package'
-import { parseProductWeight } from '../../../api/rules/product-weight'
+import { parsePackageItemCount } from '@core/rules/package'
+import { parseProductWeight } from '@core/rules/product-weight'
 import { ApiError } from '../../lib/api'
 
 /** Spec §5: the calculator's field falls back to 1 on anything but a whole number from 1 to 20. */

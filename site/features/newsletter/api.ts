@@ -1,4 +1,4 @@
-import type { SubscribeBody } from '../../../api/modules/newsletter/model'
+import type { SubscribeBody } from '@core/contracts/newsletter'
 import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from '../../lib/api'
 
 export type NewsletterSource = NonNullable<SubscribeBody['source']>

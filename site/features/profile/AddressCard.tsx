@@ -1,5 +1,5 @@
+import type { AddressField, ProfileAddress } from '@core/rules/account'
 import { type FormEvent, useState } from 'react'
-import type { AddressField, ProfileAddress } from '../../../api/rules/account'
 import { AddressFieldset, type AddressLayout } from '../../components/form/AddressFieldset'
 import { binder } from '../../components/form/fields'
 import { useFieldErrors } from '../account/use-field-errors'

@@ -1,6 +1,6 @@
+import { formatCurrency } from '@core/rules/money'
+import { statusLabel } from '@core/rules/order-status'
 import { useEffect, useState } from 'react'
-import { formatCurrency } from '../../../api/rules/money'
-import { statusLabel } from '../../../api/rules/order-status'
 import { fetchOrders, type UserOrder } from './api'
 import { orderDate } from './profile-form'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { PublicUser } from '../../../api/modules/account/model'
+import type { PublicUser } from '@core/contracts/account'
 import { isPublicUser } from '../../../site/features/account/api'
 import {
   forgotPasswordError,

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import fc from 'fast-check'
 import {
   centsToDollars,
   dollarsToCents,
   formatCents,
   formatCurrency,
   MIN_CHARGE_CENTS,
-} from '../../../api/rules/money'
+} from '@core/rules/money'
+import fc from 'fast-check'
 
 describe('dollarsToCents', () => {
   test.each([

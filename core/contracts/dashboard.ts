@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { WEBHOOK_EVENT_STATUSES } from '../../../db/schema/orders'
-import { ORDER_STATUSES } from '../../rules/order-status'
+import { ORDER_STATUSES } from '../rules/order-status'
+import { WEBHOOK_EVENT_STATUSES } from '../rules/webhook-event-status'
 
 /** Spec §3 Dashboard stats. `processing` counts orders still waiting for their label (pending too). */
 export const dashboardStatsSchema = t.Object({

@@ -1,7 +1,6 @@
 import { t } from 'elysia'
-import { CHECKOUT_SESSION_STATUSES } from '../../rules/checkout-status'
-import { addressSchema, MAX_CART_LINES, QUANTITY_ERROR } from '../shipping/model'
-import { MAX_QUOTE_ID_LENGTH } from '../shipping/quote-token'
+import { CHECKOUT_SESSION_STATUSES } from '../rules/checkout-status'
+import { addressSchema, MAX_CART_LINES, MAX_QUOTE_ID_LENGTH, QUANTITY_ERROR } from './shipping'
 
 /**
  * The checkout session request of spec §3. Only product ids, quantities, the e-mail, addresses, the quote

@@ -7,10 +7,10 @@ import {
   STREET_MAX_LENGTH,
   USER_ROLES,
   ZIP_MAX_LENGTH,
-} from '../../rules/account'
-import { ORDER_STATUSES } from '../../rules/order-status'
+} from '../rules/account'
+import { ORDER_STATUSES } from '../rules/order-status'
 
-/** The saved shipping address (spec §3 User profile). Content rules are in api/rules/account.ts. */
+/** The saved shipping address (spec §3 User profile). Content rules are in core/rules/account.ts. */
 export const profileAddressSchema = t.Object({
   street: t.String({
     maxLength: STREET_MAX_LENGTH,

@@ -16,6 +16,12 @@ export const addressSchema = t.Object({
 
 export type AddressInput = typeof addressSchema.static
 
+/**
+ * The longest rate id the shop accepts: checkout sends it to the payment provider as metadata, whose
+ * values Stripe caps at 500 characters.
+ */
+export const MAX_QUOTE_ID_LENGTH = 500
+
 export const QUANTITY_ERROR = 'Quantities must be whole numbers from 1 to 99.'
 export const MAX_CART_LINES = 50
 

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../rules/account'
-import { publicUserSchema } from '../account/model'
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../rules/account'
+import { publicUserSchema } from './account'
 
 // Lengths are capped here so nothing oversize is ever hashed or stored; content rules (e-mail shape,
 // password minimum) are checked in the service, with the spec's messages.
