@@ -46,7 +46,7 @@ function labelMetadata(reference: string): string {
   return `Order ${reference}`
 }
 
-/** Fallback when a carrier gives no estimate: the shop's own promise (spec §9: most orders in 2–5 days). */
+/** Fallback when a carrier gives no estimate: the shop's own promise (docs/product.md#shipping-rates: most orders in 2–5 days). */
 const UNKNOWN_ESTIMATE = { minDays: 2, maxDays: 5 }
 
 export interface ShippoOptions {

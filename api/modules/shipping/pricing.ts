@@ -28,7 +28,7 @@ export function parcelFor(itemCount: number, productWeightTenthsOz: number): Par
 
 /**
  * What the customer pays for a quoted service: the standard service is free once the subtotal after
- * discount reaches $35.00 (DESIGN decision 4); every other service costs what the carrier quoted.
+ * discount reaches $35.00 (docs/product.md#free-shipping); every other service costs what the carrier quoted.
  */
 export function shippingPriceCents(
   quote: { priceCents: number; freeEligible: boolean },

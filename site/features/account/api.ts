@@ -1,4 +1,4 @@
-/** The account calls of spec §7, typed from the API's own schemas (types only: no server code in the bundle). */
+/** The account calls of docs/product.md#account-calls, typed from the API's own schemas (types only: no server code in the bundle). */
 import type { PublicUser } from '@core/contracts/account'
 import type {
   AuthenticatedResponse,

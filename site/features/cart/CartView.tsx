@@ -26,7 +26,7 @@ function lineId(line: CartLine): string {
   return `${line.product.id}-${line.selectedVariant ?? ''}`.replace(/[^\w-]/g, '_')
 }
 
-/** The /cart page (spec §2): lines, order summary, discount code and the way on to shipping. */
+/** The /cart page (docs/product.md#cart): lines, order summary, discount code and the way on to shipping. */
 export default function CartView() {
   const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore(discountApplied, null)

@@ -35,7 +35,7 @@ async function demoSummary(secret: string): Promise<{ sessionId: string; summary
 }
 
 /**
- * Checkout step 2 (spec §2 /checkout): the provider's payment form for the session in `client_secret`:
+ * Checkout step 2 (docs/product.md#checkout): the provider's payment form for the session in `client_secret`:
  * Stripe's embedded checkout with real keys, the demo test-card form without them.
  */
 export default function CheckoutPayment() {

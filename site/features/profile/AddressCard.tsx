@@ -43,7 +43,7 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
     requestAnimationFrame(() => document.getElementById(addressInputId('street'))?.focus())
   }
 
-  /** Spec §4: Cancel restores the last saved values. */
+  /** docs/product.md#account-page: Cancel restores the last saved values. */
   function cancel() {
     setDraft(addressFrom(user))
     fields.reset()

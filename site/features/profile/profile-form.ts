@@ -1,5 +1,5 @@
 /**
- * The profile's editable sections as data: what the customer types, what is missing (DESIGN decision 6),
+ * The profile's editable sections as data: what the customer types, what is missing (docs/product.md#forms),
  * and the bodies PUT /api/auth/update-profile takes. Pure, so it is tested without a browser.
  */
 import { type AddressField, addressProblems, type ProfileAddress } from '@core/rules/account'
@@ -82,7 +82,7 @@ export function orderNumberFrom(search: string): string | null {
 export const SAVED = 'Changes saved successfully!'
 export const SAVE_FAILED = 'Failed to save changes. Please try again.'
 
-/** Spec §8's failure text, or the server's reason when it refused a value (a ZIP, a name). */
+/** The failure text of docs/product.md#account-page, or the server's reason when it refused a value (a ZIP, a name). */
 export function saveFailedText(error: unknown): string {
   return error instanceof ApiError && error.status === 422 ? error.message : SAVE_FAILED
 }

@@ -8,12 +8,12 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import {
   createDemoPayments,
-  type DemoPaymentProvider,
   type DemoWebhookDelivery,
   postToWebhook,
 } from '../../../api/adapters/demo-payments'
 import {
   type CheckoutSessionRequest,
+  type DemoPaymentProvider,
   type PaymentEvent,
   type RefundPaymentEvent,
   RefundRefusedError,

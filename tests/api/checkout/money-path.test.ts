@@ -2,7 +2,7 @@
 // making its order, and code guessing through every call that takes a code.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import type { DemoPaymentProvider } from '../../../api/adapters/demo-payments'
+import type { DemoPaymentProvider } from '../../../api/adapters/types'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
 import { orders } from '../../../db/schema/orders'
 import { webhookEvents } from '../../../db/schema/webhooks'

@@ -205,7 +205,7 @@ test('rate requests are limited per client with a 429', async () => {
   expect(statuses[60]).toBe(429)
 })
 
-describe("the spec's body: items by name, weights from the catalogue", () => {
+describe('items by name, weights from the catalogue', () => {
   test('items[{name, quantity, weight}] quotes the same as ids, whatever weight is sent', async () => {
     const byName = await post({
       address: HOME,

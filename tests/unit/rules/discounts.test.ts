@@ -334,7 +334,7 @@ describe('orderTotals', () => {
   })
 })
 
-describe('meetsMinimumCharge (spec §5: at least $0.50 after discounts)', () => {
+describe('meetsMinimumCharge (docs/product.md#money: at least $0.50 after discounts)', () => {
   test.each([
     [50, true],
     [51, true],

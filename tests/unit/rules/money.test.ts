@@ -78,7 +78,7 @@ describe('centsToDollars', () => {
   })
 })
 
-describe('formatCurrency (spec §5)', () => {
+describe('formatCurrency (docs/product.md#money)', () => {
   test.each([
     [1234.5, '$1,234.50'],
     ['1234.5', '$1,234.50'],
@@ -133,6 +133,6 @@ describe('formatCents', () => {
   })
 })
 
-test('the minimum charge is $0.50 (spec §9)', () => {
+test('the minimum charge is $0.50 (docs/product.md#money)', () => {
   expect(MIN_CHARGE_CENTS).toBe(50)
 })

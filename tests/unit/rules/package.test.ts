@@ -14,7 +14,7 @@ const small: PackageRecommendation = { type: 'small', dimensions: { width: 4.25,
 const medium: PackageRecommendation = { type: 'medium', dimensions: { width: 5, length: 9, height: 1 } }
 const large: PackageRecommendation = { type: 'large', dimensions: { width: 7.5, length: 10.5, height: 1.5 } }
 
-describe('packageForItemCount (spec §9)', () => {
+describe('packageForItemCount (docs/product.md#packages)', () => {
   test.each([
     [1, small],
     [2, small],

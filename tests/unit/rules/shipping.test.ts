@@ -10,7 +10,7 @@ import {
 } from '@core/rules/shipping'
 import fc from 'fast-check'
 
-describe('free shipping (DESIGN decision 4: $35.00 or more after discount)', () => {
+describe('free shipping (docs/product.md#free-shipping: $35.00 or more after discount)', () => {
   test('threshold is $35.00', () => {
     expect(FREE_SHIPPING_THRESHOLD_CENTS).toBe(3500)
   })
