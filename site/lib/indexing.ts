@@ -17,8 +17,10 @@ export const PRIVATE_PAGES = [
   '/signup',
   '/forgot-password',
   '/reset-password',
+  '/verify-email',
   '/google-sign-in',
   '/account',
+  '/account-deleted',
   '/profile',
   '/dashboard',
 ] as const

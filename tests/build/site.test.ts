@@ -96,6 +96,7 @@ describe('robots.txt and the sitemap', () => {
       [
         '/404',
         '/account',
+        '/account-deleted',
         '/account/orders',
         '/cart',
         '/checkout',
@@ -110,6 +111,11 @@ describe('robots.txt and the sitemap', () => {
         '/shipping',
         '/signup',
         '/success',
+        '/verify-email',
+        // Built for a shop without Google sign-in and served in place of the usual pages, never here.
+        '/without-google/google-sign-in',
+        '/without-google/login',
+        '/without-google/signup',
       ].sort(),
     )
     expect(indexable.map((page) => page.path)).toEqual(

@@ -49,7 +49,13 @@ async function buy(customer: Customer | null, items: Items = [{ id: 1, quantity:
 const mailFor = (number: string, about: 'confirmation' | 'shipped') =>
   mailer.sent.find(
     (mail) =>
-      mail.messageId === `<order-${number}-${about}@gritandwhisker.example>` && mail.subject.includes(number),
+      // <order-000042-<the order's uid>-confirmation@…>: the number, the uid a restore never reuses, the kind.
+      /^<order-\d{6}-[0-9a-f]{20}-(confirmation|shipped)@gritandwhisker\.example>$/.test(
+        mail.messageId ?? '',
+      ) &&
+      mail.messageId?.startsWith(`<order-${number}-`) === true &&
+      mail.messageId.endsWith(`-${about}@gritandwhisker.example>`) &&
+      mail.subject.includes(number),
   )
 
 describe('the confirmation', () => {
