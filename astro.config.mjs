@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url'
 import mdx from '@astrojs/mdx'
 import react from '@astrojs/react'
 import sitemap from '@astrojs/sitemap'
+import { publicUrlFrom } from '@core/rules/public-url'
 import { defineConfig } from 'astro/config'
 import UnoCSS from 'unocss/astro'
-import { publicUrlFrom } from './api/rules/public-url.ts'
-import { checkContent } from './content/check.ts'
-import { formatProblems } from './content/read.ts'
-import { canonicalUrl, isIndexable } from './site/lib/indexing.ts'
+import { checkContent } from './content/check'
+import { formatProblems } from './content/read'
+import { canonicalUrl, isIndexable } from './site/lib/indexing'
 
 /**
  * Content for the command that runs. Drafts show under `astro dev` only: the pages read
@@ -47,7 +47,7 @@ function content() {
 }
 
 // The shop's public origin: the build's canonical links, sitemap, robots.txt and social cards are absolute
-// on it. PUBLIC_URL (or http://localhost:PORT), read by the rule the server uses (api/rules/public-url.ts);
+// on it. PUBLIC_URL (or http://localhost:PORT), read by the rule the server uses (core/rules/public-url.ts);
 // `npm start` builds and serves with the same environment (and Bun reads .env for both).
 const site = publicUrlFrom(process.env)
 
@@ -81,7 +81,7 @@ export default defineConfig({
     }),
   ],
   vite: {
-    // The API's pure rules are shared with the site; nothing else under api/ may be bundled for the browser.
-    resolve: { alias: { '@rules': new URL('./api/rules', import.meta.url).pathname } },
+    // The pure rules and contracts in core/ are shared with the site; nothing under api/ is bundled for the browser.
+    resolve: { alias: { '@core': new URL('./core', import.meta.url).pathname } },
   },
 })

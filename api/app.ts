@@ -20,13 +20,13 @@ import { createRouteTable, requestShape } from './plugins/request-shape'
 import { security } from './plugins/security'
 import { shutdown } from './plugins/shutdown'
 import { staticSite } from './plugins/static-site'
-import { createServices, type Services } from './services'
+import type { Services } from './services'
 
 /**
  * Builds the whole server from its dependencies; `api/main.ts` wires real ones, tests their own. Services
  * are built once (api/services.ts) and handed to the route modules.
  */
-export function createApp(deps: AppDeps, services: Services = createServices(deps)) {
+export function createApp(deps: AppDeps, services: Services) {
   const limits = rateLimitPlugin({
     counter: services.rateCounter,
     trustedProxyHops: deps.config.trustedProxyHops,

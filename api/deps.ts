@@ -1,8 +1,10 @@
+import { resolve } from 'node:path'
 import type { Database } from '../db/client'
+import { adaptersFromConfig } from './adapters'
 import type { IdentityProvider, Mailer, PaymentProvider, ShippingProvider } from './adapters/types'
 import type { Config } from './env'
-import type { Clock } from './lib/clock'
-import type { StaticSite } from './plugins/static-site'
+import { type Clock, systemClock } from './lib/clock'
+import { loadStaticSite, type StaticSite } from './plugins/static-site'
 
 /** Everything the app needs from the outside world; tests pass their own. */
 export interface AppDeps {
@@ -20,4 +22,24 @@ export interface AppDeps {
   google: IdentityProvider | null
   /** The teasers with a waitlist form (content/teasers): read from the content files when not given. */
   waitlists?: readonly string[]
+}
+
+/**
+ * The one way the app's dependencies are put together from the configuration: the server, the staff
+ * command and the tests all call this, and differ only in what they pass (a test's clock and fixture
+ * site). Each outside service is the real one where its keys are set, its built-in stand-in otherwise.
+ */
+export function depsFromConfig(
+  config: Config,
+  db: Database,
+  options: { clock?: Clock; site?: StaticSite } = {},
+): AppDeps {
+  const clock = options.clock ?? systemClock
+  return {
+    config,
+    db,
+    clock,
+    site: options.site ?? loadStaticSite(resolve(config.distDir)),
+    ...adaptersFromConfig(config, db, clock),
+  }
 }

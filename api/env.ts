@@ -1,8 +1,9 @@
 // Configuration is read and checked once, at boot. A bad value stops the server with one clear line,
 // instead of failing later in the middle of a customer's checkout.
+
+import { PublicUrlError, publicUrlFrom } from '@core/rules/public-url'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
-import { PublicUrlError, publicUrlFrom } from './rules/public-url'
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test'
@@ -218,7 +219,7 @@ function mailFrom(env: Env): { mailFrom: string; domain: string } {
   return { mailFrom: value, domain: domain.toLowerCase() }
 }
 
-/** PUBLIC_URL by the rule the site build reads it with too (api/rules/public-url.ts). */
+/** PUBLIC_URL by the rule the site build reads it with too (core/rules/public-url.ts). */
 function publicOrigin(env: Env): string {
   try {
     return publicUrlFrom(env)

@@ -1,11 +1,9 @@
 import { resolve } from 'node:path'
 import { openDatabase } from '../db/client'
-import { adaptersFromConfig } from './adapters'
 import { createApp } from './app'
 import { prepareData } from './boot'
-import type { AppDeps } from './deps'
+import { depsFromConfig } from './deps'
 import { ConfigError, demoPaymentsNotice, readConfig } from './env'
-import { systemClock } from './lib/clock'
 import { lifecycle, quietFor } from './lib/lifecycle'
 import { listeningAddresses } from './lib/listen-addresses'
 import { errorMessage, log, setLogLevel } from './lib/log'
@@ -46,13 +44,7 @@ if (site.size === 0)
 const originWarning = builtOriginWarning(site, config)
 if (originWarning) log.warn(originWarning)
 
-const deps: AppDeps = {
-  config,
-  db: database.db,
-  clock: systemClock,
-  site,
-  ...adaptersFromConfig(config, database.db, systemClock),
-}
+const deps = depsFromConfig(config, database.db, { site })
 const services = createServices(deps)
 const app = createApp(deps, services)
 app.listen({

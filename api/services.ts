@@ -4,6 +4,7 @@
  * file top to bottom shows which domain calls which.
  */
 import type { AppDeps } from './deps'
+import { createMemoryRateCounter, createRateCounter } from './lib/rate-counters'
 import { createAccountService } from './modules/account/service'
 import { createStaffAccounts } from './modules/account/staff'
 import { createAuthService } from './modules/auth/service'
@@ -18,7 +19,6 @@ import { createOrdersService } from './modules/orders/service'
 import { createPrivacyService } from './modules/privacy/service'
 import { createShippingService } from './modules/shipping/service'
 import { createWebhookService } from './modules/webhooks/service'
-import { createMemoryRateCounter, createRateCounter } from './plugins/rate-limit'
 
 export function createServices(deps: AppDeps) {
   const { db, clock } = deps
@@ -29,7 +29,7 @@ export function createServices(deps: AppDeps) {
   // Cheap public calls count in memory per instance (docs/decisions/007).
   const rateCounter = createMemoryRateCounter(clock)
   // Sign-up and password-reset limits guard slow hashing and people's inboxes: every instance counts the
-  // same requests, in the database (DESIGN §5).
+  // same requests, in the database (docs/product.md#rate-limits).
   const sharedRateCounter = createRateCounter(db, clock)
   const catalog = createCatalogService(db, clock)
   const newsletter = createNewsletterService(db, clock, deps.waitlists ?? waitlistsFromContent())

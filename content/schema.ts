@@ -8,9 +8,10 @@
  * Messages are read by content editors, who know Markdown and git, not TypeScript: each says what is wrong
  * and what to write instead. Where a value has one sensible reading it is taken (a price of 19 is 19.00).
  */
+
+import { CATEGORIES, normalizeCategory } from '@core/rules/catalog'
+import { centsToDollars, dollarsToCents } from '@core/rules/money'
 import { type ZodType, z } from 'astro/zod'
-import { CATEGORIES, normalizeCategory } from '../api/rules/catalog'
-import { centsToDollars, dollarsToCents } from '../api/rules/money'
 
 const shown = (value: unknown) =>
   value instanceof Date

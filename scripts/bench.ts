@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [--skip-load] [--skip-large-shop] [--skip-lighthouse] [--only=rates,checkout]`:
-// measures the built shop against the budgets of DESIGN.md §7 (scripts/bench/targets.ts) and writes
+// measures the built shop against the budgets of docs/architecture.md#performance-budgets (scripts/bench/targets.ts) and writes
 // BENCHMARKS.md. `--only=` measures just the named API scenarios (catalog, discount, rates, checkout,
 // webhook) besides the baseline, for checking one change; the report then says the others were not measured.
 //

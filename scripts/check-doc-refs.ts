@@ -175,6 +175,18 @@ interface Found {
   problem: Omit<Problem, 'file' | 'line'> | null
 }
 
+/** Where inline code (`…`) and fenced code blocks sit in a Markdown text, as [start, end) offsets. */
+export function codeSpans(markdown: string): [number, number][] {
+  const spans: [number, number][] = []
+  for (const fence of markdown.matchAll(/^\s{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\s{0,3}\1[^\n]*$/gm)) {
+    spans.push([fence.index, fence.index + fence[0].length])
+  }
+  for (const code of markdown.matchAll(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g)) {
+    spans.push([code.index, code.index + code[0].length])
+  }
+  return spans
+}
+
 export function checkFile(file: string, text: string, tree: Tree): Problem[] {
   const found: Found[] = []
   const taken = (start: number, end: number) => found.some((other) => start < other.end && other.start < end)
@@ -207,7 +219,13 @@ export function checkFile(file: string, text: string, tree: Tree): Problem[] {
   }
 
   if (extname(file) === '.md') {
+    const examples = codeSpans(text)
     for (const match of text.matchAll(MARKDOWN_LINK)) {
+      // A link written inside `code` is an example of Markdown for the reader (docs/editing.md), not a link.
+      if (examples.some(([start, end]) => match.index >= start && match.index < end)) {
+        add(match.index, match.index + match[0].length, null)
+        continue
+      }
       const written = match[1] ?? match[2] ?? ''
       if (written === '' || isExternal(written)) {
         add(match.index, match.index + match[0].length, null)

@@ -1,12 +1,12 @@
 // `npm run budget [-- --dist <dir>]`: the gzip weight of the JavaScript each built page loads, against the
-// budgets of DESIGN.md §7. Counted per page, each file once: inline scripts, module scripts and the
+// budgets of docs/architecture.md#performance-budgets. Counted per page, each file once: inline scripts, module scripts and the
 // modules they import statically, modulepreloads, and every island's component and renderer (with their
 // static imports), whatever its client directive, because all of them load during a normal visit.
 // Exits 1 when a page is over its budget.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, posix, relative, resolve, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { WITHOUT_GOOGLE_DIR } from '../api/rules/site-variants'
+import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
 import { TARGETS } from './bench/targets'
 
 const KIB = 1024
@@ -25,7 +25,7 @@ const APP_PATHS = [
   '/reset-password',
   '/verify-email',
   '/google-sign-in',
-  // The sign-in pages built without Google buttons (api/rules/site-variants.ts).
+  // The sign-in pages built without Google buttons (core/rules/site-variants.ts).
   WITHOUT_GOOGLE_DIR,
   '/profile',
   '/account',
@@ -176,7 +176,7 @@ function main(): void {
     }
   }
   if (over > 0) {
-    console.error(`\n${over} page(s) over budget (DESIGN.md §7).`)
+    console.error(`\n${over} page(s) over budget (docs/architecture.md#performance-budgets).`)
     process.exit(1)
   }
   console.log(`\nAll ${pages.length} pages within budget.`)

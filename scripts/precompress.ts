@@ -2,7 +2,8 @@
 // by reading them instead of spending seconds compressing the site (api/plugins/static-site.ts).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { compress, isCompressible, walk } from '../api/plugins/static-site'
+import { compress } from '../api/lib/prepared-file'
+import { isCompressible, walk } from '../api/plugins/static-site'
 
 const dist = resolve(process.argv[2] ?? 'dist')
 let written = 0

@@ -1,24 +1,11 @@
-// `npm run staff -- <command>`: who may use the staff dashboard (/dashboard). Run it on the server, with the
-// same configuration (DATABASE_URL …) as the shop.
-//
-//   npm run staff -- add <email> [--name "First Last"]   make an account staff; creates it if needed, with a
-//                                                         password typed without echo, or STAFF_PASSWORD.
-//                                                         An existing account whose e-mail was never verified
-//                                                         is signed out everywhere and gets that password, or
-//                                                         without one an e-mailed link to set its own
-//   npm run staff -- remove <email>                       back to customer, signed out everywhere at once
-//   npm run staff -- list                                 every staff account
-import { resolve } from 'node:path'
-import { adaptersFromConfig } from '../api/adapters'
+import { depsFromConfig } from '../api/deps'
 import { ConfigError, readConfig } from '../api/env'
-import { systemClock } from '../api/lib/clock'
 import {
   type PasswordSource,
   STAFF_PASSWORD_MIN_LENGTH,
   type StaffAccounts,
   StaffCommandError,
 } from '../api/modules/account/staff'
-import { loadStaticSite } from '../api/plugins/static-site'
 import { createServices } from '../api/services'
 import { openDatabase } from '../db/client'
 
@@ -136,13 +123,7 @@ async function main(args: string[]): Promise<void> {
   const config = readConfig()
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
   try {
-    const services = createServices({
-      config,
-      db: database.db,
-      clock: systemClock,
-      site: loadStaticSite(resolve(config.distDir)),
-      ...adaptersFromConfig(config, database.db, systemClock),
-    })
+    const services = createServices(depsFromConfig(config, database.db))
     const staff = services.staff
     if (command === 'list') {
       const members = await staff.list()

@@ -87,8 +87,20 @@ function printCounts(tallyFile: string, drillFile: string): void {
   console.log(`\n▶ fault drills\n${drills || 'no drill counts recorded'}`)
 }
 
-const only = process.argv[2]
-if (only !== 'e2e') {
+/**
+ * `npm test` runs every part; `npm run test:unit`, `test:api`, `test:drills` and `test:e2e` one each. The
+ * static checks (content, types, layers, references, format) come with the unit tests: they take seconds.
+ */
+const PARTS = ['unit', 'api', 'drills', 'e2e'] as const
+type Part = (typeof PARTS)[number]
+const only = process.argv[2] as Part | undefined
+if (only !== undefined && !PARTS.includes(only)) {
+  console.error(`Unknown part "${only}": use one of ${PARTS.join(', ')}, or nothing for all of them.`)
+  process.exit(2)
+}
+const runs = (part: Part) => only === undefined || only === part
+
+if (runs('unit')) {
   // Every content file, as the build reads it, first: a broken product or page fails here in a second, with
   // the file, line, field and fix, before the content-type sync would stop on it less clearly.
   run('content check', [bun, 'scripts/check-content.ts'])
@@ -96,24 +108,27 @@ if (only !== 'e2e') {
   // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
   run('type check', ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'])
-  // The layers read one way: a module that imports its importer fails the run.
-  run('import circles', [bun, 'scripts/check-cycles.ts'])
-  // One formatter and linter (DESIGN §8): drift or a lint error fails the run like a type error.
+  // The layers read one way (docs/architecture.md#layers): an import against them, or a circle, fails the run.
+  run('import layers', [bun, 'scripts/check-imports.ts'])
+  // Every "why" points at a document in the repository: a citation of one that is not here fails the run.
+  run('document references', [bun, 'scripts/check-doc-refs.ts'])
+  // One formatter and linter (docs/architecture.md#conventions): drift or a lint error fails the run like a type error.
   run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
+}
+const folders = (['unit', 'api', 'drills'] as const).filter(runs).map((part) => `tests/${part}`)
+if (folders.length > 0) {
   // The adversarial suites count the attacks they try and the drills the faults they survive (SECURITY.md).
   const countsDir = mkdtempSync(join(tmpdir(), 'shop-test-counts-'))
   const tallyFile = join(countsDir, 'attacks.tsv')
   const drillFile = join(countsDir, 'drills.md')
-  await runCounted(
-    'unit, API tests and fault drills',
-    [bun, 'test', 'tests/unit', 'tests/api', 'tests/drills'],
-    bunCounts,
-    { ADVERSARIAL_TALLY: tallyFile, DRILL_COUNTS: drillFile },
-  )
-  printCounts(tallyFile, drillFile)
+  await runCounted(`tests: ${folders.join(', ')}`, [bun, 'test', ...folders], bunCounts, {
+    ADVERSARIAL_TALLY: tallyFile,
+    DRILL_COUNTS: drillFile,
+  })
+  if (runs('api') || runs('drills')) printCounts(tallyFile, drillFile)
   rmSync(countsDir, { recursive: true, force: true })
 }
-if (only !== 'unit') {
+if (runs('e2e')) {
   const chromium = findChromium()
   // Built for the address the browser tests serve it on (playwright.config.ts), so its canonical links,
   // sitemap and cards are on the origin under test.
@@ -121,7 +136,7 @@ if (only !== 'unit') {
     PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 4599}`,
   })
   run('precompress', [bun, 'scripts/precompress.ts'])
-  // DESIGN §7: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
+  // docs/architecture.md#performance-budgets: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
   run('JavaScript budget', [bun, 'scripts/js-budget.ts'])
   // The built site as search engines read it (sitemap, robots.txt, cards, JSON-LD), and a second build of a
   // copy with drafts and PUBLIC_URL set, plus `astro dev` showing the drafts.
@@ -130,7 +145,7 @@ if (only !== 'unit') {
   for (const dir of ['./data/e2e', './data/e2e-no-google']) rmSync(dir, { recursive: true, force: true })
   await runCounted(
     'browser tests',
-    ['node', 'node_modules/.bin/playwright', 'test', ...process.argv.slice(3)],
+    ['node', 'node_modules/.bin/playwright', 'test', ...(only === 'e2e' ? process.argv.slice(3) : [])],
     playwrightCounts,
     { CHROMIUM_PATH: chromium },
   )

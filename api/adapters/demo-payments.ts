@@ -7,16 +7,20 @@
  * key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
+import type { DemoSessionSummary } from '@core/contracts/payments'
+import { CHARGE_CURRENCY } from '@core/rules/money'
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Database } from '../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
 import { errorMessage, log } from '../lib/log'
-import { CHARGE_CURRENCY } from '../rules/money'
 import { refundMetadata, toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
 import {
   type CheckoutSessionRequest,
+  type DemoCard,
+  type DemoPaymentProvider,
+  type DemoPayResult,
   type PaymentEvent,
   type PaymentProvider,
   type ProviderRefund,
@@ -46,13 +50,6 @@ function randomId(length: number): string {
   let out = ''
   for (const byte of bytes) out += BASE62[byte % 62]
   return out
-}
-
-export interface DemoCard {
-  cardNumber: string
-  expiry: string
-  cvc: string
-  name: string
 }
 
 export type CardCheck = { ok: true } | { ok: false; status: 402 | 422; message: string }
@@ -106,58 +103,6 @@ export function checkDemoCard(card: DemoCard, now: Date): CardCheck {
     }
   }
   return { ok: true }
-}
-
-/** What the demo checkout form shows: the amounts the customer is about to pay. */
-/**
- * What the demo payment form shows. Anyone holding the session id can read it (it is in the checkout URL,
- * the browser history and the success page's link), so it carries nothing personal: no e-mail, no name,
- * no address; only what is being paid for.
- */
-export interface DemoSessionSummary {
-  sessionId: string
-  status: 'open' | 'complete' | 'expired'
-  paymentStatus: 'paid' | 'unpaid'
-  currency: string
-  /** Cents. */
-  amountTotal: number
-  lineItems: { name: string; quantity: number; unitAmount: number }[]
-  shipping: { displayName: string; amount: number; minDays: number; maxDays: number }
-}
-
-export type DemoPayResult =
-  | {
-      ok: true
-      /** The completed-session event for the webhook service; the same event for every try on a session. */
-      event: PaymentEvent
-      /** The session was paid before this try: the caller only finishes what that payment started. */
-      alreadyPaid: boolean
-    }
-  | { ok: false; status: 402 | 404 | 409 | 422; message: string }
-
-export interface DemoPaymentProvider extends PaymentProvider {
-  readonly name: 'demo'
-  describeSession(id: string): Promise<DemoSessionSummary | null>
-  /**
-   * Checks the session and the test card and returns the event a successful payment produces, without
-   * marking anything paid: the caller stores the event first, then calls `markPaid`, so a crash in
-   * between never leaves a paid session without its event.
-   */
-  preparePayment(id: string, card: DemoCard): Promise<DemoPayResult>
-  /** One conditional UPDATE: of two simultaneous payments exactly one marks the session paid. */
-  markPaid(id: string): Promise<boolean>
-  /**
-   * Makes a refund fail, as a card refund can days after it succeeded (the card was closed): its amount
-   * becomes refundable again and `refund.updated`, `charge.refund.updated` and `refund.failed` are sent.
-   * A refund already failed or canceled is answered as it is. RefundRefusedError for an unknown refund.
-   */
-  failRefund(refundId: string, reason?: string): Promise<ProviderRefund>
-  /**
-   * Delivers the events the webhook has not taken yet, oldest first, signed with DEMO_WEBHOOK_SECRET, and
-   * resolves with how many it took. Refunds start a delivery by themselves; call this again to retry
-   * events the webhook did not take (it was down, or answered 503).
-   */
-  deliverEvents(): Promise<number>
 }
 
 /**

@@ -18,7 +18,7 @@ export interface Adapters {
   google: IdentityProvider | null
 }
 
-/** The real service where its keys are configured, the built-in stand-in otherwise (DESIGN §3). */
+/** The real service where its keys are configured, the built-in stand-in otherwise (docs/architecture.md#outside-services). */
 export function adaptersFromConfig(config: Config, db: Database, clock: Clock): Adapters {
   // readConfig allows demo payments only where they cannot take a real order; a config made any other
   // way gets the same answer instead of the demo provider by default.

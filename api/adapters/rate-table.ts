@@ -8,6 +8,7 @@ import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type Clock, systemClock } from '../lib/clock'
+import { labelsDirFor } from '../lib/data-folders'
 import {
   type CarrierRate,
   type DeliveryEstimate,
@@ -185,11 +186,6 @@ export function labelPdf(lines: readonly string[]): Uint8Array {
 /** Label files are named order-000042-3f9c…-9400….pdf: reference first, so a retry finds the label by it. */
 function labelFilePrefix(reference: string): string {
   return `order-${reference}-`
-}
-
-/** Where the demo carrier keeps its PDF labels; the app serves them to staff from here and nowhere else. */
-export function labelsDirFor(dataDir: string): string {
-  return resolve(dataDir, 'labels')
 }
 
 /** A label's void record sits beside its PDF: order-000042-9400….pdf.void. */

@@ -1,6 +1,6 @@
 /**
  * Shippo's adapter, loaded when it is first used. Its SDK and models weigh about 34 MB of memory once
- * imported — a fifth of the server's budget (DESIGN §7) — and a shop on the built-in rate table never
+ * imported — a fifth of the server's budget (docs/architecture.md#performance-budgets) — and a shop on the built-in rate table never
  * calls it, so only a shop configured for Shippo pays for it, and only from its first quote.
  */
 import type { ShippoOptions } from './shippo'

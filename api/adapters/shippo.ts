@@ -3,11 +3,12 @@
  * (refunds.create) through the official SDK. `serverURL` points the SDK elsewhere (tests use a local fake
  * speaking Shippo's JSON).
  */
+
+import { dollarsToCents } from '@core/rules/money'
 import { Shippo } from 'shippo'
 import type { Rate, Refund, Transaction } from 'shippo/models/components'
 import { ShippoError } from 'shippo/models/errors'
 import { log } from '../lib/log'
-import { dollarsToCents } from '../rules/money'
 import {
   type CarrierRate,
   type LabelRequest,
@@ -45,7 +46,7 @@ function labelMetadata(reference: string): string {
   return `Order ${reference}`
 }
 
-/** Fallback when a carrier gives no estimate: the shop's own promise (spec §9: most orders in 2–5 days). */
+/** Fallback when a carrier gives no estimate: the shop's own promise (docs/product.md#shipping-rates: most orders in 2–5 days). */
 const UNKNOWN_ESTIMATE = { minDays: 2, maxDays: 5 }
 
 export interface ShippoOptions {

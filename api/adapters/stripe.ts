@@ -2,8 +2,9 @@
  * Stripe Checkout (embedded) through the official SDK. `host`/`port`/`protocol` point the SDK at another
  * API (tests use a local fake of Stripe's API, so the SDK's real request encoding is exercised).
  */
+
+import { CHARGE_CURRENCY } from '@core/rules/money'
 import Stripe from 'stripe'
-import { CHARGE_CURRENCY } from '../rules/money'
 import {
   type CheckoutSessionRequest,
   MalformedWebhookEventError,

@@ -1,8 +1,9 @@
 /**
  * What the shop needs from outside services. Each has a real adapter (used when its keys are set) and a
- * built-in stand-in, so the shop runs, and is tested, with none of them (DESIGN §3).
+ * built-in stand-in, so the shop runs, and is tested, with none of them (docs/architecture.md#outside-services).
  */
-import { isEmail } from '../rules/address'
+import type { DemoSessionSummary } from '@core/contracts/payments'
+import { isEmail } from '@core/rules/address'
 
 // ── Shipping ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -133,7 +134,7 @@ export class PaidServiceUnavailableError extends ShippingProviderError {}
 export interface ProviderLineItem {
   name: string
   description?: string
-  /** Integer cents, already discounted (DESIGN §4: fixed discounts are spread over lines). */
+  /** Integer cents, already discounted (docs/product.md#money: fixed discounts are spread over lines). */
   unitAmountCents: number
   quantity: number
   productId: number
@@ -400,7 +401,7 @@ export interface VerifiedIdentity {
   subject: string
   /** Lower-cased. */
   email: string
-  /** Only a verified e-mail may create an account or sign into one (DESIGN decision 3). */
+  /** Only a verified e-mail may create an account or sign into one (docs/product.md#google-sign-in). */
   emailVerified: boolean
   givenName: string | null
   familyName: string | null
@@ -417,3 +418,47 @@ export interface IdentityProvider {
 
 /** Sign-in failed or the provider could not be reached; the message is safe to log, never shown raw. */
 export class IdentityProviderError extends Error {}
+
+/** The test card the demo checkout form sends (never a real card: the demo provider takes no money). */
+export interface DemoCard {
+  cardNumber: string
+  expiry: string
+  cvc: string
+  name: string
+}
+
+export type DemoPayResult =
+  | {
+      ok: true
+      /** The completed-session event for the webhook service; the same event for every try on a session. */
+      event: PaymentEvent
+      /** The session was paid before this try: the caller only finishes what that payment started. */
+      alreadyPaid: boolean
+    }
+  | { ok: false; status: 402 | 404 | 409 | 422; message: string }
+
+export interface DemoPaymentProvider extends PaymentProvider {
+  readonly name: 'demo'
+  /** What the demo payment form shows (core/contracts/payments.ts): nothing personal. */
+  describeSession(id: string): Promise<DemoSessionSummary | null>
+  /**
+   * Checks the session and the test card and returns the event a successful payment produces, without
+   * marking anything paid: the caller stores the event first, then calls `markPaid`, so a crash in
+   * between never leaves a paid session without its event.
+   */
+  preparePayment(id: string, card: DemoCard): Promise<DemoPayResult>
+  /** One conditional UPDATE: of two simultaneous payments exactly one marks the session paid. */
+  markPaid(id: string): Promise<boolean>
+  /**
+   * Makes a refund fail, as a card refund can days after it succeeded (the card was closed): its amount
+   * becomes refundable again and `refund.updated`, `charge.refund.updated` and `refund.failed` are sent.
+   * A refund already failed or canceled is answered as it is. RefundRefusedError for an unknown refund.
+   */
+  failRefund(refundId: string, reason?: string): Promise<ProviderRefund>
+  /**
+   * Delivers the events the webhook has not taken yet, oldest first, signed with DEMO_WEBHOOK_SECRET, and
+   * resolves with how many it took. Refunds start a delivery by themselves; call this again to retry
+   * events the webhook did not take (it was down, or answered 503).
+   */
+  deliverEvents(): Promise<number>
+}

@@ -1,5 +1,5 @@
 /**
- * Log lines must not carry personal data (DESIGN §5). Errors from outside services often quote what they
+ * Log lines must not carry personal data (SECURITY.md#what-is-protected-and-how). Errors from outside services often quote what they
  * were given — a mail server names the mailbox it refused, a payment provider the e-mail it found invalid —
  * so any text that came from such an error goes through here before it is logged.
  */

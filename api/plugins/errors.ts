@@ -1,9 +1,13 @@
 import { Elysia } from 'elysia'
 import { isDatabaseBusy } from '../lib/database-busy'
+import { DomainError, type DomainErrorKind } from '../lib/domain-errors'
 import { errorMessage, log, redactPath } from '../lib/log'
 import { noteIfStorageFull } from '../lib/storage-full'
 
-/** An error whose message is safe to show the customer, with the HTTP status that goes with it. */
+/**
+ * An answer a plugin gives with its own HTTP status (405 with Allow, 415 …): the HTTP layer's own refusals.
+ * Services and routes throw domain errors instead (api/lib/domain-errors.ts), mapped below.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -16,18 +20,6 @@ export class HttpError extends Error {
     super(message)
   }
 }
-
-/**
- * 400: the request cannot be read at all (not JSON, nested too deeply). Anything the shop can read but
- * refuses, a field's content included, is a 422 (docs/decisions/015-invalid-input-status.md).
- */
-export const badRequest = (message: string) => new HttpError(400, message)
-export const unauthorized = (message = 'Please sign in to continue.') => new HttpError(401, message)
-export const forbidden = (message = 'You do not have access to this.') => new HttpError(403, message)
-export const notFound = (message = 'Not found.') => new HttpError(404, message)
-export const conflict = (message: string) => new HttpError(409, message)
-/** 422: the request was read, and a field or value in it is refused; the message says which and why. */
-export const unprocessable = (message: string) => new HttpError(422, message)
 
 export function jsonError(
   status: number,
@@ -117,11 +109,32 @@ export const errorFunnel = new Elysia({ name: 'error-funnel' }).onError(
   },
 )
 
+/** The one mapping from what went wrong in the shop's words to the status that tells it over HTTP. */
+export const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
+  unreadable: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  invalid: 422,
+  'too-many': 429,
+  upstream: 502,
+  unavailable: 503,
+}
+
+function domainAnswer(error: DomainError): Response {
+  const headers: Record<string, string> =
+    error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) }
+  return jsonError(STATUS_OF[error.kind], error.message, error.details, headers)
+}
+
 function errorAnswer(code: string | number, error: unknown, request: Request): Response {
+  if (error instanceof DomainError) return domainAnswer(error)
   if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
   // A parser hook's own refusal arrives wrapped in Elysia's parse error.
   const cause = (error as { cause?: unknown }).cause
   if (code === 'PARSE' && cause instanceof HttpError) return jsonError(cause.status, cause.message)
+  if (code === 'PARSE' && cause instanceof DomainError) return domainAnswer(cause)
   switch (code) {
     case 'VALIDATION':
       return jsonError(422, describeValidation(error))

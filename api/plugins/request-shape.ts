@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
-import { badRequest, HttpError, jsonError, unprocessable } from './errors'
+import { invalid, unreadable } from '../lib/domain-errors'
+import { HttpError, jsonError } from './errors'
 
-/** Deeper than any body the shop's pages send (a checkout line's spec §3 price_data is 6 levels). */
+/** Deeper than any body the shop's pages send (a checkout line's price_data is 6 levels). */
 export const MAX_BODY_DEPTH = 32
 
 /** Elysia's parser names, as routes declare them in `parse`, and the content types they stand for. */
@@ -217,10 +218,9 @@ export function requestShape(routes: RouteTable, site: { find(pathname: string):
       for (const part of readsQuery ? [body, query] : [body]) {
         const problem = shapeProblem(part, MAX_BODY_DEPTH)
         if (problem === 'too-deep') {
-          throw badRequest(`The request body is nested too deeply (more than ${MAX_BODY_DEPTH} levels).`)
+          throw unreadable(`The request body is nested too deeply (more than ${MAX_BODY_DEPTH} levels).`)
         }
-        if (problem === 'reserved-name')
-          throw unprocessable('The request has a field name the shop does not take.')
+        if (problem === 'reserved-name') throw invalid('The request has a field name the shop does not take.')
       }
     })
 }

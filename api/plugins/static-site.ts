@@ -1,21 +1,10 @@
-import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
-import { brotliCompressSync, constants as zlib } from 'node:zlib'
+import { pathWithoutGoogleStandsFor } from '@core/rules/site-variants'
 import { Elysia } from 'elysia'
-import { pathWithoutGoogleStandsFor } from '../rules/site-variants'
+import { MIN_COMPRESSED_BYTES, prepareFile, type StaticFile } from '../lib/prepared-file'
 import { jsonError } from './errors'
 import { methodNotAllowed, type RouteTable } from './request-shape'
-
-/** An answer kept ready in memory: the bytes, their compressed forms and the validators. */
-export interface StaticFile {
-  body: Uint8Array<ArrayBuffer>
-  br: Uint8Array<ArrayBuffer> | null
-  gzip: Uint8Array<ArrayBuffer> | null
-  type: string
-  etag: string
-  cacheControl: string
-}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -65,50 +54,9 @@ export function walk(dir: string): string[] {
   })
 }
 
-/** Files this small gain nothing from compression. */
-const MIN_COMPRESSED_BYTES = 512
-
 /** Whether a built file is served compressed (and so precompressed by scripts/precompress.ts). */
 export function isCompressible(path: string, byteLength: number): boolean {
   return COMPRESSIBLE.has(extname(path).toLowerCase()) && byteLength > MIN_COMPRESSED_BYTES
-}
-
-/** Brotli and gzip with the strongest settings: answers are compressed rarely and sent often. */
-export function compress(body: Uint8Array<ArrayBuffer>): {
-  br: Uint8Array<ArrayBuffer>
-  gzip: Uint8Array<ArrayBuffer>
-} {
-  return {
-    br: new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } })),
-    gzip: Bun.gzipSync(body, { level: 9 }),
-  }
-}
-
-/**
- * Prepares bytes to be served from memory: compressed (unless `precompressed` forms are given) and given an
- * ETag so a repeat visit costs a 304.
- */
-export function prepareFile(
-  body: Uint8Array<ArrayBuffer>,
-  options: {
-    type: string
-    cacheControl: string
-    compressible: boolean
-    precompressed?: { br: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> } | null
-  },
-): StaticFile {
-  const forms =
-    options.compressible && body.byteLength > MIN_COMPRESSED_BYTES
-      ? (options.precompressed ?? compress(body))
-      : null
-  return {
-    body,
-    br: forms?.br ?? null,
-    gzip: forms?.gzip ?? null,
-    type: options.type,
-    etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
-    cacheControl: options.cacheControl,
-  }
 }
 
 /** The .br and .gz files `npm run build` writes beside each compressible file, if they are newer than it. */
@@ -141,7 +89,7 @@ export interface StaticSite {
   size: number
   /**
    * The site as served when Google sign-in is not configured: the pages built without their Google
-   * buttons stand in for the usual ones (api/rules/site-variants.ts).
+   * buttons stand in for the usual ones (core/rules/site-variants.ts).
    */
   withoutGoogle(): StaticSite
 }

@@ -1,5 +1,5 @@
+import { SIGN_IN_METHODS } from '@core/rules/account'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { SIGN_IN_METHODS } from '../../api/rules/account'
 import { users } from './users'
 
 /**

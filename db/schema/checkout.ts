@@ -1,5 +1,5 @@
+import { CHECKOUT_SESSION_STATUSES } from '@core/rules/checkout-status'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { CHECKOUT_SESSION_STATUSES } from '../../api/rules/checkout-status'
 
 /**
  * What the server sent to the payment provider, kept so the order is built from our own figures when the

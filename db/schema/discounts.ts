@@ -35,7 +35,7 @@ export const discountRedemptions = sqliteTable(
     orderRef: text('order_ref'),
     /** Lower-cased, as the customer typed it. */
     email: text('email').notNull(),
-    /** The customer the limits count by (api/rules/customer.ts: case and plus-addresses folded). */
+    /** The customer the limits count by (core/rules/customer.ts: case and plus-addresses folded). */
     customerKey: text('customer_key').notNull().default(''),
     userId: text('user_id'),
     /** A reservation stops counting after this (the payment session has expired by then). */

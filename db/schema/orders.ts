@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { ORDER_STATUSES } from '@core/rules/order-status'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { ORDER_STATUSES } from '../../api/rules/order-status'
 
 /** 80 random bits as 20 lower-case hex digits: safe in a file name, a carrier's metadata and a Message-ID. */
 export function newOrderUid(): string {
@@ -27,7 +27,7 @@ export const orders = sqliteTable(
     sourceEventId: text('source_event_id').notNull(),
     userId: text('user_id'),
     email: text('email').notNull(),
-    /** The e-mail as discount rules compare customers (api/rules/customer.ts). */
+    /** The e-mail as discount rules compare customers (core/rules/customer.ts). */
     customerKey: text('customer_key').notNull().default(''),
     customerName: text('customer_name').notNull(),
     /** JSON: ShippingAddress. */
@@ -126,39 +126,4 @@ export const orderHistory = sqliteTable(
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [index('order_history_order_idx').on(table.orderId, table.id)],
-)
-
-export const WEBHOOK_EVENT_STATUSES = ['received', 'processed', 'ignored', 'failed'] as const
-export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
-
-/**
- * Every verified event from the payment provider, stored once by its own id, with how it was handled.
- * 'received' means not finished: the event is kept whole so a sweep can finish it if the process handling
- * it died, and `claimedUntil` is the lease of whoever is handling it now.
- */
-export const webhookEvents = sqliteTable(
-  'webhook_events',
-  {
-    id: text('id').primaryKey(),
-    eventType: text('event_type').notNull(),
-    /** The checkout session the event is about, when it is about one. */
-    sessionId: text('session_id'),
-    orderId: integer('order_id'),
-    status: text('status', { enum: WEBHOOK_EVENT_STATUSES }).notNull(),
-    processingTimeMs: integer('processing_time_ms'),
-    /** Short reason when ignored or failed. */
-    note: text('note'),
-    /** JSON: the verified event as the shop reads it (no customer e-mail). */
-    payload: text('payload'),
-    /** Epoch milliseconds: a handler's lease; past it, another may take the event over. */
-    claimedUntil: integer('claimed_until'),
-    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-  },
-  (table) => [
-    index('webhook_events_created_at_idx').on(table.createdAt),
-    index('webhook_events_status_idx').on(table.status, table.createdAt),
-    index('webhook_events_session_idx').on(table.sessionId),
-    // The dashboard pages through events newest first by (created_at, id): both in one index.
-    index('webhook_events_recent_idx').on(table.createdAt, table.id),
-  ],
 )

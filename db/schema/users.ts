@@ -1,5 +1,5 @@
+import { type ProfileAddress, USER_ROLES } from '@core/rules/account'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { type ProfileAddress, USER_ROLES } from '../../api/rules/account'
 
 /**
  * Customer (and staff) accounts, owned by the account module; sessions and reset links are in auth.ts. The

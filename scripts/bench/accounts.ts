@@ -1,7 +1,7 @@
 // Accounts for the benchmark: customers of the large shop, and the staff member and customer Lighthouse and
 // the large-shop scenario sign in as. They are rows of the real users table, made directly (the shop has
 // no sign-up for staff), and signed in through the shop's own password sign-in.
-import type { UserRole } from '../../api/rules/account'
+import type { UserRole } from '@core/rules/account'
 import type { Database } from '../../db/client'
 import { users } from '../../db/schema'
 

@@ -13,7 +13,7 @@ import type { Database } from '../../db/client'
 import { orderLines, orders, webhookEvents } from '../../db/schema'
 import { type AccountRow, insertAccounts } from './accounts'
 
-/** The largest shop of the scenario (DESIGN §7): its newest order is placed "now", 1,000 a day before it. */
+/** The largest shop of the scenario (docs/architecture.md#performance-budgets): its newest order is placed "now", 1,000 a day before it. */
 export const FULL_SIZE_ORDERS = 100_000
 const ORDERS_PER_DAY = 1_000
 const ORDERS_PER_CUSTOMER = 10

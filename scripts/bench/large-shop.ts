@@ -1,4 +1,4 @@
-// The large-shop scenario of `npm run bench` (DESIGN §7, "Scale with data"): the shop grown to 1,000, then
+// The large-shop scenario of `npm run bench` (docs/architecture.md#performance-budgets, "Scale with data"): the shop grown to 1,000, then
 // 10,000, then 100,000 orders (scripts/bench/large-shop-data.ts), and at each size the built server, pinned
 // like the API load test, asked for the staff dashboard's stats, orders and webhook events (signed in as
 // staff) and for a customer's order history (signed in as that customer). The p99 of each call at each size

@@ -26,7 +26,7 @@ export interface LighthousePage {
   signedInAs?: Role
 }
 
-/** The pages DESIGN §7 sets Lighthouse budgets for; one product page stands for all of them. */
+/** The pages with Lighthouse budgets (docs/architecture.md#performance-budgets); one product page stands for all of them. */
 export const LIGHTHOUSE_PAGES: LighthousePage[] = [
   { path: '/' },
   { path: '/shop' },

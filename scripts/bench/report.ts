@@ -1,4 +1,4 @@
-// BENCHMARKS.md from one run's measurements, every number against its DESIGN.md §7 budget as
+// BENCHMARKS.md from one run's measurements, every number against its budget (docs/architecture.md#performance-budgets) as
 // scripts/bench/targets.ts states it. Only type imports besides targets.ts: rendering a report starts
 // nothing and reads nothing.
 import type { LargeShopSection } from './large-shop'
@@ -95,7 +95,7 @@ const scenarioTarget = (id: string): ScenarioTarget | undefined =>
   (TARGETS.api as Record<string, ScenarioTarget>)[id]
 
 // ---------------------------------------------------------------------------------------------------------
-// Summary: one line per DESIGN §7 target
+// Summary: one line per target
 
 interface SummaryRow {
   what: string
@@ -246,9 +246,9 @@ function summarySection(input: ReportInput): string[] {
   } else rows.push({ what: 'Lighthouse', target: 'per page', measured: NOT_MEASURED, result: NOT_MEASURED })
 
   const lines = [
-    '## Summary against DESIGN.md §7',
+    '## Summary against the budgets',
     '',
-    'Each target as `scripts/bench/targets.ts` states DESIGN.md §7; the sections below hold the details.',
+    'Each target as `scripts/bench/targets.ts` states it (docs/architecture.md#performance-budgets); the sections below hold the details.',
     '',
     '| what | target | measured | result |',
     '|---|---|---|---|',
@@ -272,7 +272,7 @@ function loadSection(load: LoadSection): string[] {
   if (!results) return lines
   const baseline = results.scenarios.find((scenario) => scenario.id === 'baseline')
   lines.push(
-    '| scenario | request | req/s | × baseline req/s | p50 ms | p99 ms | × baseline p99 | requests | non-2xx | errors | CPU server / generator | peak RSS MB | DESIGN §7 target | result |',
+    '| scenario | request | req/s | × baseline req/s | p50 ms | p99 ms | × baseline p99 | requests | non-2xx | errors | CPU server / generator | peak RSS MB | target | result |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|',
   )
   for (const result of results.scenarios) {
@@ -340,7 +340,7 @@ function startupSection(input: ReportInput): string[] {
     lines.push(
       `From spawning \`bun api/main.ts\` to the first 200 on \`/api/health\`, on the built site and a database an untimed start had already migrated and seeded; ${result.startsMs.length} starts, health asked every 5 ms. ${startup.pinning} RSS at rest: \`VmRSS\` from /proc/<pid>/status ${fmt(result.restAfterMs)} ms after the first answer, nothing asked of the server meanwhile.`,
       '',
-      '| measure | each start | median | DESIGN §7 target | result |',
+      '| measure | each start | median | target | result |',
       '|---|---|--:|---|---|',
       `| start to first answer | ${result.startsMs.map((ms) => `${fmt(ms)} ms`).join(', ')} | ${fmt(result.medianMs)} ms | ≤ ${fmt(TARGETS.startup.maxMs)} ms | ${verdictText(judgeStartup(result.medianMs))} |`,
       `| RSS at rest after start | ${result.restRssMb.map((value) => `${fmt(value)} MB`).join(', ')} | ${mb(result.medianRestRssMb)} MB | ≤ ${fmt(TARGETS.memory.maxRssMb)} MB | ${result.medianRestRssMb === null ? NOT_MEASURED : verdictText(judgeMemory([{ what: 'at rest', rssMb: result.medianRestRssMb }]))} |`,
@@ -366,7 +366,7 @@ function largeShopSection(section: ReportInput['largeShop']): string[] {
   if (section === 'skipped') return [...lines, 'Skipped (`--skip-large-shop`).', '']
   const { orders, webhookEvents, customers, maxP99Ms } = TARGETS.largeShop
   lines.push(
-    `DESIGN §7: with ${fmt(orders)} orders, ${fmt(webhookEvents)} webhook events and ${fmt(customers)} customers, staff and order-history calls p99 ≤ ${maxP99Ms} ms, flat from 1,000 orders up. \`scripts/bench/large-shop-data.ts\` grows one database (made by the real migrations) to ${section.sizes.map((size) => fmt(size)).join(', then ')} orders: every order with 1–3 lines from the real catalogue and three stored payment events, one customer per ten orders, statuses from pending (newest) to shipped, 1,000 orders a day up to now. At each size the built server starts on it (pinned as in section 1), a staff member and a customer sign in through \`POST /api/auth/login\`, and each call gets ${section.warmupSeconds} s of warm-up and ${section.durationSeconds} s measured at ${section.connections} connections (a few staff and customers at once: more would measure queueing on one core, not the data). The customer has the same 10 orders at every size, so a slower history call shows the shop's size, not a longer list.`,
+    `The budget (docs/architecture.md#performance-budgets): with ${fmt(orders)} orders, ${fmt(webhookEvents)} webhook events and ${fmt(customers)} customers, staff and order-history calls p99 ≤ ${maxP99Ms} ms, flat from 1,000 orders up. \`scripts/bench/large-shop-data.ts\` grows one database (made by the real migrations) to ${section.sizes.map((size) => fmt(size)).join(', then ')} orders: every order with 1–3 lines from the real catalogue and three stored payment events, one customer per ten orders, statuses from pending (newest) to shipped, 1,000 orders a day up to now. At each size the built server starts on it (pinned as in section 1), a staff member and a customer sign in through \`POST /api/auth/login\`, and each call gets ${section.warmupSeconds} s of warm-up and ${section.durationSeconds} s measured at ${section.connections} connections (a few staff and customers at once: more would measure queueing on one core, not the data). The customer has the same 10 orders at every size, so a slower history call shows the shop's size, not a longer list.`,
     '',
   )
   if (section.skipped) lines.push(`**${section.skipped}**`, '')
@@ -444,7 +444,7 @@ function lighthouseBudgetText(): string {
 function lighthouseSection(input: LighthouseSection): string[] {
   const lines = ['## 5. Lighthouse', '']
   lines.push(
-    `Mobile, default (simulated) throttling, one run per page with a fresh Chromium profile, after the load tests; Lighthouse waits at most ${input.maxWaitForLoadMs / 1000} s for a page to go quiet (its default is 45 s) so the whole benchmark stays under 10 minutes. ${input.serverNote} Signed-in pages are measured in a browser holding the session cookies of an account made for the run (a customer for /profile, staff for /dashboard), signed in through \`POST /api/auth/login\`. A page that answers 404 is not built yet and is skipped. Budgets (DESIGN §7): ${lighthouseBudgetText()}. LCP and TBT have no budget of their own and are shown for diagnosis.`,
+    `Mobile, default (simulated) throttling, one run per page with a fresh Chromium profile, after the load tests; Lighthouse waits at most ${input.maxWaitForLoadMs / 1000} s for a page to go quiet (its default is 45 s) so the whole benchmark stays under 10 minutes. ${input.serverNote} Signed-in pages are measured in a browser holding the session cookies of an account made for the run (a customer for /profile, staff for /dashboard), signed in through \`POST /api/auth/login\`. A page that answers 404 is not built yet and is skipped. Budgets (docs/architecture.md#performance-budgets): ${lighthouseBudgetText()}. LCP and TBT have no budget of their own and are shown for diagnosis.`,
     '',
   )
   if (input.failure) lines.push(`**Lighthouse did not finish:** ${input.failure}`, '')
@@ -518,7 +518,7 @@ export function renderReport(input: ReportInput): string {
     )
   }
   lines.push(
-    `Measured ${m.date} by \`npm run bench${input.flags.length > 0 ? ` -- ${input.flags.join(' ')}` : ''}\` (scripts/bench.ts). Targets are DESIGN.md §7, as scripts/bench/targets.ts states them. Every load number is also given as a ratio to a static-file baseline measured in the same run on the same server, so runs on different machines can be compared.`,
+    `Measured ${m.date} by \`npm run bench${input.flags.length > 0 ? ` -- ${input.flags.join(' ')}` : ''}\` (scripts/bench.ts). Targets are the budgets of docs/architecture.md#performance-budgets, as scripts/bench/targets.ts states them. Every load number is also given as a ratio to a static-file baseline measured in the same run on the same server, so runs on different machines can be compared.`,
     '',
     ...summarySection(input),
     '## Machine',

@@ -1,5 +1,5 @@
 // Whether a page asks search engines to leave it out of their index. Cart, checkout, account and staff pages
-// do so on purpose (DESIGN §7), so Lighthouse's SEO score, which counts being indexable, is not their target.
+// do so on purpose (docs/architecture.md#performance-budgets), so Lighthouse's SEO score, which counts being indexable, is not their target.
 
 /** The attributes of one HTML start tag, names lower-cased. */
 function attributes(tag: string): Map<string, string> {

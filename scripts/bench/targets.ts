@@ -1,6 +1,6 @@
-// The budgets of DESIGN.md §7 ("Performance budgets"), the one place the benchmark reads them from, and the
-// functions that judge one run's measurements against them. DESIGN.md lives beside the repository
-// (../shared/DESIGN.md); when §7 changes, change this table and the report follows. Pure code: no I/O, so
+// The performance budgets (docs/architecture.md#performance-budgets), the one place the benchmark reads
+// them from, and the functions that judge one run's measurements against them. When a budget changes,
+// change this table and docs/architecture.md, and the report follows. Pure code: no I/O, so
 // the judgements are tested with fixed numbers (tests/unit/bench).
 import type { ScenarioResult, WebhookResult } from './types'
 
@@ -162,7 +162,7 @@ export function judgeLargeShop(measurements: LargeShopMeasurement[]): Verdict {
   return verdictOf(misses)
 }
 
-/** The Performance budget of a page, or null when §7 sets none for it. */
+/** The Performance budget of a page, or null when the budgets set none for it. */
 export function performanceBudget(path: string): number | null {
   for (const group of TARGETS.lighthouse.performance) {
     for (const pattern of group.paths) {

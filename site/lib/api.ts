@@ -1,8 +1,8 @@
 /**
- * The one client the site uses for /api (DESIGN §2). Bodies and answers are typed from the API's own
+ * The one client the site uses for /api (docs/architecture.md#the-site). Bodies and answers are typed from the API's own
  * schemas with `import type`, so no server code reaches the browser bundle.
  *
- * Errors follow spec §8: a non-OK answer becomes an `ApiError` whose message is the server's `{ error }`
+ * Errors follow docs/product.md#forms: a non-OK answer becomes an `ApiError` whose message is the server's `{ error }`
  * when it sent one, otherwise `${status}: ${body text or status text}`.
  */
 
@@ -38,7 +38,7 @@ function serverMessage(data: unknown): string | null {
   return typeof error === 'string' && error.trim() !== '' ? error : null
 }
 
-/** Spec §8's text for a failed answer: the server's `{ error }`, else status, colon, body or status text. */
+/** The text for a failed answer (docs/product.md#forms): the server's `{ error }`, else status, colon, body or status text. */
 export function errorMessageFor(status: number, statusText: string, bodyText: string): string {
   try {
     const message = serverMessage(JSON.parse(bodyText))

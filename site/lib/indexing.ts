@@ -5,7 +5,7 @@
  * filters the sitemap (astro.config.mjs) and writes robots.txt (pages/robots.txt.ts), so the three agree.
  */
 
-import { WITHOUT_GOOGLE_DIR } from '../../api/rules/site-variants'
+import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
 
 /** One visitor's pages, with everything below them (/account/orders). */
 export const PRIVATE_PAGES = [
@@ -30,7 +30,7 @@ const RESULT_SECTIONS = ['/newsletter'] as const
 
 /**
  * Built but never served at their own address: the sign-in pages without Google buttons stand in for the
- * usual ones (api/rules/site-variants.ts), so they are no page of their own to index or list.
+ * usual ones (core/rules/site-variants.ts), so they are no page of their own to index or list.
  */
 const BUILT_ONLY = [WITHOUT_GOOGLE_DIR] as const
 

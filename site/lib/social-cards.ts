@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { formatCurrency } from '@rules/money'
+import { formatCurrency } from '@core/rules/money'
 import sharp from 'sharp'
 import { MDX_COLLECTIONS, type ProductData, readCollection } from '../../content/read'
 import { isPublished } from '../../content/schema'

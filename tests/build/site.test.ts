@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { NEWSLETTER_OUTCOMES } from '../../api/rules/newsletter'
+import { NEWSLETTER_OUTCOMES } from '@core/rules/newsletter'
 import { REPO_ROOT, readProducts } from '../../content/read'
 
 const DIST = join(REPO_ROOT, 'dist')

@@ -84,7 +84,7 @@ test.describe('a customer account from sign-up to a new password', () => {
     test.setTimeout(300_000)
     const email = uniqueEmail(testInfo.project.name)
 
-    // Sign-up: the spec's checks first, then the account.
+    // Sign-up: the form's checks first, then the account.
     await page.goto('/signup')
     await waitForIsland(page, 'SignupForm')
     await expect(page.getByRole('heading', { level: 1, name: 'Create Account' })).toBeVisible()
@@ -439,12 +439,12 @@ test.describe('Google sign-in', () => {
     await expect(page).toHaveURL(/\/account$/)
     await expect(page.getByText(`Signed in as ${email}`)).toBeVisible()
     await expect(page.getByRole('region', { name: 'Personal Information' })).toContainText('Gail')
-    // Decision 7: the session travels in the HttpOnly cookie, never in a URL of the round trip.
+    // docs/product.md#sign-in: the session travels in the HttpOnly cookie, never in a URL of the round trip.
     const session = (await page.context().cookies()).find((cookie) => cookie.name === 'session')
     expect(session?.httpOnly).toBe(true)
     for (const url of visited) expect(url).not.toContain(session?.value ?? 'no session')
 
-    // Spec §6: an account made with Google cannot sign in with a password, and is told to use Google.
+    // docs/product.md#accounts: an account made with Google cannot sign in with a password, and is told to use Google.
     await page.getByRole('button', { name: 'Logout' }).click()
     await expect(page).toHaveURL(/\/$/)
     await signIn(page, email, 'any-password-at-all')

@@ -95,7 +95,7 @@ test.describe('guest checkout', () => {
     await restPointer(page)
     await axe()
 
-    // The address without the e-mail is enough for rates (spec §5) but not for paying.
+    // The address without the e-mail is enough for rates (docs/product.md#shipping) but not for paying.
     await fillShippingAddress(page)
     await expect(page.getByLabel('Full name')).not.toHaveAttribute('aria-invalid', 'true')
     await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
@@ -211,7 +211,7 @@ test.describe('/shipping', () => {
     await expect(page).toHaveURL(/\/cart$/)
   })
 
-  test('failed calls show the spec messages', async ({ page, axe }) => {
+  test('failed calls show their messages', async ({ page, axe }) => {
     await withCart(page, '/shipping')
     await waitForIsland(page, 'ShippingCheckout')
     await page.getByLabel('E-mail').fill('sam@example.com')

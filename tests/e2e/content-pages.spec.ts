@@ -1,6 +1,6 @@
 import { expect, test } from './support/fixtures'
 
-/** Every content page: its heading and the facts the spec names, clean under axe, at phone and desktop width. */
+/** Every content page: its heading and the facts docs/product.md names, clean under axe, at phone and desktop width. */
 const pages: { path: string; heading: RegExp; texts: (string | RegExp)[]; links?: [string, string][] }[] = [
   {
     path: '/about',

@@ -1,4 +1,4 @@
-// Forms before hydration (DESIGN decision 10): a form sent before its island has hydrated, or with
+// Forms before hydration (docs/decisions/009-forms-before-hydration.md): a form sent before its island has hydrated, or with
 // JavaScript off, never puts personal data in a URL and never leaves the visitor on raw JSON. The newsletter
 // forms work without JavaScript (POST, then a 303 to a page that says what happened); the checkout forms
 // cannot be sent until their island is ready. Each form is sent the moment its page has loaded, with the

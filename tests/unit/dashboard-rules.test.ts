@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
+import { badgeTone, statusLabel } from '@core/rules/order-status'
+import { parseProductWeight } from '@core/rules/product-weight'
 import { readConfig } from '../../api/env'
 import { isTimeZone, startOfDay } from '../../api/lib/time-zone'
 import { labelSource } from '../../api/modules/orders/label'
-import { badgeTone, statusLabel } from '../../api/rules/order-status'
-import { parseProductWeight } from '../../api/rules/product-weight'
 
 describe("the shop's day", () => {
   test('starts at midnight in the shop’s time zone, across daylight-saving moves', () => {

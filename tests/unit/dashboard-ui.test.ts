@@ -68,7 +68,7 @@ describe('dashboard fields', () => {
     expect(weightFromField('heavy')).toBeNull()
   })
 
-  test("Retry Failed shows the server's message, else the spec's", () => {
+  test("Retry Failed shows the server's message, else the fallback", () => {
     const conflict = new ApiError(409, 'Order 000042 is SHIPPED: only a FAILED order can be retried.', {
       error: 'Order 000042 is SHIPPED: only a FAILED order can be retried.',
     })

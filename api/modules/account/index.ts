@@ -1,8 +1,3 @@
-import { Elysia, t } from 'elysia'
-import type { Clock } from '../../lib/clock'
-import { sessionAuth } from '../../plugins/auth'
-import { notFound } from '../../plugins/errors'
-import type { Services } from '../../services'
 import {
   notificationsBody,
   orderNumberParams,
@@ -10,10 +5,19 @@ import {
   updateProfileBody,
   userOrderDetailSchema,
   userOrderSchema,
-} from './model'
+} from '@core/contracts/account'
+import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { notFound } from '../../lib/domain-errors'
+import { sessionAuth } from '../auth/guard'
+import type { AuthService } from '../auth/service'
+import type { AccountService } from './service'
 
 /** The signed-in customer's own profile, preferences and orders; every route here needs a session. */
-export function accountRoutes({ auth, accounts }: Pick<Services, 'auth' | 'accounts'>, clock: Clock) {
+export function accountRoutes(
+  { auth, accounts }: { auth: AuthService; accounts: AccountService },
+  clock: Clock,
+) {
   return new Elysia()
     .use(sessionAuth(auth, clock))
     .onAfterHandle(({ set }) => {

@@ -1,21 +1,27 @@
-import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { users } from '../../../db/schema/users'
-import type { Clock } from '../../lib/clock'
-import { unprocessable } from '../../plugins/errors'
+import type {
+  NotificationsBody,
+  PublicUser,
+  UpdateProfileBody,
+  UserOrder,
+  UserOrderDetail,
+} from '@core/contracts/account'
 import {
   addressProblems,
   hasControlCharacter,
   isPhone,
   type ProfileAddress,
   type UserRole,
-} from '../../rules/account'
-import { isUsState } from '../../rules/address'
-import { lineLabel } from '../../rules/catalog'
-import { formatOrderNumber } from '../../rules/order-status'
+} from '@core/rules/account'
+import { isUsState } from '@core/rules/address'
+import { lineLabel } from '@core/rules/catalog'
+import { formatOrderNumber } from '@core/rules/order-status'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { users } from '../../../db/schema/users'
+import type { Clock } from '../../lib/clock'
+import { invalid } from '../../lib/domain-errors'
 import type { Order, OrdersService } from '../orders/service'
-import type { NotificationsBody, PublicUser, UpdateProfileBody, UserOrder, UserOrderDetail } from './model'
 
 /** An account as stored, password hash included: for the auth module, never for an answer. */
 export type UserRecord = typeof users.$inferSelect
@@ -34,8 +40,8 @@ export interface NewAccount {
 /** A first or last name, trimmed; a 422 naming the field when it is blank or holds control characters. */
 export function cleanName(value: string, label: string): string {
   const trimmed = value.trim()
-  if (trimmed === '') throw unprocessable(`Please enter your ${label}.`)
-  if (hasControlCharacter(trimmed)) throw unprocessable(`Please check your ${label}.`)
+  if (trimmed === '') throw invalid(`Please enter your ${label}.`)
+  if (hasControlCharacter(trimmed)) throw invalid(`Please check your ${label}.`)
   return trimmed
 }
 
@@ -51,14 +57,14 @@ function cleanAddress(address: ProfileAddress): ProfileAddress {
     country,
   }
   const problem = Object.values(addressProblems(cleaned))[0]
-  if (problem) throw unprocessable(problem)
+  if (problem) throw invalid(problem)
   if (Object.values(cleaned).some((value) => hasControlCharacter(value))) {
-    throw unprocessable('Please check the address.')
+    throw invalid('Please check the address.')
   }
   return cleaned
 }
 
-/** Cents to dollars for the spec's amount fields (totalAmount); exact to the cent. */
+/** Cents to dollars for the answers' amount fields (totalAmount); exact to the cent. */
 function dollars(cents: number): number {
   return Math.round(cents) / 100
 }
@@ -242,13 +248,12 @@ export function createAccountService(deps: {
       if (body.lastName !== undefined) changes.lastName = cleanName(body.lastName, 'last name')
       if (body.phone !== undefined) {
         const phone = body.phone.trim()
-        if (!isPhone(phone))
-          throw unprocessable('Please enter a phone number with digits, like (512) 555-0100.')
+        if (!isPhone(phone)) throw invalid('Please enter a phone number with digits, like (512) 555-0100.')
         changes.phone = phone
       }
       if (body.address !== undefined)
         changes.address = body.address === null ? null : cleanAddress(body.address)
-      if (Object.keys(changes).length === 0) throw unprocessable('There is nothing to save.')
+      if (Object.keys(changes).length === 0) throw invalid('There is nothing to save.')
       return service.toPublic(await update(userId, changes))
     },
 
@@ -256,7 +261,7 @@ export function createAccountService(deps: {
       const changes: Partial<UserRecord> = {}
       if (body.email !== undefined) changes.notifyByEmail = body.email
       if (body.sms !== undefined) changes.notifyBySms = body.sms
-      if (Object.keys(changes).length === 0) throw unprocessable('There is nothing to save.')
+      if (Object.keys(changes).length === 0) throw invalid('There is nothing to save.')
       return service.toPublic(await update(userId, changes))
     },
 

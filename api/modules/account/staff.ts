@@ -7,9 +7,10 @@
  * address before the owner runs the command, so an account whose e-mail was never verified loses its
  * password and every session first (docs/decisions/016-verified-e-mail.md).
  */
+
+import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
+import { isEmail } from '@core/rules/address'
 import { errorMessage } from '../../lib/log'
-import { PASSWORD_MAX_LENGTH } from '../../rules/account'
-import { isEmail } from '../../rules/address'
 import type { SessionStore } from '../auth/sessions'
 import type { AccountService, UserRecord } from './service'
 

@@ -1,16 +1,4 @@
-import { Elysia } from 'elysia'
-import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
-import { errorMessage, log } from '../../lib/log'
-import { sessionAuth } from '../../plugins/auth'
-import { unprocessable } from '../../plugins/errors'
-import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { customerKey } from '../../rules/customer'
-import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../rules/return-path'
-import type { Services } from '../../services'
-import { publicUserSchema } from '../account/model'
-import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
-import { googleUnavailablePage } from './google-page'
+import { publicUserSchema } from '@core/contracts/account'
 import {
   authenticatedResponse,
   forgotPasswordBody,
@@ -21,7 +9,21 @@ import {
   resetPasswordBody,
   resetTokenBody,
   verifyEmailBody,
-} from './model'
+} from '@core/contracts/auth'
+import { customerKey } from '@core/rules/customer'
+import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '@core/rules/return-path'
+import { Elysia } from 'elysia'
+import { IdentityProviderError, type SignInChecks } from '../../adapters/types'
+import type { Config } from '../../env'
+import type { Clock } from '../../lib/clock'
+import { invalid } from '../../lib/domain-errors'
+import { errorMessage, log } from '../../lib/log'
+import type { RateCounter } from '../../lib/rate-counters'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import type { AccountService } from '../account/service'
+import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
+import { googleUnavailablePage } from './google-page'
+import { sessionAuth } from './guard'
 import { type AuthService, MESSAGES, type SignedIn } from './service'
 import { VERIFICATION_MESSAGES } from './verification'
 
@@ -119,9 +121,13 @@ function loginAgain(reason: 'failed' | 'unverified', next: string | null): strin
 }
 
 export function authRoutes(
-  { auth, accounts, sharedRateCounter }: Pick<Services, 'auth' | 'accounts' | 'sharedRateCounter'>,
+  {
+    auth,
+    accounts,
+    sharedRateCounter,
+  }: { auth: AuthService; accounts: AccountService; sharedRateCounter: RateCounter },
   limits: RateLimitPlugin,
-  { config, clock }: Pick<AppDeps, 'config' | 'clock'>,
+  { config, clock }: { config: Config; clock: Clock },
 ) {
   const policy = auth.cookiePolicy
 
@@ -228,7 +234,7 @@ export function authRoutes(
         '/api/auth/validate-reset-token',
         async ({ body, clientAddress }) => {
           await sharedRateCounter(clientAddress, LIMITS.resetUse)
-          if (!(await auth.isResetTokenValid(body.token))) throw unprocessable(MESSAGES.badResetLink)
+          if (!(await auth.isResetTokenValid(body.token))) throw invalid(MESSAGES.badResetLink)
           return { message: 'This reset link is valid.' }
         },
         {
@@ -341,7 +347,7 @@ export function authRoutes(
           )
           try {
             await startSession(cookie, await auth.finishGoogleSignIn(callbackUrl, trip.checks))
-            // Decision 7: the browser is signed in by the cookie; no credential travels in this URL.
+            // docs/product.md#sign-in: the browser is signed in by the cookie; no credential travels in this URL.
             set.headers.location = trip.next ?? DEFAULT_AFTER_SIGN_IN
           } catch (error) {
             if (!(error instanceof IdentityProviderError)) throw error

@@ -1,3 +1,6 @@
+import type { LoginBody, RegisterBody, ResetPasswordBody } from '@core/contracts/auth'
+import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '@core/rules/account'
+import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
 import { and, eq, gt, ne } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
@@ -11,13 +14,10 @@ import {
 } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
-import { conflict, HttpError, unprocessable } from '../../plugins/errors'
-import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '../../rules/account'
-import { isEmail, PASSWORD_MIN_LENGTH } from '../../rules/address'
+import { conflict, forbidden, invalid, unauthenticated, unavailable } from '../../lib/domain-errors'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
 import { googleAccountEmail, passwordResetEmail, staffPasswordEmail } from './email'
-import type { LoginBody, RegisterBody, ResetPasswordBody } from './model'
 import { createSessionStore, generateToken, hashToken, isTokenShaped, type Session } from './sessions'
 import { createSignInLimit } from './sign-in-limit'
 import { createEmailVerification, VERIFICATION_JOB } from './verification'
@@ -60,8 +60,8 @@ export interface SignedIn {
 }
 
 function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw unprocessable(MESSAGES.passwordTooShort)
-  if (password.length > PASSWORD_MAX_LENGTH) throw unprocessable(MESSAGES.passwordTooLong)
+  if (password.length < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
+  if (password.length > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
 }
 
 function emailPayload(payload: unknown): string {
@@ -153,12 +153,12 @@ export function createAuthService(deps: {
       const firstName = cleanName(body.firstName, 'first name')
       const lastName = cleanName(body.lastName, 'last name')
       const email = body.email.trim().toLowerCase()
-      if (!isEmail(email)) throw unprocessable(MESSAGES.invalidEmail)
+      if (!isEmail(email)) throw invalid(MESSAGES.invalidEmail)
       checkPassword(body.password)
       const passwordHash = await Bun.password.hash(body.password, 'argon2id')
       const user = await accounts.create({ email, passwordHash, firstName, lastName })
       if (!user) throw conflict(MESSAGES.emailTaken)
-      // Signed in at once (the spec's call); the address is proved later, by the link this queues.
+      // Signed in at once (docs/product.md#sign-in); the address is proved later, by the link this queues.
       await verification.request(user.id)
       return signInAs(user, 'password')
     },
@@ -166,22 +166,22 @@ export function createAuthService(deps: {
     /** Password sign-in from `address` (the client's), counted against the brute-force limit. */
     async signIn(body: LoginBody, address: string): Promise<SignedIn> {
       const email = body.email.trim().toLowerCase()
-      if (!isEmail(email)) throw unprocessable(MESSAGES.invalidEmail)
+      if (!isEmail(email)) throw invalid(MESSAGES.invalidEmail)
       const attempt = await signInLimit.begin(email, address)
       const user = await accounts.findByEmail(email)
       if (!user) {
         await Bun.password.verify(body.password, await decoy())
-        throw new HttpError(401, MESSAGES.wrongCredentials)
+        throw unauthenticated(MESSAGES.wrongCredentials)
       }
       if (user.passwordHash === null) {
-        // Spec §6: an account registered with Google is told to use Google (this does reveal that it exists).
-        if (user.googleSubject !== null) throw new HttpError(401, MESSAGES.useGoogle, { useGoogle: true })
+        // docs/product.md#accounts: an account registered with Google is told to use Google (this does reveal that it exists).
+        if (user.googleSubject !== null) throw unauthenticated(MESSAGES.useGoogle, { useGoogle: true })
         // No password yet (one is set with an e-mailed link): refused like a wrong one, in as long.
         await Bun.password.verify(body.password, await decoy())
-        throw new HttpError(401, MESSAGES.wrongCredentials)
+        throw unauthenticated(MESSAGES.wrongCredentials)
       }
       if (body.password === '' || !(await Bun.password.verify(body.password, user.passwordHash))) {
-        throw new HttpError(401, MESSAGES.wrongCredentials)
+        throw unauthenticated(MESSAGES.wrongCredentials)
       }
       await attempt.succeeded()
       const signedIn = await signInAs(user, 'password')
@@ -191,7 +191,7 @@ export function createAuthService(deps: {
       const now = await accounts.findById(user.id)
       if (now?.passwordHash !== user.passwordHash) {
         await sessions.invalidate(signedIn.token)
-        throw new HttpError(401, MESSAGES.wrongCredentials)
+        throw unauthenticated(MESSAGES.wrongCredentials)
       }
       return signedIn
     },
@@ -212,12 +212,12 @@ export function createAuthService(deps: {
     ): Promise<void> {
       if (user.passwordHash === null) {
         if (signedInRecentlyWith(session, 'google', clock.now())) return
-        throw new HttpError(403, MESSAGES.googleAgainToDelete, { reauthenticate: 'google' })
+        throw forbidden(MESSAGES.googleAgainToDelete, { reauthenticate: 'google' })
       }
-      if (password === undefined || password === '') throw unprocessable(MESSAGES.passwordToDelete)
+      if (password === undefined || password === '') throw invalid(MESSAGES.passwordToDelete)
       const attempt = await signInLimit.begin(user.email, address)
       if (!(await Bun.password.verify(password, user.passwordHash))) {
-        throw new HttpError(403, MESSAGES.wrongPasswordToDelete, { reauthenticate: 'password' })
+        throw forbidden(MESSAGES.wrongPasswordToDelete, { reauthenticate: 'password' })
       }
       await attempt.succeeded()
     },
@@ -240,7 +240,7 @@ export function createAuthService(deps: {
      */
     async requestPasswordReset(rawEmail: string): Promise<void> {
       const email = rawEmail.trim().toLowerCase()
-      if (!isEmail(email)) throw unprocessable(MESSAGES.invalidEmail)
+      if (!isEmail(email)) throw invalid(MESSAGES.invalidEmail)
       await jobs.enqueue(AUTH_JOBS.passwordResetEmail, { email }, { maxAttempts: 3 })
     },
 
@@ -278,13 +278,13 @@ export function createAuthService(deps: {
     /** Sets the new password, uses up the link, and signs the account out everywhere. */
     async resetPassword(body: ResetPasswordBody): Promise<void> {
       checkPassword(body.password)
-      if (!isTokenShaped(body.token)) throw unprocessable(MESSAGES.badResetLink)
+      if (!isTokenShaped(body.token)) throw invalid(MESSAGES.badResetLink)
       // Deleting is what makes the link single-use: of two simultaneous uses, only one gets the row back.
       const [used] = await db
         .delete(passwordResetTokens)
         .where(eq(passwordResetTokens.id, hashToken(body.token)))
         .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
-      if (!used || used.expiresAt <= clock.now()) throw unprocessable(MESSAGES.badResetLink)
+      if (!used || used.expiresAt <= clock.now()) throw invalid(MESSAGES.badResetLink)
       const user = await accounts.setPasswordHash(
         used.userId,
         await Bun.password.hash(body.password, 'argon2id'),
@@ -301,18 +301,18 @@ export function createAuthService(deps: {
 
     /** Where to send the browser for Google sign-in, and the checks to keep for its return. */
     async startGoogleSignIn(): Promise<{ url: string; checks: SignInChecks }> {
-      if (!deps.google) throw new HttpError(503, 'Google sign-in is not set up on this shop.')
+      if (!deps.google) throw unavailable('Google sign-in is not set up on this shop.')
       return deps.google.start(`${deps.config.publicUrl}/auth/google/callback`)
     },
 
     /**
      * Completes Google sign-in: the account with this Google identity, else the one with its verified
-     * e-mail (DESIGN decision 3), else a new account without a password. An account found by e-mail whose
+     * e-mail (docs/product.md#google-sign-in), else a new account without a password. An account found by e-mail whose
      * address was never proved may have been registered by someone else before its owner came (account
      * pre-hijacking): its password is cleared and its sessions ended before the owner is signed in.
      */
     async finishGoogleSignIn(callbackUrl: URL, checks: SignInChecks): Promise<SignedIn> {
-      if (!deps.google) throw new HttpError(503, 'Google sign-in is not set up on this shop.')
+      if (!deps.google) throw unavailable('Google sign-in is not set up on this shop.')
       const identity = await deps.google.finish(callbackUrl, checks)
       if (!identity.emailVerified) throw new IdentityProviderError(MESSAGES.googleUnverified)
       const known = await accounts.findByGoogleSubject(identity.subject)

@@ -2,13 +2,14 @@
  * Sessions as the Lucia guide builds them: the browser holds a random token, the database holds its
  * SHA-256. A stolen copy of the table signs nobody in, and a guessed or altered cookie matches no row.
  */
+
+import type { SignInMethod } from '@core/rules/account'
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { sessions } from '../../../db/schema/auth'
 import type { Clock } from '../../lib/clock'
-import type { SignInMethod } from '../../rules/account'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** A session lasts 30 days from its last renewal. */

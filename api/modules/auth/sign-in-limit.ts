@@ -10,7 +10,7 @@ import { and, desc, eq, gt, lt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { signInFailures } from '../../../db/schema/auth'
 import type { Clock } from '../../lib/clock'
-import { HttpError } from '../../plugins/errors'
+import { type DomainError, tooMany } from '../../lib/domain-errors'
 
 export const SIGN_IN_LIMIT = { max: 10, windowMs: 10 * 60 * 1000 }
 
@@ -19,13 +19,11 @@ export interface SignInAttempt {
   succeeded(): Promise<void>
 }
 
-function tooMany(retryAfterSeconds: number): HttpError {
+function tooManyAttempts(retryAfterSeconds: number): DomainError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
-  return new HttpError(
-    429,
+  return tooMany(
     `Too many sign-in attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again, or reset your password.`,
-    { retryAfterSeconds },
-    { 'retry-after': String(retryAfterSeconds) },
+    retryAfterSeconds,
   )
 }
 
@@ -68,7 +66,7 @@ export function createSignInLimit(db: Database, clock: Clock) {
       )
       if (until > now) {
         await db.delete(signInFailures).where(eq(signInFailures.id, ownId))
-        throw tooMany(Math.ceil((until - now) / 1000))
+        throw tooManyAttempts(Math.ceil((until - now) / 1000))
       }
       // Rows older than a day can never count again.
       if (Math.random() < 0.01) {

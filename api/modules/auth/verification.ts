@@ -10,7 +10,7 @@ import { emailVerificationTokens } from '../../../db/schema/auth'
 import type { Mailer } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
-import { HttpError } from '../../plugins/errors'
+import { conflict, type DomainError, invalid } from '../../lib/domain-errors'
 import type { AccountService } from '../account/service'
 import type { JobQueue } from '../jobs/service'
 import { verificationEmail } from './email'
@@ -32,10 +32,12 @@ export const VERIFICATION_MESSAGES = {
 /** Why a link was refused; the page words its answer by it. */
 export type RefusedLink = 'used' | 'expired' | 'invalid'
 
-function refused(reason: RefusedLink): HttpError {
+function refused(reason: RefusedLink): DomainError {
   // A used link is a conflict with what already happened; an expired or unknown one is a refused value
   // (docs/decisions/015-invalid-input-status.md).
-  return new HttpError(reason === 'used' ? 409 : 422, VERIFICATION_MESSAGES[reason], { reason })
+  return reason === 'used'
+    ? conflict(VERIFICATION_MESSAGES[reason], { reason })
+    : invalid(VERIFICATION_MESSAGES[reason], { reason })
 }
 
 function userIdPayload(payload: unknown): string {

@@ -1,13 +1,13 @@
 /**
  * A cart rebuilt on the server from product ids and quantities: names, prices and weights come from the
- * catalogue, never from the browser (DESIGN §4). Both the shipping quote and the checkout session use it,
+ * catalogue, never from the browser (docs/product.md#money). Both the shipping quote and the checkout session use it,
  * and the fingerprint ties a quote to the cart it was weighed for. It lives with the catalogue because
  * everything in it is catalogue data; shipping and checkout both build on it.
  */
 import { createHash } from 'node:crypto'
-import { unprocessable } from '../../plugins/errors'
-import { lineLabel } from '../../rules/catalog'
-import type { PricedLine } from '../../rules/discounts'
+import { lineLabel } from '@core/rules/catalog'
+import type { PricedLine } from '@core/rules/discounts'
+import { invalid } from '../../lib/domain-errors'
 import type { CatalogService } from './service'
 
 type CatalogLookup = Pick<CatalogService, 'byId'>
@@ -46,7 +46,7 @@ const VARIANT_PATTERN = /^[\p{L}\p{N} &'.,()-]{1,60}$/u
 function cleanVariant(variant: string | null | undefined): string | null {
   const value = (variant ?? '').replace(/\s+/g, ' ').trim()
   if (value === '') return null
-  if (!VARIANT_PATTERN.test(value)) throw unprocessable('Please choose a product option from the list.')
+  if (!VARIANT_PATTERN.test(value)) throw invalid('Please choose a product option from the list.')
   return value
 }
 
@@ -79,9 +79,9 @@ export async function buildCart(catalog: CatalogLookup, items: readonly CartItem
   for (const id of new Set(items.map((item) => item.productId))) products.set(id, await catalog.byId(id))
   const lines: CartLine[] = items.map((item) => {
     const product = products.get(item.productId)
-    if (!product) throw unprocessable(UNKNOWN_PRODUCT_MESSAGE)
+    if (!product) throw invalid(UNKNOWN_PRODUCT_MESSAGE)
     if (!Number.isInteger(item.quantity) || item.quantity < 1 || item.quantity > 99) {
-      throw unprocessable('Quantities must be whole numbers from 1 to 99.')
+      throw invalid('Quantities must be whole numbers from 1 to 99.')
     }
     return {
       productId: product.id,

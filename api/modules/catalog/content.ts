@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
+import type { CategoryId } from '@core/rules/catalog'
+import { dollarsToCents } from '@core/rules/money'
 import { formatProblems, readProducts } from '../../../content/read'
 import { isPublished } from '../../../content/schema'
-import type { CategoryId } from '../../rules/catalog'
-import { dollarsToCents } from '../../rules/money'
 
 /** What the server needs of a product file: the money, weight and names it charges and ships by. */
 export interface ContentProduct {

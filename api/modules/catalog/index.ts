@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import { notFoundResponse, respond, type StaticSite } from '../../plugins/static-site'
-import type { Services } from '../../services'
+import type { CatalogService } from './service'
 
-export function catalogRoutes({ catalog }: Pick<Services, 'catalog'>, site: StaticSite) {
+export function catalogRoutes({ catalog }: { catalog: CatalogService }, site: StaticSite) {
   return (
     new Elysia()
       // The shop's live prices: pages are prerendered, so this is how a page learns of a change since its build.

@@ -1,10 +1,10 @@
+import { centsToDollars } from '@core/rules/money'
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { catalogVersion, products } from '../../../db/schema'
 import { type Clock, systemClock } from '../../lib/clock'
 import { errorMessage, log } from '../../lib/log'
-import { prepareFile, type StaticFile } from '../../plugins/static-site'
-import { centsToDollars } from '../../rules/money'
+import { prepareFile, type StaticFile } from '../../lib/prepared-file'
 import type { ContentProduct } from './content'
 
 export interface CatalogProduct {
@@ -28,7 +28,7 @@ function listed(product: CatalogProduct) {
     category: product.category,
     description: product.description,
     price: centsToDollars(product.priceCents),
-    // The tenths-of-an-ounce integer as the one-decimal text the spec shows ('2.0').
+    // The tenths-of-an-ounce integer as the one-decimal text the pages show ('2.0').
     weight: (product.weightTenthsOz / 10).toFixed(1),
     rating: product.rating,
   }
@@ -137,7 +137,7 @@ export function createCatalogService(
       for (const product of (await current()).values()) if (product.slug === slug) return product
       return null
     },
-    /** By name as shoppers and the spec's rates call spell it: any capitals, spaces trimmed. */
+    /** By name as shoppers and the rates call's item names spell it (docs/product.md#shop-calls): any capitals, spaces trimmed. */
     async byName(name: string): Promise<CatalogProduct | null> {
       const wanted = name.trim().toLowerCase()
       for (const product of (await current()).values())

@@ -1,10 +1,11 @@
+import { createSessionBody, createSessionResponse, sessionStatusResponse } from '@core/contracts/checkout'
+import { DISCOUNT_ATTEMPT_LIMIT } from '@core/contracts/discounts'
 import { Elysia, t } from 'elysia'
 import type { Clock } from '../../lib/clock'
-import { sessionAuth } from '../../plugins/auth'
 import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
-import type { Services } from '../../services'
-import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
-import { createSessionBody, createSessionResponse, sessionStatusResponse } from './model'
+import { sessionAuth } from '../auth/guard'
+import type { AuthService } from '../auth/service'
+import type { CheckoutService } from './service'
 
 const SESSION_LIMIT = {
   name: 'checkout',
@@ -18,7 +19,7 @@ const sessionLimits = (body: unknown) =>
   sendsDiscountCode(body) ? [SESSION_LIMIT, DISCOUNT_ATTEMPT_LIMIT] : [SESSION_LIMIT]
 
 export function checkoutRoutes(
-  { checkout, auth }: Pick<Services, 'checkout' | 'auth'>,
+  { checkout, auth }: { checkout: CheckoutService; auth: AuthService },
   limits: RateLimitPlugin,
   clock: Clock,
 ) {

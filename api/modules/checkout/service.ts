@@ -1,17 +1,24 @@
 import { createHash } from 'node:crypto'
+import type { CreateSessionBody } from '@core/contracts/checkout'
+import { isEmail } from '@core/rules/address'
+import type { CheckoutSessionStatus } from '@core/rules/checkout-status'
+import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '@core/rules/discounts'
+import { MIN_CHARGE_CENTS } from '@core/rules/money'
+import { formatOrderNumber } from '@core/rules/order-status'
 import { and, eq, gt, inArray, ne, not, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
+import type { Database } from '../../../db/client'
 import { checkoutSessions } from '../../../db/schema/checkout'
-import { type CheckoutSessionRequest, PaymentProviderError, type ShippingAddress } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
+import {
+  type CheckoutSessionRequest,
+  type PaymentProvider,
+  PaymentProviderError,
+  type ShippingAddress,
+} from '../../adapters/types'
+import type { Clock } from '../../lib/clock'
+import { invalid, notFound, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
 import { minimisedAddressSql } from '../../lib/minimised-address'
-import { HttpError, notFound, unprocessable } from '../../plugins/errors'
-import { isEmail } from '../../rules/address'
-import type { CheckoutSessionStatus } from '../../rules/checkout-status'
-import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '../../rules/discounts'
-import { MIN_CHARGE_CENTS } from '../../rules/money'
-import { formatOrderNumber } from '../../rules/order-status'
 import { buildCart, lineName, pricedLines } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
@@ -19,7 +26,6 @@ import type { JobHandler, JobQueue } from '../jobs/service'
 import { addressHash, normalizeAddress } from '../shipping/address'
 import { shippingPriceCents } from '../shipping/pricing'
 import type { ShippingService } from '../shipping/service'
-import type { CreateSessionBody } from './model'
 
 export const MIN_TOTAL_MESSAGE =
   'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.'
@@ -104,7 +110,10 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
 }
 
-export interface CheckoutServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'payments'> {
+export interface CheckoutServiceDeps {
+  db: Database
+  clock: Clock
+  payments: PaymentProvider
   catalog: CatalogService
   discounts: DiscountService
   shipping: ShippingService
@@ -160,7 +169,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       userId: string | null,
     ): Promise<{ sessionId: string; url: string }> {
       const email = body.customer_email.trim().toLowerCase()
-      if (!isEmail(email)) throw unprocessable('Please enter a valid e-mail address, like name@example.com.')
+      if (!isEmail(email)) throw invalid('Please enter a valid e-mail address, like name@example.com.')
       const shippingAddress = normalizeAddress(body.shipping_address)
       const billingAddress = body.billing_address
         ? normalizeAddress(body.billing_address, 'billing')
@@ -181,7 +190,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       const terms = await discountTerms(body.discount_code, cart.subtotalCents)
       const discount = discountCents(cart.subtotalCents, terms)
       const goodsCents = cart.subtotalCents - discount
-      if (goodsCents < MIN_CHARGE_CENTS) throw unprocessable(MIN_TOTAL_MESSAGE)
+      if (goodsCents < MIN_CHARGE_CENTS) throw invalid(MIN_TOTAL_MESSAGE)
       const shippingCents = shippingPriceCents(quote, goodsCents)
 
       const priced = pricedLines(cart)
@@ -241,7 +250,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
         if (terms) await discounts.release(key)
         if (!(error instanceof PaymentProviderError)) throw error
         log.error('payment provider refused a session', { error: errorMessage(error) })
-        throw new HttpError(502, 'We could not start the secure payment. Please try again in a moment.')
+        throw upstreamFailed('We could not start the secure payment. Please try again in a moment.')
       }
 
       const now = clock.now()

@@ -1,8 +1,3 @@
-import { Elysia, t } from 'elysia'
-import type { Clock } from '../../lib/clock'
-import { sessionAuth } from '../../plugins/auth'
-import { PRODUCT_WEIGHT_MESSAGE } from '../../rules/product-weight'
-import type { Services } from '../../services'
 import {
   dashboardOrderSchema,
   dashboardProductSchema,
@@ -15,14 +10,23 @@ import {
   pageQuery,
   webhookEventSchema,
   weightResponse,
-} from './model'
+} from '@core/contracts/dashboard'
+import { PRODUCT_WEIGHT_MESSAGE } from '@core/rules/product-weight'
+import { Elysia, t } from 'elysia'
+import type { Clock } from '../../lib/clock'
+import { sessionAuth } from '../auth/guard'
+import type { AuthService } from '../auth/service'
+import type { DashboardService } from './service'
 import { ITEM_COUNT_MESSAGE } from './service'
 
 /**
- * The staff dashboard's calls (spec §7). Every route here is `staff: true`: anonymous callers get 401,
- * customers 403, before any handler runs (api/plugins/auth.ts). Answers are never cached.
+ * The staff dashboard's calls (docs/product.md#staff-calls). Every route here is `staff: true`: anonymous callers get 401,
+ * customers 403, before any handler runs (api/modules/auth/guard.ts). Answers are never cached.
  */
-export function dashboardRoutes({ auth, dashboard }: Pick<Services, 'auth' | 'dashboard'>, clock: Clock) {
+export function dashboardRoutes(
+  { auth, dashboard }: { auth: AuthService; dashboard: DashboardService },
+  clock: Clock,
+) {
   return (
     new Elysia()
       .use(sessionAuth(auth, clock))

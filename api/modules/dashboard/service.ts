@@ -1,21 +1,3 @@
-import type { Config } from '../../env'
-import type { Clock } from '../../lib/clock'
-import { startOfDay } from '../../lib/time-zone'
-import { conflict, notFound, unprocessable } from '../../plugins/errors'
-import {
-  formatOrderNumber,
-  isOrderStatus,
-  ORDER_STATUSES,
-  type OrderStatus,
-  statusLabel,
-} from '../../rules/order-status'
-import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '../../rules/package'
-import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '../../rules/product-weight'
-import type { AccountService } from '../account/service'
-import type { CatalogProduct, CatalogService } from '../catalog/service'
-import type { LabelSource } from '../orders/label'
-import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
-import type { WebhookService } from '../webhooks/service'
 import {
   type DashboardOrder,
   type DashboardProduct,
@@ -28,13 +10,31 @@ import {
   type PackageRecommendationAnswer,
   type WebhookEventAnswer,
   type WeightResponse,
-} from './model'
+} from '@core/contracts/dashboard'
+import {
+  formatOrderNumber,
+  isOrderStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+  statusLabel,
+} from '@core/rules/order-status'
+import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '@core/rules/package'
+import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '@core/rules/product-weight'
+import type { Config } from '../../env'
+import type { Clock } from '../../lib/clock'
+import { conflict, invalid, notFound } from '../../lib/domain-errors'
+import { startOfDay } from '../../lib/time-zone'
+import type { AccountService } from '../account/service'
+import type { CatalogProduct, CatalogService } from '../catalog/service'
+import type { LabelSource } from '../orders/label'
+import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
+import type { WebhookService } from '../webhooks/service'
 
 const ORDER_NOT_FOUND = 'Order not found.'
 const PRODUCT_NOT_FOUND = 'Product not found.'
 export const ITEM_COUNT_MESSAGE = `Item count must be a whole number from ${PACKAGE_ITEM_LIMITS.min} to ${PACKAGE_ITEM_LIMITS.max}.`
 
-/** Cents to the spec's dollar amounts; tenths of an ounce to ounces. Both exact at their last digit. */
+/** Cents to the answers' dollar amounts; tenths of an ounce to ounces. Both exact at their last digit. */
 const dollars = (cents: number) => Math.round(cents) / 100
 const ounces = (tenths: number) => Math.round(tenths) / 10
 
@@ -47,7 +47,7 @@ export function orderIdFrom(segment: string): number | null {
 export function pageLimit(raw: string | undefined): number {
   if (raw === undefined || raw === '') return PAGE_LIMIT_DEFAULT
   if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > PAGE_LIMIT_MAX) {
-    throw unprocessable(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.`)
+    throw invalid(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}.`)
   }
   return Number(raw)
 }
@@ -57,7 +57,7 @@ export function statusFilter(raw: string | undefined): OrderStatus[] | undefined
   if (raw === undefined || raw === '') return undefined
   const wanted = raw.split(',').map((status) => status.trim())
   if (wanted.length > ORDER_STATUSES.length || !wanted.every(isOrderStatus)) {
-    throw unprocessable(`status must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`)
+    throw invalid(`status must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`)
   }
   return [...new Set(wanted)]
 }
@@ -95,10 +95,10 @@ function dashboardProduct(product: CatalogProduct): DashboardProduct {
 }
 
 /**
- * The staff dashboard (spec §2 /dashboard, §7): numbers for the day, orders and payment events newest
+ * The staff dashboard (docs/product.md#dashboard): numbers for the day, orders and payment events newest
  * first, fulfilment actions, product weights and the package calculator. It reads and acts through the
  * orders, catalogue, webhook and account services; access is checked before any of this runs (the
- * `staff` guard in api/plugins/auth.ts).
+ * `staff` guard in api/modules/auth/guard.ts).
  */
 export function createDashboardService(deps: {
   clock: Clock
@@ -151,7 +151,7 @@ export function createDashboardService(deps: {
       const limit = pageLimit(query.limit)
       let before: number | undefined
       if (query.before !== undefined && query.before !== '') {
-        if (!/^\d{1,9}$/.test(query.before)) throw unprocessable('before must be an order number.')
+        if (!/^\d{1,9}$/.test(query.before)) throw invalid('before must be an order number.')
         before = Number(query.before)
       }
       const statuses = statusFilter(query.status)
@@ -230,7 +230,7 @@ export function createDashboardService(deps: {
     /** Staff weight edit: ounces above 0, at most 1,000, one decimal; later rates and labels use it. */
     async setWeight(segment: string, body: unknown): Promise<WeightResponse> {
       const weight = parseProductWeight((body as { weight?: unknown } | null)?.weight)
-      if (weight === null) throw unprocessable(PRODUCT_WEIGHT_MESSAGE)
+      if (weight === null) throw invalid(PRODUCT_WEIGHT_MESSAGE)
       const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
       const product = id === null ? null : await catalog.setWeight(id, weight)
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
@@ -243,15 +243,15 @@ export function createDashboardService(deps: {
     async webhookEvents(query: { limit?: string; before?: string }): Promise<WebhookEventAnswer[]> {
       const limit = pageLimit(query.limit)
       const before = query.before === '' ? undefined : query.before
-      if (before !== undefined && before.length > 255) throw unprocessable('before must be an event id.')
+      if (before !== undefined && before.length > 255) throw invalid('before must be an event id.')
       const events = await deps.webhooks.page({ limit, before })
       return events.map((event) => ({ ...event, createdAt: event.createdAt.toISOString() }))
     },
 
-    /** Spec §5 calculator: 1–20 items (decision 5), else a 422 that says so. */
+    /** The package calculator: 1–20 items (docs/product.md#packages), else a 422 that says so. */
     calculatePackage(body: unknown): PackageRecommendationAnswer {
       const count = parsePackageItemCount((body as { itemCount?: unknown } | null)?.itemCount)
-      if (count === null) throw unprocessable(ITEM_COUNT_MESSAGE)
+      if (count === null) throw invalid(ITEM_COUNT_MESSAGE)
       return packageForItemCount(count)
     },
   }

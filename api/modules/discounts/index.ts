@@ -1,29 +1,29 @@
+import { DISCOUNT_ATTEMPT_LIMIT, MAX_CODE_LENGTH, validateDiscountBody } from '@core/contracts/discounts'
+import { discountCents } from '@core/rules/discounts'
+import { centsToDollars, dollarsToCents } from '@core/rules/money'
 import { Elysia } from 'elysia'
-import { unprocessable } from '../../plugins/errors'
+import { invalid } from '../../lib/domain-errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { discountCents } from '../../rules/discounts'
-import { centsToDollars, dollarsToCents } from '../../rules/money'
-import type { Services } from '../../services'
-import { DISCOUNT_ATTEMPT_LIMIT, MAX_CODE_LENGTH, validateDiscountBody } from './model'
+import type { DiscountService } from './service'
 
 /** No cart in this shop comes near this; anything above is a typo or a probe. */
 const MAX_SUBTOTAL_CENTS = 100_000_00
 
-export function discountRoutes({ discounts }: Pick<Services, 'discounts'>, limits: RateLimitPlugin) {
+export function discountRoutes({ discounts }: { discounts: DiscountService }, limits: RateLimitPlugin) {
   return new Elysia().use(limits).post(
     '/api/validate-discount',
     async ({ body }) => {
       const code = body.code.trim()
-      if (!code || code.length > MAX_CODE_LENGTH) throw unprocessable('Please enter a discount code.')
+      if (!code || code.length > MAX_CODE_LENGTH) throw invalid('Please enter a discount code.')
       const subtotalCents = dollarsToCents(body.amount)
       if (subtotalCents === null || subtotalCents > MAX_SUBTOTAL_CENTS) {
-        throw unprocessable('amount must be the cart subtotal in dollars, like 42.00.')
+        throw invalid('amount must be the cart subtotal in dollars, like 42.00.')
       }
       const terms = await discounts.validate(code, { subtotalCents })
       return {
         code: terms.code,
         type: terms.type,
-        // The spec's toast shows '$5 discount', so fixed amounts travel in dollars; cents stay below the UI.
+        // The cart's toast shows '$5 discount' (docs/product.md#cart), so fixed amounts travel in dollars; cents stay below the UI.
         amount: terms.type === 'fixed' ? Number(centsToDollars(terms.amount)) : terms.amount,
         discountCents: discountCents(subtotalCents, terms),
       }

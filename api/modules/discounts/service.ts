@@ -1,12 +1,12 @@
+import { customerKey } from '@core/rules/customer'
+import type { DiscountTerms } from '@core/rules/discounts'
+import { formatCents } from '@core/rules/money'
 import { and, count, eq, gt, inArray, not, or, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
-import { notFound, unprocessable } from '../../plugins/errors'
-import { customerKey } from '../../rules/customer'
-import type { DiscountTerms } from '../../rules/discounts'
-import { formatCents } from '../../rules/money'
+import { invalid, notFound } from '../../lib/domain-errors'
 
 export interface DiscountContext {
   subtotalCents: number
@@ -145,11 +145,11 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     if (!row) throw notFound('This discount code does not exist.')
     const now = clock.now()
     if (row.activeFrom && now.getTime() < row.activeFrom.getTime())
-      throw unprocessable('This discount code is not active yet.')
+      throw invalid('This discount code is not active yet.')
     if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
-      throw unprocessable('This discount code has expired.')
+      throw invalid('This discount code has expired.')
     if (context.subtotalCents < row.minSubtotalCents) {
-      throw unprocessable(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
+      throw invalid(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
     }
     return row
   }
@@ -188,14 +188,13 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
       const limited = row.maxRedemptions !== null || (userId !== null && limit !== null)
       if (limited) {
         const used = await usage(code, now, userId)
-        if (row.maxRedemptions !== null && used.total >= row.maxRedemptions)
-          throw unprocessable(USED_UP_MESSAGE)
+        if (row.maxRedemptions !== null && used.total >= row.maxRedemptions) throw invalid(USED_UP_MESSAGE)
         if (userId && limit !== null && used.mine >= limit) {
-          throw unprocessable(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
+          throw invalid(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
         }
         // A redeemed use of any code is a paid order too; asking both keeps the rule if either record lags.
         if (userId && row.firstOrderOnly && (used.redeemedBefore || (await hasPaidOrder({ userId })))) {
-          throw unprocessable(FIRST_ORDER_MESSAGE)
+          throw invalid(FIRST_ORDER_MESSAGE)
         }
       }
       return { code: row.code, type: row.type, amount: row.amount }
@@ -246,7 +245,7 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
       if (existing && existing.status !== 'released') return terms
       // Another session took the last use between the check and the insert: say which limit it was.
       await service.validate(code, context)
-      throw unprocessable(USED_UP_MESSAGE)
+      throw invalid(USED_UP_MESSAGE)
     },
 
     /**

@@ -1,7 +1,10 @@
 import { errorMessage, log } from '../../lib/log'
 import { noteIfStorageFull } from '../../lib/storage-full'
-import type { Services } from '../../services'
-import type { AbandonedJobHandler, JobHandler } from './service'
+import type { AuthService } from '../auth/service'
+import type { CheckoutService } from '../checkout/service'
+import type { OrdersService } from '../orders/service'
+import type { WebhookService } from '../webhooks/service'
+import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
@@ -14,9 +17,13 @@ const SWEEP_EVERY_MS = 15 * 1000
 /** Jobs run per turn of the loop before it looks for unfinished payment events again. */
 const BATCH = 100
 
-export function createJobRunner(
-  services: Pick<Services, 'jobs' | 'orders' | 'webhooks' | 'auth' | 'checkout'>,
-) {
+export function createJobRunner(services: {
+  jobs: JobQueue
+  orders: OrdersService
+  webhooks: WebhookService
+  auth: AuthService
+  checkout: CheckoutService
+}) {
   const queue = services.jobs
   const handlers: Record<string, JobHandler> = {
     ...services.orders.jobHandlers(),

@@ -1,9 +1,10 @@
+import { NEWSLETTER_FORMS, type SubscribeBody, subscribeBody } from '@core/contracts/newsletter'
+import { customerKey } from '@core/rules/customer'
+import { newsletterOutcome, newsletterOutcomePath } from '@core/rules/newsletter'
 import { Elysia } from 'elysia'
+import type { RateCounter } from '../../lib/rate-counters'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { customerKey } from '../../rules/customer'
-import { newsletterOutcome, newsletterOutcomePath } from '../../rules/newsletter'
-import type { Services } from '../../services'
-import { NEWSLETTER_FORMS, type SubscribeBody, subscribeBody } from './model'
+import type { NewsletterService } from './service'
 
 /**
  * Counted in memory (docs/decisions/007) per client address and per inbox (docs/decisions/020): 60 an hour
@@ -32,7 +33,7 @@ function isFormPost(request: Request): boolean {
 }
 
 export function newsletterRoutes(
-  { newsletter, rateCounter }: Pick<Services, 'newsletter' | 'rateCounter'>,
+  { newsletter, rateCounter }: { newsletter: NewsletterService; rateCounter: RateCounter },
   limits: RateLimitPlugin,
 ) {
   return new Elysia().use(limits).post(
@@ -54,7 +55,7 @@ export function newsletterRoutes(
       rateLimit: SIGNUP_LIMIT,
       // The islands send JSON and read JSON. A form sent before its island hydrated, or with JavaScript off,
       // is a page navigation instead: it gets a 303 to a page saying what happened, never JSON and never the
-      // address in a URL (DESIGN decision 10). This maps the finished answer, so refusals from validation,
+      // address in a URL (docs/decisions/009-forms-before-hydration.md). This maps the finished answer, so refusals from validation,
       // the rate limit and the error funnel get their page too.
       mapResponse({ request, body, responseValue, set }) {
         if (!isFormPost(request)) return

@@ -1,10 +1,10 @@
+import { isEmail } from '@core/rules/address'
 import { eq } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
-import { unprocessable } from '../../plugins/errors'
-import { isEmail } from '../../rules/address'
+import { invalid } from '../../lib/domain-errors'
 
 export interface SubscribeResult {
   email: string
@@ -19,7 +19,7 @@ export function createNewsletterService(db: Database, clock: Clock, waitlists: r
 
     async subscribe(rawEmail: string, source: string): Promise<SubscribeResult> {
       const email = rawEmail.trim().toLowerCase()
-      if (!isEmail(email)) throw unprocessable('Please enter a valid e-mail address, like name@example.com.')
+      if (!isEmail(email)) throw invalid('Please enter a valid e-mail address, like name@example.com.')
       const inserted = await db
         .insert(newsletterSubscribers)
         .values({ email, source, createdAt: clock.now() })

@@ -1,8 +1,9 @@
 /** The order confirmation e-mail, as plain text and HTML with the same content. */
+
+import { lineLabel } from '@core/rules/catalog'
+import { formatCents } from '@core/rules/money'
+import { formatOrderNumber } from '@core/rules/order-status'
 import type { MailMessage, ShippingAddress } from '../../adapters/types'
-import { lineLabel } from '../../rules/catalog'
-import { formatCents } from '../../rules/money'
-import { formatOrderNumber } from '../../rules/order-status'
 
 /** What every order e-mail needs of the shop: where it is, and the domain its Message-IDs are on. */
 export interface MailShop {

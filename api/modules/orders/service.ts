@@ -1,15 +1,23 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm'
+import { customerKey } from '@core/rules/customer'
+import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '@core/rules/order-status'
+import { and, asc, count, desc, eq, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import type { Database } from '../../../db/client'
 import { newOrderUid, orderHistory, orderLines, orderStatusCounts, orders } from '../../../db/schema/orders'
-import { labelsDirFor } from '../../adapters/rate-table'
-import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingAddress } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
+import {
+  type Mailer,
+  PaidServiceUnavailableError,
+  type PurchasedLabel,
+  type ShippingAddress,
+  type ShippingProvider,
+} from '../../adapters/types'
+import type { Config } from '../../env'
+import type { Clock } from '../../lib/clock'
 import { crashPoint } from '../../lib/crash-points'
+import { labelsDirFor } from '../../lib/data-folders'
 import { errorMessage, log } from '../../lib/log'
 import { minimisedAddressSql } from '../../lib/minimised-address'
-import { customerKey } from '../../rules/customer'
-import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '../../rules/order-status'
 import type { AbandonedJobHandler, JobContext, JobHandler, JobQueue } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
 import { orderConfirmationEmail, orderShippedEmail } from './email'
@@ -65,7 +73,9 @@ function orderIdPayload(payload: unknown): number {
 }
 
 export function createOrdersService(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'shipping' | 'mailer'> & { jobs: JobQueue },
+  deps: { db: Database; clock: Clock; config: Config; shipping: ShippingProvider; mailer: Mailer } & {
+    jobs: JobQueue
+  },
 ) {
   const { db, clock, jobs } = deps
 

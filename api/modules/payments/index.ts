@@ -1,11 +1,3 @@
-import { Elysia } from 'elysia'
-import type { DemoPaymentProvider } from '../../adapters/demo-payments'
-import type { PaymentProvider } from '../../adapters/types'
-import { crashPoint } from '../../lib/crash-points'
-import { conflict, HttpError, notFound } from '../../plugins/errors'
-import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import { formatOrderNumber } from '../../rules/order-status'
-import type { Services } from '../../services'
 import {
   DEMO_SESSION_ID,
   demoPayBody,
@@ -13,7 +5,15 @@ import {
   demoSessionSummary,
   publishableKeyResponse,
   sessionIdParams,
-} from './model'
+} from '@core/contracts/payments'
+import { formatOrderNumber } from '@core/rules/order-status'
+import { Elysia } from 'elysia'
+import type { DemoPaymentProvider, PaymentProvider } from '../../adapters/types'
+import { crashPoint } from '../../lib/crash-points'
+import { conflict, notFound } from '../../lib/domain-errors'
+import { HttpError } from '../../plugins/errors'
+import type { RateLimitPlugin } from '../../plugins/rate-limit'
+import type { WebhookService } from '../webhooks/service'
 
 const PAY_LIMIT = {
   name: 'demo-pay',
@@ -30,7 +30,7 @@ const ALREADY_PAID = 'This order has already been paid.'
 
 export function paymentRoutes(
   provider: PaymentProvider,
-  { webhooks }: Pick<Services, 'webhooks'>,
+  { webhooks }: { webhooks: WebhookService },
   limits: RateLimitPlugin,
 ) {
   const app = new Elysia()

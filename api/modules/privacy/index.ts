@@ -1,11 +1,12 @@
+import { accountExportSchema, deleteAccountBody } from '@core/contracts/privacy'
 import { Elysia, t } from 'elysia'
 import type { Clock } from '../../lib/clock'
-import { sessionAuth } from '../../plugins/auth'
-import { forbidden, unauthorized } from '../../plugins/errors'
+import { forbidden, unauthenticated } from '../../lib/domain-errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
-import type { Services } from '../../services'
 import { clearSessionCookies } from '../auth/cookies'
-import { accountExportSchema, deleteAccountBody } from './model'
+import { sessionAuth } from '../auth/guard'
+import type { AuthService } from '../auth/service'
+import type { PrivacyService } from './service'
 
 /** Where a browser that followed the download link without a session goes: sign in, then back to it. */
 const SIGN_IN_FIRST = '/login?next=%2Fprofile'
@@ -34,7 +35,7 @@ function exportFileName(now: Date): string {
 
 /** "Download my data" and "Delete account" (docs/decisions/018-account-data.md). */
 export function privacyRoutes(
-  { auth, privacy }: Pick<Services, 'auth' | 'privacy'>,
+  { auth, privacy }: { auth: AuthService; privacy: PrivacyService },
   limits: RateLimitPlugin,
   clock: Clock,
 ) {
@@ -52,7 +53,7 @@ export function privacyRoutes(
         async ({ user, request, set }) => {
           if (fromAnotherSite(request)) throw forbidden('This request must come from the shop itself.')
           if (!user) {
-            if (!isNavigation(request)) throw unauthorized()
+            if (!isNavigation(request)) throw unauthenticated()
             set.status = 303
             set.headers.location = SIGN_IN_FIRST
             return ''

@@ -4,14 +4,16 @@
  * owns no table: each module that keeps something of the account gives the statements that forget it, and
  * the deletion runs them all in one batch (one transaction), so an account is deleted whole or not at all.
  */
+
+import type { AccountExport, ExportedOrder } from '@core/contracts/privacy'
+import { formatOrderNumber } from '@core/rules/order-status'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import type { ShippingAddress } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
+import { conflict } from '../../lib/domain-errors'
 import { log } from '../../lib/log'
-import { conflict } from '../../plugins/errors'
-import { forgetRateCountsQuery } from '../../plugins/rate-limit'
-import { formatOrderNumber } from '../../rules/order-status'
+import { forgetRateCountsQuery } from '../../lib/rate-counters'
 import type { AccountService, UserRecord } from '../account/service'
 import type { AuthService } from '../auth/service'
 import type { Session } from '../auth/sessions'
@@ -20,7 +22,6 @@ import type { DiscountService } from '../discounts/service'
 import type { JobQueue } from '../jobs/service'
 import type { NewsletterService } from '../newsletter/service'
 import type { Order, OrdersService } from '../orders/service'
-import type { AccountExport, ExportedOrder } from './model'
 
 export const NEWSLETTER_NOT_SHOWN =
   'Whether this e-mail address is on our newsletter list is shown only to an account that has proved it ' +

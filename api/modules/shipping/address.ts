@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
+import type { AddressInput } from '@core/contracts/shipping'
+import { hasControlCharacter } from '@core/rules/account'
+import { DEFAULT_COUNTRY, isUsState, isUsZip } from '@core/rules/address'
 import type { ShippingAddress } from '../../adapters/types'
-import { unprocessable } from '../../plugins/errors'
-import { hasControlCharacter } from '../../rules/account'
-import { DEFAULT_COUNTRY, isUsState, isUsZip } from '../../rules/address'
-import type { AddressInput } from './model'
+import { invalid } from '../../lib/domain-errors'
 
 const LIMITS = { name: 100, street1: 100, street2: 100, city: 60, state: 60, zip: 20 } as const
 
@@ -31,7 +31,7 @@ export function normalizeAddress(
   kind: 'shipping' | 'billing' = 'shipping',
 ): ShippingAddress {
   const prefix = kind === 'billing' ? 'Billing address: ' : ''
-  const fail = (message: string) => unprocessable(`${prefix}${message}`)
+  const fail = (message: string) => invalid(`${prefix}${message}`)
   const fields = {
     name: clean(input.name),
     street1: clean(input.street1),

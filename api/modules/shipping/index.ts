@@ -1,8 +1,8 @@
+import { DISCOUNT_ATTEMPT_LIMIT } from '@core/contracts/discounts'
+import { ratesBody, ratesResponse } from '@core/contracts/shipping'
 import { Elysia } from 'elysia'
 import { type RateLimitPlugin, sendsDiscountCode } from '../../plugins/rate-limit'
-import type { Services } from '../../services'
-import { DISCOUNT_ATTEMPT_LIMIT } from '../discounts/model'
-import { ratesBody, ratesResponse } from './model'
+import type { ShippingService } from './service'
 
 const RATES_LIMIT = {
   name: 'shipping-rates',
@@ -15,7 +15,7 @@ const RATES_LIMIT = {
 const ratesLimits = (body: unknown) =>
   sendsDiscountCode(body) ? [RATES_LIMIT, DISCOUNT_ATTEMPT_LIMIT] : [RATES_LIMIT]
 
-export function shippingRoutes({ shipping }: Pick<Services, 'shipping'>, limits: RateLimitPlugin) {
+export function shippingRoutes({ shipping }: { shipping: ShippingService }, limits: RateLimitPlugin) {
   return new Elysia().use(limits).post(
     '/api/shipping/rates',
     ({ body }) =>

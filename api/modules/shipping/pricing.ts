@@ -1,7 +1,8 @@
 /** Shipping prices and parcels: pure rules behind the quote, shared by checkout and label purchase. */
+
+import { type PackageType, packageForItemCount } from '@core/rules/package'
+import { qualifiesForFreeShipping } from '@core/rules/shipping'
 import type { Parcel } from '../../adapters/types'
-import { type PackageType, packageForItemCount } from '../../rules/package'
-import { qualifiesForFreeShipping } from '../../rules/shipping'
 
 /** A quote is good for half an hour: long enough to pay, short enough that carrier prices hold. */
 export const QUOTE_LIFETIME_MS = 30 * 60 * 1000
@@ -27,7 +28,7 @@ export function parcelFor(itemCount: number, productWeightTenthsOz: number): Par
 
 /**
  * What the customer pays for a quoted service: the standard service is free once the subtotal after
- * discount reaches $35.00 (DESIGN decision 4); every other service costs what the carrier quoted.
+ * discount reaches $35.00 (docs/product.md#free-shipping); every other service costs what the carrier quoted.
  */
 export function shippingPriceCents(
   quote: { priceCents: number; freeEligible: boolean },

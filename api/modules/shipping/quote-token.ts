@@ -5,7 +5,9 @@
  * own request, so a quote used for another cart or address, an edited price or an id made up in the
  * browser all fail the same check; the expiry inside the signed terms ends it after 30 minutes.
  */
+
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { MAX_QUOTE_ID_LENGTH } from '@core/contracts/shipping'
 
 /** What checkout needs of a quote to charge for shipping and tell the label purchase which service. */
 export interface QuoteTerms {
@@ -37,11 +39,6 @@ export interface QuoteBinding {
 const PREFIX = 'rate_'
 /** 128 bits of HMAC-SHA256: far beyond guessing within a quote's 30 minutes. */
 const MAC_BYTES = 16
-/**
- * The longest rate id the shop accepts: checkout sends it to the payment provider as metadata, whose
- * values Stripe caps at 500 characters.
- */
-export const MAX_QUOTE_ID_LENGTH = 500
 
 function mac(secret: Buffer, payload: string, binding: QuoteBinding): Buffer {
   return createHmac('sha256', secret)

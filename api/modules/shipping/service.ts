@@ -1,15 +1,16 @@
-import type { CarrierRate, Parcel, ShippingAddress } from '../../adapters/types'
+import type { AddressInput, RateView } from '@core/contracts/shipping'
+import { discountCents } from '@core/rules/discounts'
+import type { Database } from '../../../db/client'
+import type { CarrierRate, Parcel, ShippingAddress, ShippingProvider } from '../../adapters/types'
 import { ShippingProviderError } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
+import type { Clock } from '../../lib/clock'
+import { conflict, DomainError, invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
-import { conflict, HttpError, unprocessable } from '../../plugins/errors'
-import { discountCents } from '../../rules/discounts'
 import { buildCart, type CartItemInput } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
 import { sharedSecret } from '../settings/secrets'
 import { addressHash, normalizeAddress } from './address'
-import type { AddressInput, RateView } from './model'
 import { parcelFor, QUOTE_EXPIRED_MESSAGE, QUOTE_LIFETIME_MS, shippingPriceCents } from './pricing'
 import { type Quote, type QuoteBinding, readQuote, signQuote } from './quote-token'
 
@@ -18,7 +19,7 @@ export type { Quote } from './quote-token'
 /** The name of the key that signs quotes, in the settings table. */
 export const QUOTE_KEY_SETTING = 'shipping-quote-key'
 
-/** An item of a rates request: a catalogue id, or a product name as spec §7 sends it. */
+/** An item of a rates request: a catalogue id, or a product name (docs/product.md#shop-calls). */
 export interface RatesItem {
   id?: number
   name?: string
@@ -28,7 +29,10 @@ export interface RatesItem {
 export const UNKNOWN_NAME_MESSAGE =
   'One of the products in your cart is not in our catalogue. Please remove it and try again.'
 
-export interface ShippingServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'shipping'> {
+export interface ShippingServiceDeps {
+  db: Database
+  clock: Clock
+  shipping: ShippingProvider
   catalog: CatalogService
   discounts: DiscountService
 }
@@ -53,21 +57,21 @@ export function createShippingService(deps: ShippingServiceDeps) {
     try {
       return discountCents(subtotalCents, await discounts.validate(trimmed, { subtotalCents }))
     } catch (error) {
-      if (error instanceof HttpError) return 0
+      if (error instanceof DomainError) return 0
       throw error
     }
   }
 
-  /** Spec §7 names products; the shop's own pages also send ids. Weights always come from the catalogue. */
+  /** The rates call may name products (docs/product.md#shop-calls); the shop's own pages also send ids. Weights always come from the catalogue. */
   async function cartItems(items: readonly RatesItem[]): Promise<CartItemInput[]> {
     return Promise.all(
       items.map(async (item) => {
         if (item.id !== undefined) return { productId: item.id, quantity: item.quantity }
         if (item.name === undefined || item.name.trim() === '') {
-          throw unprocessable('Each item needs a product id or name.')
+          throw invalid('Each item needs a product id or name.')
         }
         const product = await catalog.byName(item.name)
-        if (!product) throw unprocessable(UNKNOWN_NAME_MESSAGE)
+        if (!product) throw invalid(UNKNOWN_NAME_MESSAGE)
         return { productId: product.id, quantity: item.quantity }
       }),
     )
@@ -79,10 +83,7 @@ export function createShippingService(deps: ShippingServiceDeps) {
     } catch (error) {
       if (!(error instanceof ShippingProviderError)) throw error
       log.error('carrier rates failed', { error: errorMessage(error) })
-      throw new HttpError(
-        502,
-        'We could not reach the carrier for shipping rates. Please try again in a moment.',
-      )
+      throw upstreamFailed('We could not reach the carrier for shipping rates. Please try again in a moment.')
     }
   }
 
@@ -101,9 +102,7 @@ export function createShippingService(deps: ShippingServiceDeps) {
       const parcel = parcelFor(cart.itemCount, cart.weightTenthsOz)
       const rates = await carrierRates(parcel, address)
       if (rates.length === 0) {
-        throw unprocessable(
-          'We cannot ship this order to that address. Please check the address or contact us.',
-        )
+        throw invalid('We cannot ship this order to that address. Please check the address or contact us.')
       }
       const afterDiscount =
         cart.subtotalCents - (await displayDiscount(input.discountCode, cart.subtotalCents))

@@ -2,12 +2,12 @@ import { Elysia } from 'elysia'
 import { MalformedWebhookEventError, type PaymentProvider, WebhookSignatureError } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { jsonError } from '../../plugins/errors'
-import type { Services } from '../../services'
+import type { WebhookService } from './service'
 
 export function webhookRoutes(
   payments: PaymentProvider,
   clock: Clock,
-  { webhooks }: Pick<Services, 'webhooks'>,
+  { webhooks }: { webhooks: WebhookService },
 ) {
   return new Elysia().post(
     '/api/stripe/webhook',

@@ -1,12 +1,15 @@
+import { CHARGE_CURRENCY } from '@core/rules/money'
+import { formatOrderNumber } from '@core/rules/order-status'
+import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
-import { orders as orderRows, type WebhookEventStatus, webhookEvents } from '../../../db/schema/orders'
-import type { PaymentEvent, ProviderSession } from '../../adapters/types'
-import type { AppDeps } from '../../deps'
+import type { Database } from '../../../db/client'
+import { orders as orderRows } from '../../../db/schema/orders'
+import { webhookEvents } from '../../../db/schema/webhooks'
+import type { PaymentEvent, PaymentProvider, ProviderSession } from '../../adapters/types'
+import type { Clock } from '../../lib/clock'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
 import { log } from '../../lib/log'
 import { isStorageFull } from '../../lib/storage-full'
-import { CHARGE_CURRENCY } from '../../rules/money'
-import { formatOrderNumber } from '../../rules/order-status'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
@@ -75,7 +78,10 @@ function orderDraft(record: CheckoutRecord): OrderDraft {
   }
 }
 
-export interface WebhookServiceDeps extends Pick<AppDeps, 'db' | 'clock' | 'payments'> {
+export interface WebhookServiceDeps {
+  db: Database
+  clock: Clock
+  payments: PaymentProvider
   /** How long a handler holds an event; EVENT_LEASE_MS by default. */
   eventLeaseMs?: number
   checkout: CheckoutService

@@ -1,4 +1,4 @@
-import { US_STATES } from '../../../api/rules/address'
+import { US_STATES } from '@core/rules/address'
 import { COUNTRIES } from './countries'
 import { type FieldBinding, SelectField, TextField } from './fields'
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 /**
  * The shop's form fields: a label, one control, an optional hint and the error message, wired together
  * for assistive technology. The message is always in the DOM (empty when fine) so `aria-describedby` never
- * points at nothing, and `aria-invalid` tells which fields to fix (DESIGN decision 6).
+ * points at nothing, and `aria-invalid` tells which fields to fix (docs/product.md#forms).
  */
 
 /** What ties a field to its form's state: the control's id (also its name), value, setter and error. */

@@ -8,7 +8,7 @@ import { useFieldErrors } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
 import { forgotProblem } from './validation'
 
-/** /forgot-password (spec §2): the e-mail form, then 'Email Sent' with 'Back to Login' and 'Try again'. */
+/** /forgot-password (docs/product.md#password-reset): the e-mail form, then 'Email Sent' with 'Back to Login' and 'Try again'. */
 export default function ForgotPasswordForm() {
   const hydrated = useHydrated()
   const [email, setEmail] = useState('')

@@ -15,8 +15,8 @@ import { type LoginField, loginProblem } from './validation'
 const SUCCESS_PAUSE_MS = 600
 
 /**
- * /login (spec §2): 'Welcome Back', or 'Checkout Options' with ?checkout=true. `google` is false in the page
- * built for a shop without Google sign-in (api/rules/site-variants.ts): no button leads to it then.
+ * /login (docs/product.md#sign-in): 'Welcome Back', or 'Checkout Options' with ?checkout=true. `google` is false in the page
+ * built for a shop without Google sign-in (core/rules/site-variants.ts): no button leads to it then.
  */
 export default function LoginForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()
@@ -29,7 +29,7 @@ export default function LoginForm({ google }: { google: boolean }) {
   const { email, password } = values
 
   useEffect(() => {
-    // Spec §2: a token in the fragment is kept under 'token', the fragment cleared, and on to /account.
+    // docs/product.md#sign-in: a token in the fragment is kept under 'token', the fragment cleared, and on to /account.
     const token = tokenFromFragment(window.location.hash)
     if (token) {
       try {

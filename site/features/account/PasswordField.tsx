@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { controlClass, type FieldBinding, FieldShell } from '../../components/form/fields'
 import { Icon } from '../../components/shell/icons'
 
-/** A password input with a show/hide toggle (spec §2). The toggle never submits the form. */
+/** A password input with a show/hide toggle (docs/product.md#sign-in). The toggle never submits the form. */
 export function PasswordField(
   props: FieldBinding & {
     label: string
@@ -42,7 +42,7 @@ export function PasswordField(
 
 export type NewPasswordField = 'password' | 'confirmPassword'
 
-/** A new password and the same again (sign-up, reset), with the spec's length hint on the first. */
+/** A new password and the same again (sign-up, reset), with the length hint on the first. */
 export function NewPasswordFields(props: {
   bind: (field: NewPasswordField) => FieldBinding
   labels: Record<NewPasswordField, string>

@@ -11,7 +11,7 @@ import { type ResetField, resetProblem } from './validation'
 type Phase = 'checking' | 'form' | 'done' | 'invalid'
 
 /**
- * /reset-password?token=… (spec §2, §4): checks the link (spinner), then the 'Update Password' form,
+ * /reset-password?token=… (docs/product.md#password-reset): checks the link (spinner), then the 'Update Password' form,
  * 'Password Updated' with a 'Sign In' link, or 'Invalid Reset Link'.
  */
 export default function ResetPasswordForm() {

@@ -15,8 +15,8 @@ type Form = Record<SignupField, string>
 const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' }
 
 /**
- * /signup (spec §2): 'Create Account'. A new account is signed in at once and goes to /profile (§7).
- * `google` is false in the page built for a shop without Google sign-in (api/rules/site-variants.ts).
+ * /signup (docs/product.md#sign-in): 'Create Account'. A new account is signed in at once and goes to /profile.
+ * `google` is false in the page built for a shop without Google sign-in (core/rules/site-variants.ts).
  */
 export default function SignupForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()

@@ -1,11 +1,11 @@
-/** The account calls of spec §7, typed from the API's own schemas (types only: no server code in the bundle). */
-import type { PublicUser } from '../../../api/modules/account/model'
+/** The account calls of docs/product.md#account-calls, typed from the API's own schemas (types only: no server code in the bundle). */
+import type { PublicUser } from '@core/contracts/account'
 import type {
   AuthenticatedResponse,
   LoginBody,
   RegisterBody,
   ResendVerificationResponse,
-} from '../../../api/modules/auth/model'
+} from '@core/contracts/auth'
 import { apiRequest } from '../../lib/api'
 
 export type { PublicUser }

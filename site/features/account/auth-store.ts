@@ -11,7 +11,7 @@ export interface AuthUser {
   [field: string]: unknown
 }
 
-/** `undefined` while the check runs, `null` when signed out (spec §4 Auth). */
+/** `undefined` while the check runs, `null` when signed out (docs/product.md#sign-in). */
 export const $user = atom<AuthUser | null | undefined>(undefined)
 
 let pending: Promise<AuthUser | null> | null = null
@@ -24,7 +24,7 @@ function asUser(body: unknown): AuthUser | null {
 }
 
 /**
- * Any non-OK answer, unreadable body or network failure means signed out (spec §7); the failure is logged,
+ * Any non-OK answer, unreadable body or network failure means signed out (docs/product.md#sign-in); the failure is logged,
  * never thrown at the page.
  */
 async function askServer(): Promise<AuthUser | null> {
@@ -53,7 +53,7 @@ export function loadUser(options: { force?: boolean } = {}): Promise<AuthUser | 
   return pending
 }
 
-/** After logout: the user is cleared whatever the server said (spec §7). */
+/** After logout: the user is cleared whatever the server said (docs/product.md#sign-in). */
 export function clearUser(): void {
   pending = Promise.resolve(null)
   $user.set(null)

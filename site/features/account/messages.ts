@@ -1,4 +1,4 @@
-/** The spec's texts (§8) for failed account calls, chosen from what the API client threw. Pure. */
+/** The texts of docs/product.md#sign-in and #password-reset for failed account calls, chosen from what the API client threw. Pure. */
 import { ApiError } from '../../lib/api'
 
 export interface ToastText {
@@ -19,7 +19,7 @@ function wantsGoogle(error: unknown): boolean {
   return typeof data === 'object' && data !== null && (data as { useGoogle?: unknown }).useGoogle === true
 }
 
-/** Spec §8: the Google hint, or one generic text; a 429 keeps the server's wait time, which the user needs. */
+/** docs/product.md#sign-in: the Google hint, or one generic text; a 429 keeps the server's wait time, which the user needs. */
 export function loginError(error: unknown): ToastText {
   if (wantsGoogle(error)) return { title: 'Use Google Sign In', description: USE_GOOGLE }
   if (serverSaid(error) && error.status === 429)
@@ -27,14 +27,14 @@ export function loginError(error: unknown): ToastText {
   return { title: 'Sign In Failed', description: LOGIN_FAILED }
 }
 
-/** Spec §8: 'Registration failed' or the server message; a network failure has its own text. */
+/** docs/product.md#sign-in: 'Registration failed' or the server message; a network failure has its own text. */
 export function registrationError(error: unknown): ToastText {
   if (serverSaid(error))
     return { title: 'Registration failed', description: error.message || 'Registration failed' }
   return { title: 'Registration failed', description: 'Registration failed. Please try again.' }
 }
 
-/** Spec §8: 'Error' with the server message or the fallback; a network failure says something went wrong. */
+/** docs/product.md#password-reset: 'Error' with the server message or the fallback; a network failure says something went wrong. */
 export function forgotPasswordError(error: unknown): ToastText {
   if (serverSaid(error)) {
     return { title: 'Error', description: error.message || 'Failed to send reset email. Please try again.' }
@@ -42,7 +42,7 @@ export function forgotPasswordError(error: unknown): ToastText {
   return { title: 'Error', description: SOMETHING_WRONG }
 }
 
-/** Spec §8: 'Reset Failed' with the server message or the fallback; network failure 'Error'. */
+/** docs/product.md#password-reset: 'Reset Failed' with the server message or the fallback; network failure 'Error'. */
 export function resetPasswordError(error: unknown): ToastText {
   if (serverSaid(error)) {
     return {

@@ -1,7 +1,7 @@
 /** Where the account pages send the visitor, from the URL they arrived with. Pure. */
-import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '../../../api/rules/return-path'
+import { DEFAULT_AFTER_SIGN_IN, sameSitePath } from '@core/rules/return-path'
 
-/** /login?checkout=true is the 'Checkout Options' variant of the sign-in page (spec §2). */
+/** /login?checkout=true is the 'Checkout Options' variant of the sign-in page (docs/product.md#sign-in). */
 export function isCheckoutLogin(search: string): boolean {
   return new URLSearchParams(search).get('checkout') === 'true'
 }
@@ -33,8 +33,8 @@ export function googleSignInHref(search: string): string {
 }
 
 /**
- * Spec §2: a `token` in the URL fragment of /login is kept in localStorage under 'token'. The server never
- * puts one there (it signs in by cookie, DESIGN decision 7); this only honours links made elsewhere.
+ * docs/product.md#sign-in: a `token` in the URL fragment of /login is kept in localStorage under 'token'. The server never
+ * puts one there (it signs in by cookie, docs/product.md#sign-in); this only honours links made elsewhere.
  */
 export function tokenFromFragment(hash: string): string | null {
   const token = new URLSearchParams(hash.replace(/^#/, '')).get('token')

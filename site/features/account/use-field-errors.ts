@@ -4,8 +4,8 @@ import { showToast } from '../toasts/store'
 import type { Problem } from './validation'
 
 /**
- * Field errors for one form: `report` marks the fields (aria-invalid), shows the spec's toast and moves
- * focus to the first field to fix (DESIGN decision 6); typing in a field clears its mark. `idOf` maps a
+ * Field errors for one form: `report` marks the fields (aria-invalid), shows the form's toast and moves
+ * focus to the first field to fix (docs/product.md#forms); typing in a field clears its mark. `idOf` maps a
  * field to its input's id when they differ.
  */
 export function useFieldErrors<Field extends string>(idOf: (field: Field) => string = (field) => field) {

@@ -1,10 +1,10 @@
 /**
- * What is missing or wrong in each account form, with the spec's toast texts (§5), before anything is sent.
+ * What is missing or wrong in each account form, with the toast texts of docs/product.md#sign-in, before anything is sent.
  * Pure, so the rules are tested without a browser. Each problem lists the fields to mark invalid, in form
- * order, so focus goes to the first (DESIGN decision 6).
+ * order, so focus goes to the first (docs/product.md#forms).
  */
-import { PASSWORD_MAX_LENGTH } from '../../../api/rules/account'
-import { isEmail, PASSWORD_MIN_LENGTH } from '../../../api/rules/address'
+import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
+import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
 
 export interface Problem<Field extends string> {
   title: string
@@ -29,7 +29,7 @@ function invalidEmail<Field extends string>(field: Field): Problem<Field> {
 
 export type LoginField = 'email' | 'password'
 
-/** Spec §5: e-mail and password are required. */
+/** docs/product.md#sign-in: e-mail and password are required. */
 export function loginProblem(form: { email: string; password: string }): Problem<LoginField> | null {
   const fields: Partial<Record<LoginField, string>> = {}
   if (blank(form.email)) fields.email = 'Enter your e-mail address.'
@@ -43,7 +43,7 @@ export function loginProblem(form: { email: string; password: string }): Problem
 
 export type SignupField = 'firstName' | 'lastName' | 'email' | 'password' | 'confirmPassword'
 
-/** Spec §5: all four fields required, password of 6 or more, and the confirmation must match. */
+/** docs/product.md#sign-in: all four fields required, password of 6 or more, and the confirmation must match. */
 export function signupProblem(form: Record<SignupField, string>): Problem<SignupField> | null {
   const missing: Partial<Record<SignupField, string>> = {}
   if (blank(form.firstName)) missing.firstName = 'Enter your first name.'
@@ -79,7 +79,7 @@ export function signupProblem(form: Record<SignupField, string>): Problem<Signup
   return null
 }
 
-/** Spec §5: 'Email Required' / 'Please enter your email address.' */
+/** docs/product.md#password-reset: 'Email Required' / 'Please enter your email address.' */
 export function forgotProblem(form: { email: string }): Problem<'email'> | null {
   if (blank(form.email)) {
     return {
@@ -94,7 +94,7 @@ export function forgotProblem(form: { email: string }): Problem<'email'> | null 
 
 export type ResetField = 'password' | 'confirmPassword'
 
-/** Spec §5, in its order: all fields, then matching, then length. */
+/** docs/product.md#password-reset, in its order: all fields, then matching, then length. */
 export function resetProblem(form: Record<ResetField, string>): Problem<ResetField> | null {
   const missing: Partial<Record<ResetField, string>> = {}
   if (form.password === '') missing.password = 'Choose a new password.'

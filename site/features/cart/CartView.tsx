@@ -1,7 +1,7 @@
-import { describeDiscount, discountCents } from '@rules/discounts'
-import { formatCents, formatCurrency, MIN_CHARGE_CENTS } from '@rules/money'
-import { cartPackageLabel } from '@rules/package'
-import { amountToFreeShippingCents, formatWeight } from '@rules/shipping'
+import { describeDiscount, discountCents } from '@core/rules/discounts'
+import { formatCents, formatCurrency, MIN_CHARGE_CENTS } from '@core/rules/money'
+import { cartPackageLabel } from '@core/rules/package'
+import { amountToFreeShippingCents, formatWeight } from '@core/rules/shipping'
 import { type FormEvent, useEffect, useState } from 'react'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { showToast } from '../toasts/store'
@@ -26,7 +26,7 @@ function lineId(line: CartLine): string {
   return `${line.product.id}-${line.selectedVariant ?? ''}`.replace(/[^\w-]/g, '_')
 }
 
-/** The /cart page (spec §2): lines, order summary, discount code and the way on to shipping. */
+/** The /cart page (docs/product.md#cart): lines, order summary, discount code and the way on to shipping. */
 export default function CartView() {
   const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore(discountApplied, null)

@@ -1,6 +1,6 @@
 /**
  * Pure cart rules: lines in, new lines out. The store and the tests use these; nothing here touches the
- * browser. A line's identity is its product id plus its variant (spec §3). No imports: the
+ * browser. A line's identity is its product id plus its variant (docs/product.md#product-page). No imports: the
  * header loads this on every page, and the money rules belong only to pages that show totals (./totals.ts).
  */
 
@@ -55,7 +55,7 @@ export function addLine(
   )
 }
 
-/** Sets a line's quantity; 0 or less removes the line (spec §4). */
+/** Sets a line's quantity; 0 or less removes the line (docs/product.md#cart). */
 export function updateQuantity(
   lines: readonly CartLine[],
   productId: number,

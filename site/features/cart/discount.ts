@@ -1,6 +1,6 @@
 /** Asking the server about a discount code, in the cart's terms (fixed amounts in cents). */
-import type { DiscountTerms } from '../../../api/rules/discounts'
-import { centsToDollars, dollarsToCents } from '../../../api/rules/money'
+import type { DiscountTerms } from '@core/rules/discounts'
+import { centsToDollars, dollarsToCents } from '@core/rules/money'
 import { ApiError, apiRequest } from '../../lib/api'
 
 interface ValidateDiscountAnswer {
@@ -18,7 +18,7 @@ export type DiscountCheck =
   /** No usable answer: the code may still be good, so an applied one is kept. */
   | { kind: 'unreachable' }
 
-/** The API's answer as DiscountTerms, or null when it is not one (spec §7: success needs a code). */
+/** The API's answer as DiscountTerms, or null when it is not one (docs/product.md#cart: success needs a code). */
 export function termsFromAnswer(answer: unknown): DiscountTerms | null {
   if (typeof answer !== 'object' || answer === null) return null
   const { code, type, amount } = answer as Partial<ValidateDiscountAnswer>

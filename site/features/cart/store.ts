@@ -1,6 +1,6 @@
+import type { DiscountTerms } from '@core/rules/discounts'
 import { persistentAtom } from '@nanostores/persistent'
 import { atom, computed } from 'nanostores'
-import type { DiscountTerms } from '../../../api/rules/discounts'
 import { safeJson } from '../../lib/storage'
 import { addLine, type CartLine, type CartProduct, removeLine, updateQuantity } from './cart-logic'
 
@@ -22,7 +22,7 @@ function isCartLine(value: unknown): value is CartLine {
   )
 }
 
-/** Spec key `cart`; kept in step across tabs by the storage event. */
+/** Local-storage key `cart`; kept in step across tabs by the storage event. */
 export const cartLines = persistentAtom<CartLine[]>(
   'cart',
   [],
@@ -34,7 +34,7 @@ export const cartCount = computed(cartLines, (lines) => lines.reduce((sum, line)
 // ---- Actions -------------------------------------------------------------------------------------------
 // Small on purpose: this module loads on every page (the header's badge reads cartCount).
 
-/** Spec §3's notification: what was just added. It hides itself after NOTIFICATION_MS or when closed. */
+/** The add-to-cart notification (docs/product.md#product-page): what was just added. It hides itself after NOTIFICATION_MS or when closed. */
 export interface CartNotification {
   isVisible: boolean
   product: CartProduct | null
@@ -73,7 +73,7 @@ export function removeFromCart(productId: number, variant?: string): void {
   cartLines.set(removeLine(cartLines.get(), productId, variant))
 }
 
-/** Spec §3 isOpen: the cart panel's state, for a header panel that toggles. */
+/** isOpen: the cart panel's state, for a header panel that toggles. */
 export const cartOpen = atom(false)
 export function toggleCart(): void {
   cartOpen.set(!cartOpen.get())
@@ -98,7 +98,7 @@ const discountJson = safeJson<DiscountTerms | null>(
 )
 
 /**
- * Spec key `discountApplied`: the accepted code with its terms (fixed amounts in cents). With no discount
+ * Local-storage key `discountApplied`: the accepted code with its terms (fixed amounts in cents). With no discount
  * the key is removed from storage: the persistent store deletes a key whose encoded value is undefined.
  */
 export const discountApplied = persistentAtom<DiscountTerms | null>('discountApplied', null, {
@@ -110,7 +110,7 @@ export function removeDiscount(): void {
   discountApplied.set(null)
 }
 
-/** Empties the cart and drops the discount (after payment, spec §2 /success). */
+/** Empties the cart and drops the discount (after payment, docs/product.md#success). */
 export function clearCart(): void {
   cartLines.set([])
   discountApplied.set(null)

@@ -1,6 +1,6 @@
 /** What a cart adds up to: money in cents, items, parcel weight. Kept apart from ./cart-logic (see there). */
-import { dollarsToCents } from '../../../api/rules/money'
-import { parseWeightOunces, totalWeightOunces } from '../../../api/rules/shipping'
+import { dollarsToCents } from '@core/rules/money'
+import { parseWeightOunces, totalWeightOunces } from '@core/rules/shipping'
 import type { CartLine, CartProduct } from './store'
 
 /** A product's price in cents; a price the shop cannot read counts as 0 rather than breaking the cart. */

@@ -1,6 +1,6 @@
 /**
  * Card 'Add to Cart' buttons and the add-to-cart notification, without a framework, to keep content pages
- * inside their JS budget (DESIGN §7). The notification state lives in the cart store (spec §3); it is shown
+ * inside their JS budget (docs/architecture.md#performance-budgets). The notification state lives in the cart store (docs/product.md#product-page); it is shown
  * through the page's toast viewport, which is already on every page and keeps to one toast at a time.
  */
 import { addToCart, type CartProduct, cartNotification, NOTIFICATION_MS } from '../cart/store'

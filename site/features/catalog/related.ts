@@ -1,5 +1,5 @@
 /**
- * 'You May Also Like' (spec §2): up to `limit` other products of the same category. Each range has only
+ * 'You May Also Like' (docs/product.md#product-page): up to `limit` other products of the same category. Each range has only
  * one product today, so a strict same-category list would leave the section empty; it is filled up with
  * other products, in catalogue order, so every page still suggests something.
  */

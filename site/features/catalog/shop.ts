@@ -1,14 +1,14 @@
 /**
- * The shop's filters (spec §2 /shop): `?category=` (legacy 'repair' included) and `?search=` narrow the
+ * The shop's filters (docs/product.md#shop): `?category=` (legacy 'repair' included) and `?search=` narrow the
  * prerendered grid, and GET /api/catalog confirms prices and which products are still sold.
  *
  * Loading and failure: every card is already in the HTML with its build-time price, so the page is usable
  * before (and without) the catalogue answer. 'Loading products...' and the failure message therefore show
  * only when the page has no cards at all; otherwise a failed request just leaves the built prices, which
- * checkout re-prices from the catalogue anyway (DESIGN §4).
+ * checkout re-prices from the catalogue anyway (docs/product.md#money).
  */
-import { normalizeCategory } from '@rules/catalog'
-import { filterByCategory, searchProducts } from '@rules/search'
+import { normalizeCategory } from '@core/rules/catalog'
+import { filterByCategory, searchProducts } from '@core/rules/search'
 import { apiRequest } from '../../lib/api'
 import { productOf } from './add-to-cart'
 

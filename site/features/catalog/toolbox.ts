@@ -1,4 +1,4 @@
-/** Home toolbox (spec §2): the Workforce Repair product leads whenever it is in the list, else the first. */
+/** Home toolbox (docs/product.md#home): the Workforce Repair product leads whenever it is in the list, else the first. */
 export const SIDE_PRODUCTS = 4
 
 export function featuredSplit<T extends { category: string }>(

@@ -1,5 +1,5 @@
+import type { publishableKeyResponse } from '@core/contracts/payments'
 import { useEffect, useState } from 'react'
-import type { publishableKeyResponse } from '../../../api/modules/payments/model'
 import { ApiError, apiRequest } from '../../lib/api'
 import { DemoPaymentForm, type DemoSummary } from './DemoPaymentForm'
 import { checkClientSecret, demoSessionId } from './session'
@@ -35,7 +35,7 @@ async function demoSummary(secret: string): Promise<{ sessionId: string; summary
 }
 
 /**
- * Checkout step 2 (spec §2 /checkout): the provider's payment form for the session in `client_secret`:
+ * Checkout step 2 (docs/product.md#checkout): the provider's payment form for the session in `client_secret`:
  * Stripe's embedded checkout with real keys, the demo test-card form without them.
  */
 export default function CheckoutPayment() {

@@ -1,7 +1,6 @@
+import type { DemoSessionSummary, demoPayResponse } from '@core/contracts/payments'
+import { formatCents } from '@core/rules/money'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import type { DemoSessionSummary } from '../../../api/adapters/demo-payments'
-import type { demoPayResponse } from '../../../api/modules/payments/model'
-import { formatCents } from '../../../api/rules/money'
 import { TextField, type TextFieldSpec } from '../../components/form/fields'
 import { ApiError, apiRequest } from '../../lib/api'
 import {
@@ -45,7 +44,7 @@ const EMPTY_CARD: CardInput = { cardNumber: '', expiry: '', cvc: '', name: '' }
 const PAY_FAILED = 'The payment could not be completed. Please try again.'
 
 /**
- * The built-in demo provider's payment form (DESIGN §3): plainly marked as a test, it takes only the test
+ * The built-in demo provider's payment form (docs/architecture.md#outside-services): plainly marked as a test, it takes only the test
  * cards and never charges anything. Card details live in this component's state only.
  */
 export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; summary: DemoSummary }) {

@@ -1,5 +1,5 @@
+import type { sessionStatusResponse } from '@core/contracts/checkout'
 import { useEffect, useState } from 'react'
-import type { sessionStatusResponse } from '../../../api/modules/checkout/model'
 import { ApiError, apiRequest } from '../../lib/api'
 import { clearCart } from '../cart/store'
 import { forgetCheckout } from './draft'
@@ -27,7 +27,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * The dynamic part of /success: the Order ID from `session_id`, the order number once the payment
- * provider has confirmed the order, and emptying the cart and the applied discount (spec §2).
+ * provider has confirmed the order, and emptying the cart and the applied discount (docs/product.md#success).
  */
 export default function OrderConfirmation() {
   const [state, setState] = useState<OrderState>({ kind: 'none' })

@@ -1,6 +1,6 @@
+import { formatCents, formatCurrency } from '@core/rules/money'
+import { formatWeight } from '@core/rules/shipping'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
-import { formatCents, formatCurrency } from '../../../api/rules/money'
-import { formatWeight } from '../../../api/rules/shipping'
 import { FIELD, TextField } from '../../components/form/fields'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
@@ -40,7 +40,7 @@ type Busy = 'rates' | 'session' | null
 /** What the static HTML was rendered with; one constant so hydration sees a stable value. */
 const NO_LINES: CartLine[] = []
 
-/** Checkout step 1 (spec §2 /shipping): address, optional billing address, shipping method. */
+/** Checkout step 1 (docs/product.md#shipping): address, optional billing address, shipping method. */
 export default function ShippingCheckout() {
   const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore(discountApplied, null)
@@ -56,7 +56,7 @@ export default function ShippingCheckout() {
   const [focusTarget, setFocusTarget] = useState<{ id: FieldKey } | null>(null)
   const ratesHeading = useRef<HTMLHeadingElement>(null)
 
-  // Restore what was typed in this tab; an empty cart has nothing to ship (spec §2).
+  // Restore what was typed in this tab; an empty cart has nothing to ship (docs/product.md#shipping).
   useEffect(() => {
     if (cartLines.get().length === 0) {
       window.location.replace('/cart')
@@ -264,7 +264,7 @@ export default function ShippingCheckout() {
           </section>
 
           {/* Disabled in the static HTML and until the saved draft is restored: a form sent before then
-              would be a GET with the address in the URL (DESIGN decision 10). A disabled default button
+              would be a GET with the address in the URL (docs/decisions/009-forms-before-hydration.md). A disabled default button
               also stops Enter in a field from sending the form. */}
           <button
             type="submit"

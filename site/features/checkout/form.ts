@@ -1,8 +1,8 @@
 /**
- * The /shipping form as data: what the shopper typed, which fields are missing for each step (spec §5),
+ * The /shipping form as data: what the shopper typed, which fields are missing for each step (docs/product.md#shipping),
  * and the shapes the API expects. Pure, so the rules are tested without a browser.
  */
-import { DEFAULT_COUNTRY, isEmail, isUsZip } from '../../../api/rules/address'
+import { DEFAULT_COUNTRY, isEmail, isUsZip } from '@core/rules/address'
 
 export interface AddressFields {
   name: string
@@ -37,7 +37,7 @@ export function emptyDraft(): CheckoutDraft {
   return { email: '', shipping: emptyAddress(), separateBilling: false, billing: emptyAddress() }
 }
 
-/** Spec §5: what a rate quote needs; apartment/suite is optional. Form order, so focus goes to the first. */
+/** docs/product.md#shipping: what a rate quote needs; apartment/suite is optional. Form order, so focus goes to the first. */
 const REQUIRED_ADDRESS: readonly AddressKey[] = ['name', 'street1', 'city', 'state', 'zip']
 
 const MISSING_TEXT: Record<AddressKey | 'email', string> = {
@@ -85,7 +85,7 @@ export type Problem =
 
 const NONE: Problem = { kind: 'none' }
 
-/** Spec §5: before 'Get Shipping Rates'. */
+/** docs/product.md#shipping: before 'Get Shipping Rates'. */
 export function ratesProblem(draft: CheckoutDraft): Problem {
   const missing = missingAddress(draft.shipping, 'shipping')
   if (Object.keys(missing).length > 0) {
@@ -103,7 +103,7 @@ export function ratesProblem(draft: CheckoutDraft): Problem {
   return NONE
 }
 
-/** Spec §5: before 'Continue to Payment' (a chosen rate is checked by the caller). */
+/** docs/product.md#shipping: before 'Continue to Payment' (a chosen rate is checked by the caller). */
 export function paymentProblem(draft: CheckoutDraft): Problem {
   const missing: FieldErrors = {
     ...(blank(draft.email) ? { email: MISSING_TEXT.email } : {}),

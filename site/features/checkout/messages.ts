@@ -1,4 +1,4 @@
-/** The toasts of spec §5/§8 for failed checkout calls, chosen from what the server answered. */
+/** The toasts of docs/product.md#shipping for failed checkout calls, chosen from what the server answered. */
 import { ApiError } from '../../lib/api'
 
 export interface ToastText {
@@ -16,7 +16,7 @@ export const ORDER_TOO_LOW: ToastText = { title: 'Order Total Too Low', descript
 
 /**
  * A 4xx with `{ error }` names what to fix (a state, a ZIP, too many requests); anything else — carrier
- * down, server fault, no network — gets the spec's generic text.
+ * down, server fault, no network — gets the generic text.
  */
 export function ratesErrorToast(error: unknown): ToastText {
   const specific =

@@ -1,8 +1,8 @@
 /**
- * A signed-in customer's /shipping starts with their e-mail and saved address (spec §2). Only empty fields
+ * A signed-in customer's /shipping starts with their e-mail and saved address (docs/product.md#shipping). Only empty fields
  * are filled: whatever the shopper already typed in this tab stays. Pure, so it is tested alone.
  */
-import type { PublicUser } from '../../../api/modules/account/model'
+import type { PublicUser } from '@core/contracts/account'
 import { COUNTRIES } from '../../components/form/countries'
 import type { CheckoutDraft } from './form'
 

@@ -1,13 +1,13 @@
 /**
  * Turns the cart and the /shipping form into the bodies of POST /api/shipping/rates and
- * POST /api/create-checkout-session (spec §3, §7). The server reprices everything from product ids; the
- * names, prices and weights sent beside them follow the spec's shape and are ignored there.
+ * POST /api/create-checkout-session (docs/product.md#checkout-calls). The server reprices everything from product ids; the
+ * names, prices and weights sent beside them follow the old request's shape and are ignored there.
  */
-import type { CreateSessionBody, createSessionResponse } from '../../../api/modules/checkout/model'
-import type { RatesBody, RateView } from '../../../api/modules/shipping/model'
-import { type DiscountTerms, meetsMinimumCharge, orderTotals } from '../../../api/rules/discounts'
-import { dollarsToCents } from '../../../api/rules/money'
-import { parseWeightOunces, totalWeightOunces } from '../../../api/rules/shipping'
+import type { CreateSessionBody, createSessionResponse } from '@core/contracts/checkout'
+import type { RatesBody, RateView } from '@core/contracts/shipping'
+import { type DiscountTerms, meetsMinimumCharge, orderTotals } from '@core/rules/discounts'
+import { dollarsToCents } from '@core/rules/money'
+import { parseWeightOunces, totalWeightOunces } from '@core/rules/shipping'
 import type { CartLine } from '../cart/store'
 import { type CheckoutDraft, toApiAddress } from './form'
 
@@ -39,7 +39,7 @@ export function goodsTotals(lines: readonly CartLine[], discount: DiscountTerms 
   })
 }
 
-/** Spec §5: the order after discounts must reach $0.50 before a payment can start. */
+/** docs/product.md#money: the order after discounts must reach $0.50 before a payment can start. */
 export function isBelowMinimumCharge(
   lines: readonly CartLine[],
   discount: DiscountTerms | null | undefined,

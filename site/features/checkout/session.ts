@@ -5,7 +5,7 @@ export const INVALID_SECRET = 'Invalid client secret format'
 
 export type SecretCheck = { ok: true; secret: string } | { ok: false; message: string }
 
-/** Spec §5: a client secret starts with cs_live_ or cs_test_. */
+/** docs/product.md#checkout: a client secret starts with cs_live_ or cs_test_. */
 export function checkClientSecret(raw: string | null): SecretCheck {
   const secret = raw?.trim() ?? ''
   if (secret === '') return { ok: false, message: MISSING_SESSION }
@@ -13,7 +13,7 @@ export function checkClientSecret(raw: string | null): SecretCheck {
   return { ok: true, secret }
 }
 
-/** The API's pattern for demo session ids (api/modules/payments/model.ts). */
+/** The API's pattern for demo session ids (core/contracts/payments.ts). */
 const DEMO_SESSION_ID = /^cs_test_demo_[A-Za-z0-9]{1,64}$/
 
 /**
@@ -27,7 +27,7 @@ export function demoSessionId(secret: string): string | null {
   return DEMO_SESSION_ID.test(id) ? id : null
 }
 
-/** Spec §2 /success: the first 20 characters and an ellipsis. */
+/** docs/product.md#success: the first 20 characters and an ellipsis. */
 export function shortOrderId(sessionId: string): string {
   return `${sessionId.slice(0, 20)}...`
 }

@@ -22,7 +22,7 @@ import { StatsCards } from './StatsCards'
 import { usePolling } from './use-polling'
 import { WebhookEvents } from './WebhookEvents'
 
-/** Spec §9 refresh intervals. */
+/** Refresh intervals (docs/product.md#dashboard). */
 const STATS_EVERY_MS = 30_000
 const ORDERS_EVERY_MS = 15_000
 const EVENTS_EVERY_MS = 10_000

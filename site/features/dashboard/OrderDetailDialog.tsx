@@ -1,6 +1,6 @@
+import { formatCurrency } from '@core/rules/money'
+import { statusLabel } from '@core/rules/order-status'
 import { useEffect, useRef, useState } from 'react'
-import { formatCurrency } from '../../../api/rules/money'
-import { statusLabel } from '../../../api/rules/order-status'
 import { fetchOrder, type OrderDetail } from './api'
 import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'

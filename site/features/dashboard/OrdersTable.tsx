@@ -1,4 +1,4 @@
-import { formatCurrency } from '../../../api/rules/money'
+import { formatCurrency } from '@core/rules/money'
 import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
 import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
@@ -20,7 +20,7 @@ const FILTERS = [
 const MAX_ROWS = 100
 
 /**
- * Spec §7: the newest 10 orders, refreshed every 15 s, with what staff can do to each. A filter finds the
+ * docs/product.md#dashboard: the newest 10 orders, refreshed every 15 s, with what staff can do to each. A filter finds the
  * orders that wait for someone however old they are, and 'Show 10 more' reaches further back.
  */
 export function OrdersTable(props: {

@@ -1,10 +1,10 @@
+import { PACKAGE_ITEM_LIMITS } from '@core/rules/package'
 import { type FormEvent, useState } from 'react'
-import { PACKAGE_ITEM_LIMITS } from '../../../api/rules/package'
 import { showToast } from '../toasts/store'
 import { calculatePackage, type PackageRecommendationAnswer } from './api'
 import { calculatorCount, formatDimensions, packageName, serverMessageOr } from './dashboard-logic'
 
-/** Spec §5: which mailer fits 1–20 items; anything else in the field counts as 1. */
+/** docs/product.md#packages: which mailer fits 1–20 items; anything else in the field counts as 1. */
 export function PackageCalculator() {
   const [raw, setRaw] = useState('1')
   const [result, setResult] = useState<{ count: number; answer: PackageRecommendationAnswer } | null>(null)

@@ -1,5 +1,5 @@
+import { PRODUCT_WEIGHT_MESSAGE } from '@core/rules/product-weight'
 import { type FormEvent, useState } from 'react'
-import { PRODUCT_WEIGHT_MESSAGE } from '../../../api/rules/product-weight'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductWeight } from './api'
 import { formatOunces, serverMessageOr, weightFromField } from './dashboard-logic'

@@ -1,11 +1,11 @@
-import { formatOrderNumber } from '../../../api/rules/order-status'
+import { formatOrderNumber } from '@core/rules/order-status'
 import type { WebhookEventAnswer } from './api'
 import { formatDateTime } from './dashboard-logic'
 import { Section } from './Section'
 import { StatusBadge } from './StatusBadge'
 import type { Polled } from './use-polling'
 
-/** Spec §7: the newest 10 payment events, refreshed every 10 s, with the same badges as orders. */
+/** docs/product.md#dashboard: the newest 10 payment events, refreshed every 10 s, with the same badges as orders. */
 export function WebhookEvents({ state }: { state: Polled<WebhookEventAnswer[]> }) {
   const events = state.data ?? []
   return (

@@ -1,4 +1,4 @@
-/** The staff dashboard's calls (spec §7), typed from the API's own schemas (types only). */
+/** The staff dashboard's calls (docs/product.md#staff-calls), typed from the API's own schemas (types only). */
 import type {
   DashboardOrder,
   DashboardProduct,
@@ -8,7 +8,7 @@ import type {
   PackageRecommendationAnswer,
   WebhookEventAnswer,
   WeightResponse,
-} from '../../../api/modules/dashboard/model'
+} from '@core/contracts/dashboard'
 import { apiRequest } from '../../lib/api'
 
 export type {
@@ -20,7 +20,7 @@ export type {
   WebhookEventAnswer,
 }
 
-/** Spec §7: the dashboard shows the first 10 orders and events. */
+/** docs/product.md#dashboard: the dashboard shows the first 10 orders and events. */
 export const LIST_SIZE = 10
 
 export const fetchStats = (signal?: AbortSignal) =>

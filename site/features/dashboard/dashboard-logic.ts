@@ -1,10 +1,10 @@
 /** Pure helpers of the dashboard island: what the fields accept, what the messages say. */
 
-import { parsePackageItemCount } from '../../../api/rules/package'
-import { parseProductWeight } from '../../../api/rules/product-weight'
+import { parsePackageItemCount } from '@core/rules/package'
+import { parseProductWeight } from '@core/rules/product-weight'
 import { ApiError } from '../../lib/api'
 
-/** Spec §5: the calculator's field falls back to 1 on anything but a whole number from 1 to 20. */
+/** docs/product.md#packages: the calculator's field falls back to 1 on anything but a whole number from 1 to 20. */
 export function calculatorCount(raw: string): number {
   return parsePackageItemCount(raw) ?? 1
 }
@@ -15,7 +15,7 @@ export function weightFromField(raw: string): number | null {
   return tenths === null ? null : tenths / 10
 }
 
-/** Spec §8: the server's message when it sent one, else the spec's fallback text. */
+/** The server's message when it sent one, else the fallback text (docs/product.md#dashboard). */
 export function serverMessageOr(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status > 0 && error.data && typeof error.data === 'object') {
     const message = (error.data as { error?: unknown }).error

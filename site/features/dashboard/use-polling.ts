@@ -10,7 +10,7 @@ export interface Polled<T> {
 }
 
 /**
- * Loads now, then every `intervalMs` while the tab is visible (spec §9: 30 s, 15 s, 10 s). A hidden tab
+ * Loads now, then every `intervalMs` while the tab is visible (docs/product.md#dashboard: 30 s, 15 s, 10 s). A hidden tab
  * stops polling; coming back loads at once. `onError` sees each failure (401 and 403 end the page's access).
  * A new `key` (what `load` asks for has changed) loads at once and starts the interval again.
  */

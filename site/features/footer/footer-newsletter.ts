@@ -1,6 +1,6 @@
 /**
- * The footer sign-up in place (markup in FooterNewsletter.astro). The spec's alert 'Subscribed with email: …'
- * confirms it and clears the field (DESIGN §6.8: the address is now stored too); a refusal from the server is
+ * The footer sign-up in place (markup in FooterNewsletter.astro). The alert 'Subscribed with email: …'
+ * confirms it and clears the field (docs/product.md#every-page: the address is now stored too); a refusal from the server is
  * shown as an error toast and the address stays in the field.
  */
 import { subscribe } from '../newsletter/api'

@@ -1,4 +1,4 @@
-/** The number on the cart icon: nothing for an empty cart, capped at '99+' (spec §9). */
+/** The number on the cart icon: nothing for an empty cart, capped at '99+' (docs/product.md#every-page). */
 export function badgeText(count: number): string {
   if (!Number.isFinite(count) || count <= 0) return ''
   return count > 99 ? '99+' : String(Math.floor(count))

@@ -1,4 +1,4 @@
-/** Spec §9: the bar turns compact after 50 px of scroll and may hide only past 100 px. */
+/** docs/product.md#every-page: the bar turns compact after 50 px of scroll and may hide only past 100 px. */
 export const COMPACT_AFTER_PX = 50
 export const HIDE_AFTER_PX = 100
 

@@ -18,7 +18,7 @@ export interface NewsletterSignupProps {
  * first-order code. A value without '@' stays on the form with a message next to the field.
  *
  * Until this island has hydrated (or with JavaScript off) the browser posts the form itself and the server
- * answers with a page saying what happened (DESIGN decision 10), so the markup is a complete POST form.
+ * answers with a page saying what happened (docs/decisions/009-forms-before-hydration.md), so the markup is a complete POST form.
  */
 export default function NewsletterSignup({
   source,

@@ -1,4 +1,4 @@
-import type { SubscribeBody } from '../../../api/modules/newsletter/model'
+import type { SubscribeBody } from '@core/contracts/newsletter'
 import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from '../../lib/api'
 
 export type NewsletterSource = NonNullable<SubscribeBody['source']>
@@ -18,7 +18,7 @@ export async function subscribe(email: string, source: NewsletterSource): Promis
   }
 }
 
-/** Spec §5: the home and shop capture only go ahead when the value contains '@'. */
+/** docs/product.md#home: the home and shop capture only go ahead when the value contains '@'. */
 export function looksLikeEmail(value: string): boolean {
   return value.includes('@')
 }

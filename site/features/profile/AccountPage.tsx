@@ -22,7 +22,7 @@ function tabFromHash(hash: string): Tab {
 }
 
 /**
- * /profile and /account (DESIGN decision 2): 'My Account' with side tabs Profile, Orders, Wishlist and a
+ * /profile and /account (docs/product.md#account-page): 'My Account' with side tabs Profile, Orders, Wishlist and a
  * Logout button. The tab is in the URL fragment (#orders), so 'Back to Order History' returns to it.
  */
 export default function AccountPage() {
@@ -72,7 +72,7 @@ export default function AccountPage() {
     if (target) choose(target.id, true)
   }
 
-  /** Spec §7: the user is cleared whatever the server answers, and the browser goes to /. */
+  /** docs/product.md#account-page: the user is cleared whatever the server answers, and the browser goes to /. */
   async function logout() {
     setLeaving(true)
     try {

@@ -1,5 +1,5 @@
+import type { AddressField, ProfileAddress } from '@core/rules/account'
 import { type FormEvent, useState } from 'react'
-import type { AddressField, ProfileAddress } from '../../../api/rules/account'
 import { AddressFieldset, type AddressLayout } from '../../components/form/AddressFieldset'
 import { binder } from '../../components/form/fields'
 import { useFieldErrors } from '../account/use-field-errors'
@@ -43,7 +43,7 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
     requestAnimationFrame(() => document.getElementById(addressInputId('street'))?.focus())
   }
 
-  /** Spec §4: Cancel restores the last saved values. */
+  /** docs/product.md#account-page: Cancel restores the last saved values. */
   function cancel() {
     setDraft(addressFrom(user))
     fields.reset()

@@ -1,6 +1,6 @@
+import { formatCurrency } from '@core/rules/money'
+import { statusLabel } from '@core/rules/order-status'
 import { useEffect, useState } from 'react'
-import { formatCurrency } from '../../../api/rules/money'
-import { statusLabel } from '../../../api/rules/order-status'
 import { fetchOrders, type UserOrder } from './api'
 import { orderDate } from './profile-form'
 
@@ -16,7 +16,7 @@ export function OrderHistory() {
       (orders) => setState({ kind: 'loaded', orders, failed: false }),
       (error: unknown) => {
         if (controller.signal.aborted) return
-        // Spec §7: a failure shows an empty list; the note says why it is empty.
+        // docs/product.md#account-page: a failure shows an empty list; the note says why it is empty.
         console.warn('Could not load orders', error)
         setState({ kind: 'loaded', orders: [], failed: true })
       },

@@ -7,7 +7,7 @@ import { type PersonalField, personalFrom, personalProblem, SAVED, saveFailedTex
 import { Details, SectionCard } from './SectionCard'
 import { MessageLine, useTimedMessage } from './use-timed-message'
 
-/** 'Personal Information': first and last name and phone are editable; the e-mail is read-only (spec §6). */
+/** 'Personal Information': first and last name and phone are editable; the e-mail is read-only (docs/product.md#account-page). */
 export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (user: PublicUser) => void }) {
   const [editing, setEditing] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -22,7 +22,7 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
     requestAnimationFrame(() => document.getElementById('firstName')?.focus())
   }
 
-  /** Spec §4: Cancel restores the last saved values. */
+  /** docs/product.md#account-page: Cancel restores the last saved values. */
   function cancel() {
     setDraft(personalFrom(user))
     fields.reset()

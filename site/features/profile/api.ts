@@ -5,7 +5,7 @@ import type {
   UpdateProfileBody,
   UserOrder,
   UserOrderDetail,
-} from '../../../api/modules/account/model'
+} from '@core/contracts/account'
 import { apiRequest } from '../../lib/api'
 
 export type { PublicUser, UserOrder, UserOrderDetail }

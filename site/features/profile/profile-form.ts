@@ -1,9 +1,9 @@
 /**
- * The profile's editable sections as data: what the customer types, what is missing (DESIGN decision 6),
+ * The profile's editable sections as data: what the customer types, what is missing (docs/product.md#forms),
  * and the bodies PUT /api/auth/update-profile takes. Pure, so it is tested without a browser.
  */
-import { type AddressField, addressProblems, type ProfileAddress } from '../../../api/rules/account'
-import { DEFAULT_COUNTRY } from '../../../api/rules/address'
+import { type AddressField, addressProblems, type ProfileAddress } from '@core/rules/account'
+import { DEFAULT_COUNTRY } from '@core/rules/address'
 import { ApiError } from '../../lib/api'
 import type { Problem } from '../account/validation'
 import type { PublicUser } from './api'
@@ -33,7 +33,7 @@ export function personalProblem(fields: PersonalFields): Problem<PersonalField> 
   return Object.keys(missing).length > 0 ? { ...MISSING, fields: missing } : null
 }
 
-/** The same rules the server applies (api/rules/account.ts), in form order. */
+/** The same rules the server applies (core/rules/account.ts), in form order. */
 export function addressProblem(address: ProfileAddress): Problem<AddressField> | null {
   const found = addressProblems(address)
   const order: AddressField[] = ['street', 'city', 'state', 'zipCode', 'country']
@@ -82,7 +82,7 @@ export function orderNumberFrom(search: string): string | null {
 export const SAVED = 'Changes saved successfully!'
 export const SAVE_FAILED = 'Failed to save changes. Please try again.'
 
-/** Spec §8's failure text, or the server's reason when it refused a value (a ZIP, a name). */
+/** The failure text of docs/product.md#account-page, or the server's reason when it refused a value (a ZIP, a name). */
 export function saveFailedText(error: unknown): string {
   return error instanceof ApiError && error.status === 422 ? error.message : SAVE_FAILED
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 
-/** Spec §4/§9: profile save and failure messages clear themselves after 3 seconds. */
+/** docs/product.md#account-page: profile save and failure messages clear themselves after 3 seconds. */
 export const MESSAGE_MS = 3000
 
 export interface TimedMessage {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { ThemeIcon } from '../../components/shell/icons'
 import { $storedTheme, applyTheme, currentTheme, oppositeTheme, setTheme, type Theme } from './store'
 
-/** A toggle button: pressed means the dark theme. The choice is saved under the spec's `theme` key. */
+/** A toggle button: pressed means the dark theme. The choice is saved under the local-storage key `theme`. */
 export function ThemeToggle({
   className = '',
   showLabel = false,

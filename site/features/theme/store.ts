@@ -7,7 +7,7 @@ export function isTheme(value: unknown): value is Theme {
   return value === 'light' || value === 'dark'
 }
 
-/** Spec key `theme`, a plain string. Undefined until the visitor picks one: the system setting decides. */
+/** Local-storage key `theme`, a plain string. Undefined until the visitor picks one: the system setting decides. */
 export const $storedTheme = persistentAtom<Theme | undefined>('theme', undefined, {
   encode: (value) => value,
   decode: (raw) => (isTheme(raw) ? raw : undefined),

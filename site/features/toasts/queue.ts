@@ -1,4 +1,4 @@
-/** Spec §9: one toast on screen, 5 s each, dismissed by a 50 px swipe to the right. */
+/** docs/product.md#every-page: one toast on screen, 5 s each, dismissed by a 50 px swipe to the right. */
 export const TOAST_LIMIT = 1
 export const TOAST_DURATION_MS = 5000
 export const SWIPE_DISMISS_PX = 50

@@ -4,7 +4,7 @@
  */
 export const WELCOME_FLAGS = ['hasVisited', 'welcomePopupShown'] as const
 
-/** Spec §9: the popup shrinks to a pill after 10 s. */
+/** docs/product.md#every-page: the popup shrinks to a pill after 10 s. */
 export const WELCOME_MINIMISE_AFTER_MS = 10_000
 
 type FlagStorage = Pick<Storage, 'getItem' | 'setItem'>

@@ -165,7 +165,7 @@ describe('with a provider', () => {
       role: 'customer',
     })
 
-    // Spec §6: a Google account cannot sign in with a password, and is told to use Google.
+    // docs/product.md#accounts: a Google account cannot sign in with a password, and is told to use Google.
     const password = await signIn(shop, email, 'any-password-at-all')
     expect(password.status).toBe(401)
     expect(await password.json()).toEqual({
@@ -186,7 +186,7 @@ describe('with a provider', () => {
     expect((await (await whoAmI(shop, cookieHeader(done))).json()).emailVerified).toBe(true)
   })
 
-  test('a verified password account signs in with Google and keeps its password and sessions (decision 3)', async () => {
+  test('a verified password account signs in with Google and keeps its password and sessions (docs/product.md#google-sign-in)', async () => {
     const customer = await signUp(shop, { firstName: 'Pat', lastName: 'Mason' })
     await proveEmail(customer)
     claims = person(customer.email, { given_name: 'Patricia' })

@@ -1,9 +1,11 @@
 // Forgot password → e-mail (through the real SMTP adapter to a local sink) → reset, with the attacks on
 // each step: unknown e-mails, replayed and expired links, too many requests, secrets in logs.
+
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { createApp } from '../../../api/app'
 import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { hashToken } from '../../../api/modules/auth/sessions'
+import { createServices } from '../../../api/services'
 import { passwordResetTokens, users } from '../../../db/schema'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
 import {
@@ -125,7 +127,7 @@ describe('forgot password', () => {
     )
 
     // Counted in the database: a second server instance on the same database refuses too.
-    const other = createApp(shop.deps)
+    const other = createApp(shop.deps, createServices(shop.deps))
     const viaOther = await other.handle(
       new Request(`${ORIGIN}/api/auth/forgot-password`, {
         method: 'POST',

@@ -1,11 +1,13 @@
 // Sign-up, sign-in, sessions and sign-out through the real app: cookies, stored hashes, bad input and
 // the brute-force limit.
+
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { createApp } from '../../../api/app'
 import { setSessionCookies } from '../../../api/modules/auth/cookies'
 import { hashToken, SESSION_LIFETIME_MS } from '../../../api/modules/auth/sessions'
+import { createServices } from '../../../api/services'
 import { sessions, signInFailures, users } from '../../../db/schema'
 import { cookieHeader, PASSWORD, setCookies, signIn, signUp, uniqueEmail, whoAmI } from '../support/accounts'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
@@ -386,7 +388,7 @@ describe('brute force', () => {
   test('failures count across server instances sharing the database', async () => {
     const customer = await signUp(shop)
     // A second instance: its own app and services (and in-memory counters), the same database.
-    const other = createApp(shop.deps)
+    const other = createApp(shop.deps, createServices(shop.deps))
     const viaOther = (password: string) =>
       other.handle(
         new Request(`${ORIGIN}/api/auth/login`, {

@@ -8,12 +8,12 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import {
   createDemoPayments,
-  type DemoPaymentProvider,
   type DemoWebhookDelivery,
   postToWebhook,
 } from '../../../api/adapters/demo-payments'
 import {
   type CheckoutSessionRequest,
+  type DemoPaymentProvider,
   type PaymentEvent,
   type RefundPaymentEvent,
   RefundRefusedError,
@@ -22,7 +22,7 @@ import {
 import { fixedClock } from '../../../api/lib/clock'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds } from '../../../db/schema/checkout'
-import { webhookEvents } from '../../../db/schema/orders'
+import { webhookEvents } from '../../../db/schema/webhooks'
 import { DEMO_CARD } from '../checkout/helpers'
 import { createTestApp, type TestApp } from '../support/test-app'
 

@@ -3,7 +3,7 @@
 // staff role was taken away.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { STAFF_ONLY_MESSAGE } from '../../../api/plugins/auth'
+import { STAFF_ONLY_MESSAGE } from '../../../api/modules/auth/guard'
 import { users } from '../../../db/schema/users'
 import { getRates, HOME, payDemo, rateFor, sessionBody } from '../checkout/helpers'
 import { labelledAndFailedOrders, staffMember } from '../dashboard/helpers'
@@ -171,7 +171,7 @@ describe("one customer cannot reach another's orders or address", () => {
   })
 })
 
-/** Staff routes (DESIGN §5): found in the app itself, so a route added later is covered too. */
+/** Staff routes (docs/product.md#staff-calls): found in the app itself, so a route added later is covered too. */
 const STAFF_PREFIXES = [
   '/api/dashboard',
   '/api/orders',

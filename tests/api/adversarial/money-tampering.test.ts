@@ -35,7 +35,7 @@ afterAll(() => {
 // Each test starts in a fresh rate-limit window; quotes are fetched inside the tests.
 beforeEach(() => shop.clock.advance(11 * 60_000))
 
-/** Spec §3 catalogue: $21, $18, $18, $13, $19. */
+/** The catalogue (docs/product.md#catalogue): $21, $18, $18, $13, $19. */
 const ITEMS: Items = [
   { id: 1, quantity: 2 },
   { id: 4, quantity: 1 },
@@ -119,7 +119,7 @@ describe('checkout: every amount comes from the catalogue, the discount rules an
     attacks.tried(6)
     const res = await checkout(
       sessionBody(ITEMS, rate, {
-        // Every money-looking field a tamperer might try, at the top level and in the spec's places.
+        // Every money-looking field a tamperer might try, at the top level and where the old request shape had them.
         amount_total: 1,
         total: 0.5,
         subtotal: 0.01,

@@ -1,5 +1,5 @@
 // Property: for any cart and any code, what the payment provider is asked to charge equals, to the cent, a
-// total worked out here independently from the catalogue (spec §3) and the discount rules (spec §9) —
+// total worked out here independently from the catalogue (docs/product.md#catalogue) and the discount rules (docs/product.md#discount-codes) —
 // not by calling the shop's own money functions.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
@@ -17,7 +17,7 @@ setDefaultTimeout(60_000)
 const attacks = attackCounter('money-totals')
 let shop: TestApp
 
-/** Spec §3's catalogue, in cents, written out here rather than read from the shop's code. */
+/** The catalogue (docs/product.md#catalogue), in cents, written out here rather than read from the shop's code. */
 const PRICE_CENTS: Record<number, number> = { 1: 2100, 2: 1800, 3: 1800, 4: 1300, 5: 1900 }
 
 /**
@@ -49,7 +49,7 @@ afterAll(() => {
   attacks.record()
 })
 
-/** Spec §9 with DESIGN decision 4, in plain arithmetic. */
+/** The money rules (docs/product.md#money, docs/product.md#free-shipping), in plain arithmetic. */
 type Expected = { refused: 422 } | { refused?: undefined; total: number; goods: number; shipping: number }
 
 function expected(items: Items, code: string | null, carrierCents: number, standard: boolean): Expected {
@@ -60,7 +60,7 @@ function expected(items: Items, code: string | null, carrierCents: number, stand
   if (terms?.type === 'percentage') discount = Math.round((subtotal * terms.amount) / 100)
   if (terms?.type === 'fixed') discount = Math.min(terms.amount, subtotal)
   const goods = subtotal - discount
-  // Spec §5: at least $0.50 after discounts.
+  // docs/product.md#money: at least $0.50 after discounts.
   if (goods < 50) return { refused: 422 }
   const shipping = standard && goods >= 3500 ? 0 : carrierCents
   return { total: goods + shipping, goods, shipping }

@@ -127,7 +127,7 @@ describe('catalogue content', () => {
       )
     })
 
-    test("a weight left out is the spec's default of 2.0 oz", () => {
+    test('a weight left out is the default of 2.0 oz', () => {
       expect(loadWith(good.replace(/^weight: .*\n/m, ''))()[0]?.weightTenthsOz).toBe(20)
     })
 

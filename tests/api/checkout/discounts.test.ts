@@ -130,7 +130,7 @@ describe('discounts are re-validated and applied on the server', () => {
     expect(stripe.sessions.get(sessionId)?.amount_total).toBe(3100 + Math.round(withCode.price * 100))
   })
 
-  test('an order under $0.50 after discounts is refused with the spec’s message', async () => {
+  test('an order under $0.50 after discounts is refused with the minimum-charge message', async () => {
     const items = [{ id: 4, quantity: 1 }]
     const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
     const before = stripe.createdSessions().length

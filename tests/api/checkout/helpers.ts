@@ -50,7 +50,7 @@ export function rateFor(rates: RateAnswer[], serviceName: string): RateAnswer {
   return rate
 }
 
-/** The spec §3 session request, with the client-side amounts deliberately wrong. */
+/** The checkout session request (docs/product.md#checkout-calls), with the client-side amounts deliberately wrong. */
 export function sessionBody(
   items: Items,
   rate: Pick<RateAnswer, 'id'>,

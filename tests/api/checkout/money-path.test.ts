@@ -2,9 +2,10 @@
 // making its order, and code guessing through every call that takes a code.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import type { DemoPaymentProvider } from '../../../api/adapters/demo-payments'
+import type { DemoPaymentProvider } from '../../../api/adapters/types'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
-import { orders, webhookEvents } from '../../../db/schema/orders'
+import { orders } from '../../../db/schema/orders'
+import { webhookEvents } from '../../../db/schema/webhooks'
 import { signUp } from '../support/accounts'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { createSession, getRates, HOME, type Items, rateFor, sessionBody } from './helpers'

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { MAX_QUOTE_ID_LENGTH } from '@core/contracts/shipping'
 import { eq } from 'drizzle-orm'
 import { buildCart, UNKNOWN_PRODUCT_MESSAGE } from '../../../api/modules/catalog/cart'
 import { addressHash, normalizeAddress } from '../../../api/modules/shipping/address'
-import { MAX_QUOTE_ID_LENGTH, readQuote } from '../../../api/modules/shipping/quote-token'
+import { readQuote } from '../../../api/modules/shipping/quote-token'
 import { QUOTE_KEY_SETTING } from '../../../api/modules/shipping/service'
 import { settings } from '../../../db/schema/settings'
 import { createTestApp, type TestApp } from '../support/test-app'
@@ -204,7 +205,7 @@ test('rate requests are limited per client with a 429', async () => {
   expect(statuses[60]).toBe(429)
 })
 
-describe("the spec's body: items by name, weights from the catalogue", () => {
+describe('items by name, weights from the catalogue', () => {
   test('items[{name, quantity, weight}] quotes the same as ids, whatever weight is sent', async () => {
     const byName = await post({
       address: HOME,

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { STAFF_ONLY_MESSAGE } from '../../../api/plugins/auth'
+import { STAFF_ONLY_MESSAGE } from '../../../api/modules/auth/guard'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
 import { orderRow, switchableCarrier } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'

@@ -145,7 +145,7 @@ describe('orders', () => {
 })
 
 describe('webhook events', () => {
-  test('newest first with the spec fields, paged by ?before=<event id>', async () => {
+  test('newest first with the documented fields, paged by ?before=<event id>', async () => {
     const res = await asStaff('GET', '/api/webhooks?limit=3')
     expect(res.status).toBe(200)
     const first = (await res.json()) as Record<string, unknown>[]

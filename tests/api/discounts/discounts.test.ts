@@ -199,7 +199,7 @@ describe('discount service limits', () => {
     expect(await discounts.validate('TWICE', context)).toEqual({ code: 'TWICE', type: 'fixed', amount: 300 })
     await discounts.recordRedemption('TWICE', { orderRef: '000002', email: 'b@example.com', userId: null })
     await expect(discounts.validate('TWICE', context)).rejects.toMatchObject({
-      status: 422,
+      kind: 'invalid',
       message: 'This discount code has been used up.',
     })
     // Without an e-mail too: the total limit is nobody's in particular.
@@ -219,7 +219,7 @@ describe('discount service limits', () => {
       userId: 'user-7',
     })
     await expect(discounts.validate('ONCEEACH', mike)).rejects.toMatchObject({
-      status: 422,
+      kind: 'invalid',
       message: 'You have already used this discount code.',
     })
     // The same account under another e-mail is the same customer.
@@ -264,7 +264,7 @@ describe('discount service limits', () => {
     await expect(
       discounts.validate('CREW10', { subtotalCents: 4000, email: 'vet@example.com', userId: 'user-veteran' }),
     ).rejects.toMatchObject({
-      status: 422,
+      kind: 'invalid',
       message: 'This code is for your first order only.',
     })
     expect(asked).toContain('user-veteran')

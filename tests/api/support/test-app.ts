@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { adaptersFromConfig } from '../../../api/adapters'
 import { createApp } from '../../../api/app'
 import { prepareData } from '../../../api/boot'
-import type { AppDeps } from '../../../api/deps'
+import { type AppDeps, depsFromConfig } from '../../../api/deps'
 import { readConfig } from '../../../api/env'
 import { fixedClock } from '../../../api/lib/clock'
 import { createJobRunner } from '../../../api/modules/jobs/runner'
@@ -61,13 +60,10 @@ export async function createTestApp(
   const database = await openDatabase(config.databaseUrl)
   await prepareData(database.db)
   const clock = fixedClock(new Date('2026-03-02T15:00:00Z'))
-  const base: AppDeps = {
-    config,
-    db: database.db,
+  const base = depsFromConfig(config, database.db, {
     clock,
     site: loadStaticSite(resolve(import.meta.dir, '../../fixtures/site')),
-    ...adaptersFromConfig(config, database.db, clock),
-  }
+  })
   const deps: AppDeps = { ...base, ...(typeof overrides === 'function' ? overrides(base) : overrides) }
   const services = createServices(deps)
   const app = createApp(deps, services)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { sameSitePath } from '../../../api/rules/return-path'
+import { sameSitePath } from '@core/rules/return-path'
 import {
   DELETE_FAILED,
   DELETE_FRAGMENT,

@@ -41,7 +41,7 @@ describe('sign-up form', () => {
     expect(Object.keys(problem?.fields ?? {})).toEqual(['firstName', 'confirmPassword'])
   })
 
-  test('passwords: at least 6 characters, and the confirmation must match (spec §5)', () => {
+  test('passwords: at least 6 characters, and the confirmation must match (docs/product.md#sign-in)', () => {
     expect(signupProblem({ ...valid, password: '12345', confirmPassword: '12345' })).toEqual({
       title: 'Password Too Short',
       description: 'Password must be at least 6 characters long.',
@@ -70,7 +70,7 @@ describe('forgot and reset password forms', () => {
     expect(forgotProblem({ email: 'sam@example.com' })).toBeNull()
   })
 
-  test('reset checks all fields, then matching, then length, with the spec texts', () => {
+  test('reset checks all fields, then matching, then length, with the form texts', () => {
     expect(resetProblem({ password: '', confirmPassword: '' })).toMatchObject({
       title: 'All Fields Required',
       description: 'Please fill in all fields.',

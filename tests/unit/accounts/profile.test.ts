@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import type { PublicUser } from '../../../api/modules/account/model'
+import type { PublicUser } from '@core/contracts/account'
 import { isPublicUser } from '../../../site/features/account/api'
 import {
   forgotPasswordError,
@@ -34,7 +34,7 @@ const USER: PublicUser = {
   emailVerified: false,
 }
 
-describe('spec §8 texts for failed account calls', () => {
+describe('docs/product.md#sign-in texts for failed account calls', () => {
   test('sign-in: the Google hint, the wait of a 429, or one generic text', () => {
     const google = new ApiError(401, 'x', { error: 'x', useGoogle: true })
     expect(loginError(google).description).toBe(
@@ -115,7 +115,7 @@ describe('profile forms', () => {
     expect(addressLines(USER.address ?? address)).toEqual(['12 Workshop Lane', 'Austin, TX 73301', 'US'])
   })
 
-  test('a save failure shows the server reason for a refused value, the spec text otherwise', () => {
+  test('a save failure shows the server reason for a refused value, the fallback text otherwise', () => {
     expect(saveFailedText(new ApiError(422, 'Choose a US state.'))).toBe('Choose a US state.')
     expect(saveFailedText(new ApiError(400, 'The request body is not valid JSON.'))).toBe(SAVE_FAILED)
     expect(saveFailedText(new ApiError(500, 'boom'))).toBe(SAVE_FAILED)

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { RECENT_SIGN_IN_MS, signedInRecentlyWith } from '../../../api/rules/account'
+import { RECENT_SIGN_IN_MS, signedInRecentlyWith } from '@core/rules/account'
 
 const now = new Date('2026-03-02T15:00:00Z')
 const ago = (ms: number) => new Date(now.getTime() - ms)

@@ -123,7 +123,7 @@ describe('the report', () => {
     )
   })
 
-  test('judges start time and memory at rest against §7', () => {
+  test('judges start time and memory at rest against the budgets', () => {
     const text = report({
       startup: {
         runs: 5,

@@ -33,8 +33,8 @@ function scenario(id: string, perSecond: number, p99: number, failed = 0): Scena
 
 const baseline = scenario('baseline', 40_000, 1.3)
 
-describe('the targets of DESIGN §7', () => {
-  test('state the API budgets of §7', () => {
+describe('the targets of docs/architecture.md#performance-budgets', () => {
+  test('state the API budgets', () => {
     expect(TARGETS.api.catalog).toEqual({ minBaselineRatio: 0.8 })
     expect(TARGETS.api.discount).toEqual({ maxP99Ms: 5, minBaselineRatio: 0.3 })
     expect(TARGETS.api.rates).toEqual({ maxP99Ms: 5, minPerSecond: 5_000 })
@@ -66,7 +66,7 @@ describe('judging an API scenario', () => {
   })
 
   test('the old, looser numbers of the discount check no longer pass', () => {
-    // p99 9 ms met the old "p99 ≤ 10 ms"; §7 asks ≤ 5 ms and 0.3× the baseline.
+    // p99 9 ms met the old "p99 ≤ 10 ms"; the budget asks ≤ 5 ms and 0.3× the baseline.
     const verdict = judgeScenario(TARGETS.api.discount, scenario('discount', 2_903, 9), baseline)
     expect(verdict.met).toBe(false)
     expect(verdict.misses).toEqual(['p99 9.00 ms > 5 ms', '0.073× baseline < 0.3×'])

@@ -61,7 +61,7 @@ describe('apiRequest', () => {
     expect(error.data).toEqual({ error: 'Please choose a state.', declined: true })
   })
 
-  test('without { error}, the message is status, colon, body text (spec §8)', async () => {
+  test('without { error}, the message is status, colon, body text (docs/product.md#forms)', async () => {
     answer(() => new Response('Bad Gateway from proxy', { status: 502, statusText: 'Bad Gateway' }))
     const error = await failure(apiRequest('GET', '/api/x'))
     expect(error.message).toBe('502: Bad Gateway from proxy')

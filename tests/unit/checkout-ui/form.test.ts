@@ -24,12 +24,12 @@ function draft(overrides: Partial<CheckoutDraft> = {}): CheckoutDraft {
   return { ...emptyDraft(), email: 'sam@example.com', shipping: { ...ADDRESS }, ...overrides }
 }
 
-describe('ratesProblem (spec §5)', () => {
+describe('ratesProblem (docs/product.md#shipping)', () => {
   test('a complete address has none; e-mail and apartment are not needed for rates', () => {
     expect(ratesProblem(draft({ email: '' })).kind).toBe('none')
   })
 
-  test('names every missing required field, with the spec toast', () => {
+  test('names every missing required field, with the form toast', () => {
     const problem = ratesProblem(emptyDraft())
     expect(problem).toMatchObject({
       kind: 'missing',
@@ -63,7 +63,7 @@ describe('ratesProblem (spec §5)', () => {
   })
 })
 
-describe('paymentProblem (spec §5)', () => {
+describe('paymentProblem (docs/product.md#shipping)', () => {
   test('missing e-mail gives the paying toast and points at the e-mail field', () => {
     const problem = paymentProblem(draft({ email: '' }))
     expect(problem).toMatchObject({

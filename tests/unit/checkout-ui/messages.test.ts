@@ -9,7 +9,7 @@ import {
 } from '../../../site/features/checkout/messages'
 import { ApiError } from '../../../site/lib/api'
 
-describe('ratesErrorToast (spec §8)', () => {
+describe('ratesErrorToast (docs/product.md#shipping)', () => {
   test("a 4xx with the server's message says what to fix", () => {
     const error = new ApiError(422, 'Please choose a state.', { error: 'Please choose a state.' })
     expect(ratesErrorToast(error)).toEqual({ title: 'Shipping Error', description: 'Please choose a state.' })
@@ -29,7 +29,7 @@ describe('ratesErrorToast (spec §8)', () => {
   })
 })
 
-describe('sessionErrorToast (spec §8)', () => {
+describe('sessionErrorToast (docs/product.md#shipping)', () => {
   test('the server message becomes the Payment Error text', () => {
     expect(sessionErrorToast(new ApiError(409, 'Your shipping rate has expired.'))).toEqual({
       title: 'Payment Error',
@@ -52,7 +52,7 @@ describe('sessionErrorToast (spec §8)', () => {
     expect(server.replace(/'\s*\+?\s*\n?\s*'/g, '')).toContain(MIN_TOTAL_MESSAGE)
   })
 
-  test('no message falls back to the spec text', () => {
+  test('no message falls back to the generic text', () => {
     expect(sessionErrorToast(new Error(''))).toEqual({ title: 'Payment Error', description: CHECKOUT_FAILED })
     expect(sessionErrorToast('weird')).toEqual({ title: 'Payment Error', description: CHECKOUT_FAILED })
   })

@@ -56,7 +56,7 @@ const RATE: Rate = {
   free: false,
 }
 
-describe('ratesRequest (spec §7)', () => {
+describe('ratesRequest (docs/product.md#shop-calls)', () => {
   test('sends the address, the items with product ids and the subtotal with 2 decimals', () => {
     const body = ratesRequest(DRAFT, [line(1, '21.00', 2), line(4, '13.00', 1, '1.5')], 'CREW10')
     expect(body).toEqual({
@@ -75,7 +75,7 @@ describe('ratesRequest (spec §7)', () => {
   })
 })
 
-describe('sessionRequest (spec §3)', () => {
+describe('sessionRequest (docs/product.md#checkout-calls)', () => {
   test('carries product ids, the e-mail, both addresses, the rate and metadata', () => {
     const body = sessionRequest(DRAFT, [line(1, '21.00', 2, '2.0', 'Cedar'), line(3, '18.00', 1)], RATE, null)
     expect(body.customer_email).toBe('sam@example.com')
@@ -150,7 +150,7 @@ describe('totals', () => {
     expect(totals).toMatchObject({ subtotalCents: 6000, discountCents: 600, totalCents: 5400, itemCount: 3 })
   })
 
-  test('spec §5: below $0.50 after discounts cannot be paid', () => {
+  test('docs/product.md#money: below $0.50 after discounts cannot be paid', () => {
     const lines = [line(1, '21.00', 1)]
     expect(isBelowMinimumCharge(lines, null)).toBe(false)
     expect(isBelowMinimumCharge(lines, { code: 'BIG', type: 'fixed', amount: 2051 })).toBe(true)

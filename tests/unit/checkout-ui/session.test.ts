@@ -9,7 +9,7 @@ import {
   shortOrderId,
 } from '../../../site/features/checkout/session'
 
-describe('checkClientSecret (spec §5, §8)', () => {
+describe('checkClientSecret (docs/product.md#checkout)', () => {
   test('missing or blank', () => {
     expect(checkClientSecret(null)).toEqual({ ok: false, message: MISSING_SESSION })
     expect(checkClientSecret('  ')).toEqual({ ok: false, message: MISSING_SESSION })
@@ -35,7 +35,7 @@ describe('demoSessionId', () => {
   })
 })
 
-describe('shortOrderId (spec §2)', () => {
+describe('shortOrderId (docs/product.md#success)', () => {
   test('first 20 characters and an ellipsis', () => {
     expect(shortOrderId('cs_test_demo_ABCDEFGHIJKLMNOP')).toBe('cs_test_demo_ABCDEFG...')
   })

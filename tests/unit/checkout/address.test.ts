@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test'
+import { DomainError } from '../../../api/lib/domain-errors'
 import { cartFingerprint } from '../../../api/modules/catalog/cart'
 import { addressHash, normalizeAddress } from '../../../api/modules/shipping/address'
-import { HttpError } from '../../../api/plugins/errors'
+import { STATUS_OF } from '../../../api/plugins/errors'
 
 const HOME = {
   name: 'Dana Cole',
@@ -19,7 +20,7 @@ function failure(
   try {
     normalizeAddress(input, kind)
   } catch (error) {
-    if (error instanceof HttpError) return [error.status, error.message]
+    if (error instanceof DomainError) return [STATUS_OF[error.kind], error.message]
     throw error
   }
   throw new Error('expected the address to be refused')

@@ -46,7 +46,7 @@ const TREE_FILES: Record<string, string> = {
   [docs('product.md')]: '# What the shop does\n\n## Cart\n\n### Free shipping\n\nSee [the cart](#cart).\n',
   [docs('architecture.md')]: '# How it is built\n\n## Layers\n',
   [docs('decisions', '015-invalid-input-status.md')]: '# Invalid input\n',
-  'api/rules/money.ts': '// money\n',
+  'core/rules/money.ts': '// money\n',
 }
 
 function problemsIn(file: string, text: string, files: Record<string, string> = TREE_FILES): Problem[] {
@@ -103,7 +103,7 @@ describe('documents outside the repository', () => {
       `// As the ${SPEC}'s toast says; The ${SPEC} says so (\u00a78).`,
       `// Calculator: 1–20 items (${DECISION} 5).`,
     ].join('\n')
-    expect(lines(problemsIn('api/rules/money.ts', text))).toEqual([
+    expect(lines(problemsIn('core/rules/money.ts', text))).toEqual([
       `1:${DESIGN} ${DECISION} 4`,
       `1:${SPEC} \u00a75`,
       `2:${DESIGN}.md \u00a77`,
@@ -133,7 +133,7 @@ describe('documents outside the repository', () => {
       '// decision 013 and [decision 014] are records',
       `// the ${SPEC}ification of Stripe; tests/e2e/cart.${SPEC}.ts; for (const ${SPEC} of pages)`,
     ].join('\n')
-    expect(lines(problemsIn('api/rules/money.ts', text))).toEqual([])
+    expect(lines(problemsIn('core/rules/money.ts', text))).toEqual([])
   })
 })
 
@@ -142,7 +142,7 @@ describe('paths to documents', () => {
     const security = md('SECURITY')
     const code = `// ${docs('product.md')}#cart, ${docs('product.md')}#free-shipping, ${README}#run-it-in-production-1, ${security}`
     expect(
-      lines(problemsIn('api/rules/money.ts', code, { ...TREE_FILES, [security]: '# Security\n' })),
+      lines(problemsIn('core/rules/money.ts', code, { ...TREE_FILES, [security]: '# Security\n' })),
     ).toEqual([])
     const markdown = `See [architecture](architecture.md#layers), [home](../${README}) and [here](#cart).`
     expect(lines(problemsIn(docs('product.md'), `## Cart\n\n${markdown}\n`))).toEqual([])
@@ -153,7 +153,7 @@ describe('paths to documents', () => {
       `// ${docs('missing.md')} and ${docs('product.md')}#basket`,
       `// ${README}#nowhere, see ${md('/work/notes/perf-findings')} and ${md('../shared/notes')}`,
     ].join('\n')
-    const problems = problemsIn('api/rules/money.ts', code)
+    const problems = problemsIn('core/rules/money.ts', code)
     expect(lines(problems)).toEqual([
       `1:${docs('missing.md')}`,
       `1:${docs('product.md')}#basket`,
@@ -181,7 +181,7 @@ describe('paths to documents', () => {
 
   test('a record may be named by its number; a folder or record that is not there is reported', () => {
     const code = `// ${docs('decisions', '015')}, ${docs('decisions')}/, ${docs('decisions', '099')}, ${docs('guides')}/`
-    expect(lines(problemsIn('api/rules/money.ts', code))).toEqual([
+    expect(lines(problemsIn('core/rules/money.ts', code))).toEqual([
       `1:${docs('decisions', '099')}`,
       `1:${docs('guides')}/`,
     ])
@@ -211,7 +211,7 @@ describe('checkTree and the command', () => {
     const root = writeTree({
       ...TREE_FILES,
       '.gitignore': 'dist/\n*.log\n',
-      'api/rules/money.ts': `// ok: ${docs('product.md')}#cart\n// bad: ${SPEC} \u00a79\n`,
+      'core/rules/money.ts': `// ok: ${docs('product.md')}#cart\n// bad: ${SPEC} \u00a79\n`,
       [docs('architecture.md')]: '# How it is built\n\nSee [product](product.md#nothing-here).\n',
       [join('node_modules', 'pkg', README)]: md(DESIGN),
       [join('dist', 'index.js')]: `// ${SPEC} \u00a71`,
@@ -221,12 +221,12 @@ describe('checkTree and the command', () => {
     try {
       const problems = checkTree(root)
       expect(problems.map((problem) => `${problem.file}:${problem.line}`)).toEqual([
-        'api/rules/money.ts:2',
+        'core/rules/money.ts:2',
         `${docs('architecture.md')}:3`,
       ])
       const { code, err } = run(root)
       expect(code).toBe(1)
-      expect(err).toContain(`api/rules/money.ts:2: ${SPEC} \u00a79`)
+      expect(err).toContain(`core/rules/money.ts:2: ${SPEC} \u00a79`)
       expect(err).toContain(`${docs('architecture.md')}:3: product.md#nothing-here`)
     } finally {
       rmSync(root, { recursive: true, force: true })

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { clientAddress, limitKey } from '../../../api/plugins/rate-limit'
+import { limitKey } from '../../../api/lib/rate-counters'
+import { clientAddress } from '../../../api/plugins/rate-limit'
 
 describe('clientAddress', () => {
   test('with no trusted proxy the socket decides, whatever the header says', () => {

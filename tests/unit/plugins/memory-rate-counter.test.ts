@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { fixedClock } from '../../../api/lib/clock'
-import { createMemoryRateCounter } from '../../../api/plugins/rate-limit'
+import { createMemoryRateCounter } from '../../../api/lib/rate-counters'
 
 const LIMIT = { name: 'rates', max: 3, windowMs: 60_000, message: 'Too many rate requests.' }
 

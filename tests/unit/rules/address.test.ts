@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { isEmail, isUsState, isUsZip, PASSWORD_MIN_LENGTH, US_STATES } from '../../../api/rules/address'
+import { isEmail, isUsState, isUsZip, PASSWORD_MIN_LENGTH, US_STATES } from '@core/rules/address'
 
 describe('US_STATES', () => {
   test('50 states and DC, unique codes, alphabetical by name', () => {

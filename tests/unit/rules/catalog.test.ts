@@ -1,11 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import {
-  ALL_CATEGORY,
-  CATEGORIES,
-  categoryLabel,
-  isCategoryId,
-  normalizeCategory,
-} from '../../../api/rules/catalog'
+import { ALL_CATEGORY, CATEGORIES, categoryLabel, isCategoryId, normalizeCategory } from '@core/rules/catalog'
 
 describe('categories', () => {
   test('five categories in shop order with their labels', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test'
-import fc from 'fast-check'
 import {
   allocateDiscount,
   chargeableLines,
@@ -10,7 +9,8 @@ import {
   meetsMinimumCharge,
   orderTotals,
   type PricedLine,
-} from '../../../api/rules/discounts'
+} from '@core/rules/discounts'
+import fc from 'fast-check'
 
 const percent = (amount: number): DiscountTerms => ({ code: 'CREW10', type: 'percentage', amount })
 const fixed = (amount: number): DiscountTerms => ({ code: 'FIVEOFF', type: 'fixed', amount })
@@ -334,7 +334,7 @@ describe('orderTotals', () => {
   })
 })
 
-describe('meetsMinimumCharge (spec §5: at least $0.50 after discounts)', () => {
+describe('meetsMinimumCharge (docs/product.md#money: at least $0.50 after discounts)', () => {
   test.each([
     [50, true],
     [51, true],

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test'
-import fc from 'fast-check'
 import {
   centsToDollars,
   dollarsToCents,
   formatCents,
   formatCurrency,
   MIN_CHARGE_CENTS,
-} from '../../../api/rules/money'
+} from '@core/rules/money'
+import fc from 'fast-check'
 
 describe('dollarsToCents', () => {
   test.each([
@@ -78,7 +78,7 @@ describe('centsToDollars', () => {
   })
 })
 
-describe('formatCurrency (spec §5)', () => {
+describe('formatCurrency (docs/product.md#money)', () => {
   test.each([
     [1234.5, '$1,234.50'],
     ['1234.5', '$1,234.50'],
@@ -133,6 +133,6 @@ describe('formatCents', () => {
   })
 })
 
-test('the minimum charge is $0.50 (spec §9)', () => {
+test('the minimum charge is $0.50 (docs/product.md#money)', () => {
   expect(MIN_CHARGE_CENTS).toBe(50)
 })

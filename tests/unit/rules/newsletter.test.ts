@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { NEWSLETTER_OUTCOMES, newsletterOutcome, newsletterOutcomePath } from '../../../api/rules'
+import { NEWSLETTER_OUTCOMES, newsletterOutcome, newsletterOutcomePath } from '@core/rules/newsletter'
 
 /** The teasers with a waitlist form (content/teasers, `waitlist: true`). */
 const WAITLISTS = ['supply-drop', 'winter-line']

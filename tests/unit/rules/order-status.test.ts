@@ -7,7 +7,7 @@ import {
   type OrderStatus,
   statusesThatCanMoveTo,
   statusLabel,
-} from '../../../api/rules/order-status'
+} from '@core/rules/order-status'
 
 test('statuses in lifecycle order', () => {
   expect(ORDER_STATUSES).toEqual(['pending', 'processing', 'label_created', 'shipped', 'failed'])

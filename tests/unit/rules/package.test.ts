@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test'
-import fc from 'fast-check'
 import {
   type CartPackageLabel,
   cartPackageLabel,
@@ -8,13 +7,14 @@ import {
   type PackageType,
   packageForItemCount,
   parsePackageItemCount,
-} from '../../../api/rules/package'
+} from '@core/rules/package'
+import fc from 'fast-check'
 
 const small: PackageRecommendation = { type: 'small', dimensions: { width: 4.25, length: 7, height: 1 } }
 const medium: PackageRecommendation = { type: 'medium', dimensions: { width: 5, length: 9, height: 1 } }
 const large: PackageRecommendation = { type: 'large', dimensions: { width: 7.5, length: 10.5, height: 1.5 } }
 
-describe('packageForItemCount (spec §9)', () => {
+describe('packageForItemCount (docs/product.md#packages)', () => {
   test.each([
     [1, small],
     [2, small],

@@ -3,8 +3,8 @@
  * (a `Location` header, `location.assign`), so it is checked as a browser would read it, not only as sent.
  */
 import { describe, expect, test } from 'bun:test'
+import { sameSitePath } from '@core/rules/return-path'
 import fc from 'fast-check'
-import { sameSitePath } from '../../../api/rules/return-path'
 import { afterSignIn, safeNextPath } from '../../../site/features/account/redirects'
 
 const SHOP = 'https://shop.example'

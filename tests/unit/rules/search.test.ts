@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { filterByCategory, type SearchableProduct, searchProducts } from '@core/rules/search'
 import fc from 'fast-check'
-import { filterByCategory, type SearchableProduct, searchProducts } from '../../../api/rules/search'
 
 interface Product extends SearchableProduct {
   id: number

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'bun:test'
-import fc from 'fast-check'
 import {
   amountToFreeShippingCents,
   DEFAULT_WEIGHT_OZ,
@@ -8,9 +7,10 @@ import {
   parseWeightOunces,
   qualifiesForFreeShipping,
   totalWeightOunces,
-} from '../../../api/rules/shipping'
+} from '@core/rules/shipping'
+import fc from 'fast-check'
 
-describe('free shipping (DESIGN decision 4: $35.00 or more after discount)', () => {
+describe('free shipping (docs/product.md#free-shipping: $35.00 or more after discount)', () => {
   test('threshold is $35.00', () => {
     expect(FREE_SHIPPING_THRESHOLD_CENTS).toBe(3500)
   })

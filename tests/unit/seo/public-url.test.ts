@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
+import { PublicUrlError, publicUrlFrom } from '@core/rules/public-url'
 import { readConfig } from '../../../api/env'
-import { PublicUrlError, publicUrlFrom } from '../../../api/rules/public-url'
 
 describe('the public origin the server and the site build share', () => {
   test('PUBLIC_URL, without a trailing slash', () => {

@@ -42,7 +42,7 @@ afterEach(() => {
   delete (globalThis as { document?: unknown }).document
 })
 
-// A failed check is logged by design (spec §8); keep the test output readable.
+// A failed check is logged by design (docs/product.md#sign-in); keep the test output readable.
 const realWarn = console.warn
 beforeAll(() => {
   console.warn = () => {}

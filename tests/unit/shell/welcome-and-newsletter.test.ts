@@ -35,7 +35,7 @@ describe('welcome visit flags', () => {
 })
 
 describe('newsletter capture', () => {
-  test("goes ahead only when the value contains '@' (spec §5)", () => {
+  test("goes ahead only when the value contains '@' (docs/product.md#home)", () => {
     expect(looksLikeEmail('crew@example.com')).toBe(true)
     expect(looksLikeEmail('a@')).toBe(true)
     expect(looksLikeEmail('crew.example.com')).toBe(false)

@@ -1,6 +1,6 @@
 /**
  * Where a browser lands after sending a newsletter form as a plain HTML form, i.e. before the form's island
- * has hydrated or with JavaScript off (DESIGN decision 10). Each outcome is a static page built from
+ * has hydrated or with JavaScript off (docs/decisions/009-forms-before-hydration.md). Each outcome is a static page built from
  * site/pages/newsletter/[outcome].astro; none of them carries the address.
  */
 export const NEWSLETTER_OUTCOMES = [

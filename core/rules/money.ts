@@ -11,7 +11,7 @@
  */
 export const CHARGE_CURRENCY = 'usd'
 
-/** The payment provider refuses charges below $0.50 (spec §9), so checkout stops before asking it. */
+/** The payment provider refuses charges below $0.50 (docs/product.md#limits), so checkout stops before asking it. */
 export const MIN_CHARGE_CENTS = 50
 
 // Whole dollars, optionally followed by one or two decimals: '21', '21.5', '21.00'.
@@ -67,7 +67,7 @@ const usd = new Intl.NumberFormat('en-US', {
 const NUMERIC_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i
 
 /**
- * Formats a dollar value for display (spec §5): numbers and numeric strings become '$1,234.50',
+ * Formats a dollar value for display (docs/product.md#forms): numbers and numeric strings become '$1,234.50',
  * anything else (null, 'abc', NaN, objects) becomes '$0.00' so a broken record never breaks a page.
  */
 export function formatCurrency(value: unknown): string {

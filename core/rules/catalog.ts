@@ -13,7 +13,7 @@ export type CategoryId = (typeof CATEGORIES)[number]['id']
 /** The shop's unfiltered view. */
 export const ALL_CATEGORY = { id: 'all', label: 'All Products' } as const
 
-// Older links and records say 'repair' (spec §3); they mean the Workforce Repair range.
+// Older links and records say 'repair' (docs/product.md#catalogue); they mean the Workforce Repair range.
 const LEGACY_CATEGORIES: Readonly<Record<string, CategoryId>> = { repair: 'workforce-repair' }
 
 export function isCategoryId(value: unknown): value is CategoryId {

@@ -30,6 +30,13 @@ export const demoSessionSummary = t.Object({
   }),
 })
 
+/**
+ * What the demo payment form shows. Anyone holding the session id can read it (it is in the checkout URL,
+ * the browser history and the success page's link), so it carries nothing personal: no e-mail, no name,
+ * no address; only what is being paid for.
+ */
+export type DemoSessionSummary = typeof demoSessionSummary.static
+
 export const publishableKeyResponse = t.Union([
   t.Object({ publishableKey: t.String() }),
   t.Object({ publishableKey: t.Null(), demo: t.Literal(true) }),

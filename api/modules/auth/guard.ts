@@ -1,15 +1,10 @@
 import { Elysia } from 'elysia'
-import type { Clock } from '../lib/clock'
-import type { UserRecord } from '../modules/account/service'
-import {
-  clearSessionCookies,
-  hasSessionCookies,
-  sessionToken,
-  setSessionCookies,
-} from '../modules/auth/cookies'
-import type { AuthService } from '../modules/auth/service'
-import type { Session } from '../modules/auth/sessions'
-import { forbidden, unauthorized } from './errors'
+import type { Clock } from '../../lib/clock'
+import { forbidden, unauthenticated } from '../../lib/domain-errors'
+import type { UserRecord } from '../account/service'
+import { clearSessionCookies, hasSessionCookies, sessionToken, setSessionCookies } from './cookies'
+import type { AuthService } from './service'
+import type { Session } from './sessions'
 
 /** What a signed-in customer reads on a staff call. */
 export const STAFF_ONLY_MESSAGE =
@@ -45,14 +40,14 @@ export function sessionAuth(auth: Pick<AuthService, 'authenticate' | 'cookiePoli
     signedIn: {
       async resolve({ cookie }): Promise<{ user: UserRecord; session: Session }> {
         const current = await identify(cookie)
-        if (!current) throw unauthorized()
+        if (!current) throw unauthenticated()
         return { user: current.user, session: current.session }
       },
     },
     staff: {
       async resolve({ cookie }): Promise<{ user: UserRecord; session: Session }> {
         const current = await identify(cookie)
-        if (!current) throw unauthorized()
+        if (!current) throw unauthenticated()
         if (current.user.role !== 'staff') throw forbidden(STAFF_ONLY_MESSAGE)
         return { user: current.user, session: current.session }
       },

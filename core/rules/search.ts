@@ -11,7 +11,7 @@ const BEARD_CATEGORIES: CategoryId[] = ['whisker-oil', 'whisker-tamer', 'whisker
 
 /**
  * Words people type that do not appear in our product text: the ranges have brand names (Whisker Tamer),
- * so 'balm' or 'shampoo' would otherwise find nothing (spec §5 lists these synonyms).
+ * so 'balm' or 'shampoo' would otherwise find nothing (docs/product.md#forms lists these synonyms).
  */
 const SYNONYMS: Readonly<Record<string, readonly CategoryId[]>> = {
   oil: ['whisker-oil'],
@@ -66,7 +66,7 @@ function matchesWord(product: SearchableProduct, word: string): boolean {
 
 /**
  * Products matching every word of the query in name, description, category id or label, or through a
- * synonym. A blank query returns every product (spec §5: an empty search is ignored). Order is kept.
+ * synonym. A blank query returns every product (docs/product.md#forms: an empty search is ignored). Order is kept.
  */
 export function searchProducts<T extends SearchableProduct>(
   products: readonly T[],

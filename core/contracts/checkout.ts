@@ -1,12 +1,11 @@
 import { t } from 'elysia'
-import { CHECKOUT_SESSION_STATUSES } from '../../rules/checkout-status'
-import { addressSchema, MAX_CART_LINES, QUANTITY_ERROR } from '../shipping/model'
-import { MAX_QUOTE_ID_LENGTH } from '../shipping/quote-token'
+import { CHECKOUT_SESSION_STATUSES } from '../rules/checkout-status'
+import { addressSchema, MAX_CART_LINES, MAX_QUOTE_ID_LENGTH, QUANTITY_ERROR } from './shipping'
 
 /**
- * The checkout session request of spec §3. Only product ids, quantities, the e-mail, addresses, the quote
+ * The checkout session request of docs/product.md#catalogue. Only product ids, quantities, the e-mail, addresses, the quote
  * id and the discount code are used; prices, names, weights and totals the page sends are ignored and
- * rebuilt on the server (DESIGN §4).
+ * rebuilt on the server (docs/product.md#money).
  */
 export const createSessionBody = t.Object({
   line_items: t.Array(
@@ -18,7 +17,7 @@ export const createSessionBody = t.Object({
       variant: t.Optional(
         t.Nullable(t.String({ maxLength: 60, error: 'Please choose a product option from the list.' })),
       ),
-      /** Spec §3 shape, accepted for compatibility and ignored. */
+      /** docs/product.md#catalogue shape, accepted for compatibility and ignored. */
       price_data: t.Optional(t.Unknown()),
     }),
     { minItems: 1, maxItems: MAX_CART_LINES, error: 'Your cart is empty or has too many lines.' },
@@ -42,7 +41,7 @@ export const createSessionBody = t.Object({
     },
     { error: 'Please choose a shipping method.' },
   ),
-  /** Spec §3 metadata: ignored, the server writes its own. */
+  /** docs/product.md#catalogue metadata: ignored, the server writes its own. */
   metadata: t.Optional(t.Unknown()),
   discount_code: t.Optional(t.Nullable(t.String({ maxLength: 64, error: 'The discount code is too long.' }))),
 })

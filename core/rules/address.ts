@@ -1,6 +1,6 @@
 /** Address and account field rules shared by the forms and the API. */
 
-/** Spec §3/§9: the 50 states and DC, alphabetical by name for the state picker. */
+/** docs/product.md#catalogue: the 50 states and DC, alphabetical by name for the state picker. */
 export const US_STATES = [
   { code: 'AL', name: 'Alabama' },
   { code: 'AK', name: 'Alaska' },
@@ -57,10 +57,10 @@ export const US_STATES = [
 
 export type UsStateCode = (typeof US_STATES)[number]['code']
 
-/** Default shipping and billing country (spec §9). */
+/** Default shipping and billing country (docs/product.md#limits). */
 export const DEFAULT_COUNTRY = 'US'
 
-/** Spec §5/§9. */
+/** docs/product.md#accounts. */
 export const PASSWORD_MIN_LENGTH = 6
 
 /** Exact two-letter code as the state picker submits it ('CA', not 'ca' or 'California'). */

@@ -1,6 +1,6 @@
 /**
  * Discount arithmetic in integer cents. The server recomputes all of this from the catalogue and the
- * stored discount (DESIGN §4); the site uses the same functions so the cart shows what will be charged.
+ * stored discount (docs/product.md#money); the site uses the same functions so the cart shows what will be charged.
  */
 import { formatCents, MIN_CHARGE_CENTS } from './money'
 
@@ -45,7 +45,7 @@ function nonNegativeInteger(value: number): number {
 
 /**
  * The discount on a subtotal, always within [0, subtotal]. Percentages round half up to the cent
- * (integer arithmetic: (subtotal × pct + 50) / 100); fixed amounts are capped at the subtotal (spec §9).
+ * (integer arithmetic: (subtotal × pct + 50) / 100); fixed amounts are capped at the subtotal (docs/product.md#limits).
  */
 export function discountCents(subtotalCents: number, terms: DiscountTerms | null | undefined): number {
   const subtotal = nonNegativeInteger(subtotalCents)
@@ -153,7 +153,7 @@ export function orderTotals(input: {
   }
 }
 
-/** Spec §5: the total after discounts must be at least $0.50. */
+/** docs/product.md#forms: the total after discounts must be at least $0.50. */
 export function meetsMinimumCharge(totalCents: number): boolean {
   return totalCents >= MIN_CHARGE_CENTS
 }

@@ -1,12 +1,14 @@
-// Fails when modules import each other in a circle (type-only imports included): the API's layers read
-// one way (rules ← db/schema ← modules ← app ← main) and the site's features likewise. Run by `npm test`.
+// Fails when an import breaks a layer rule (scripts/imports/rules.ts: which folder may import which), or
+// when modules import each other in a circle (type-only imports included). Run by `npm test`; the layers
+// are drawn in docs/architecture.md#layers.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { brokenRules } from './imports/rules'
 
 const ROOT = resolve(import.meta.dir, '..')
-const FOLDERS = ['api', 'db', 'site', 'content', 'scripts']
+const FOLDERS = ['api', 'core', 'db', 'site', 'content', 'scripts']
 const SOURCE = /\.(ts|tsx|mts|astro)$/
-const ALIASES: Record<string, string> = { '@rules/': 'api/rules/' }
+const ALIASES: Record<string, string> = { '@core/': 'core/' }
 // import … from '…', export … from '…', import '…', import('…')
 const SPECIFIERS = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g
 
@@ -81,9 +83,22 @@ function connect(file: string): void {
 
 for (const file of graph.keys()) if (!indexes.has(file)) connect(file)
 
+const broken: string[] = []
+for (const [file, targets] of graph) {
+  for (const target of targets) {
+    for (const rule of brokenRules(relative(ROOT, file), relative(ROOT, target))) {
+      broken.push(`  - ${relative(ROOT, file)} → ${relative(ROOT, target)}: ${rule.name} (${rule.why})`)
+    }
+  }
+}
+if (broken.length > 0) {
+  console.error(`Imports against the layers (${broken.length}):`)
+  for (const line of broken) console.error(line)
+}
+
 if (circles.length > 0) {
   console.error(`Import circles found (${circles.length}); each module of a circle imports another of it:`)
   for (const circle of circles) console.error(`  - ${circle.map((file) => relative(ROOT, file)).join(' ↔ ')}`)
-  process.exit(1)
 }
-console.log(`No import circles among ${graph.size} modules.`)
+if (broken.length > 0 || circles.length > 0) process.exit(1)
+console.log(`No import against the layers and no circle among ${graph.size} modules.`)

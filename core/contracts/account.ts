@@ -7,10 +7,10 @@ import {
   STREET_MAX_LENGTH,
   USER_ROLES,
   ZIP_MAX_LENGTH,
-} from '../../rules/account'
-import { ORDER_STATUSES } from '../../rules/order-status'
+} from '../rules/account'
+import { ORDER_STATUSES } from '../rules/order-status'
 
-/** The saved shipping address (spec §3 User profile). Content rules are in api/rules/account.ts. */
+/** The saved shipping address (docs/product.md#account-calls). Content rules are in core/rules/account.ts. */
 export const profileAddressSchema = t.Object({
   street: t.String({
     maxLength: STREET_MAX_LENGTH,
@@ -85,7 +85,7 @@ export type NotificationsBody = typeof notificationsBody.static
 
 export const profileResponse = t.Object({ user: publicUserSchema, message: t.String() })
 
-/** One order in the history list (spec §3 User order). Amounts in dollars, as the spec's totalAmount. */
+/** One order in the history list (docs/product.md#account-calls). Amounts in dollars (`totalAmount`), as the order list reads them. */
 export const userOrderSchema = t.Object({
   _id: t.String(),
   /** Padded to 6 digits: what the customer reads and what the order page's URL carries. */

@@ -1,5 +1,5 @@
 /**
- * Mailer size by item count (spec §9). Label purchase (and the package calculator of spec §5) use
+ * Mailer size by item count (docs/product.md#limits). Label purchase (and the package calculator of docs/product.md#forms) use
  * packageForItemCount; the cart summary shows cartPackageLabel.
  */
 
@@ -17,7 +17,7 @@ export interface PackageRecommendation {
   dimensions: PackageDimensions
 }
 
-/** The calculator accepts 1–20 items (spec §9, DESIGN decision 5). */
+/** The calculator accepts 1–20 items (docs/product.md#limits, docs/product.md#packages). */
 export const PACKAGE_ITEM_LIMITS = { min: 1, max: 20 } as const
 
 const MAILERS: Readonly<Record<PackageType, Readonly<PackageDimensions>>> = {

@@ -47,7 +47,7 @@ export function isPhone(value: string): boolean {
   return /^[0-9+()\-.\s]*$/.test(value) && (value.match(/\d/g)?.length ?? 0) <= 20
 }
 
-/** A saved shipping address as the profile holds it (spec §3 User profile). */
+/** A saved shipping address as the profile holds it (docs/product.md#account-calls). */
 export interface ProfileAddress {
   street: string
   city: string

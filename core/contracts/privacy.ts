@@ -1,7 +1,7 @@
 import { t } from 'elysia'
-import { PASSWORD_MAX_LENGTH, USER_ROLES } from '../../rules/account'
-import { ORDER_STATUSES } from '../../rules/order-status'
-import { profileAddressSchema } from '../account/model'
+import { PASSWORD_MAX_LENGTH, USER_ROLES } from '../rules/account'
+import { ORDER_STATUSES } from '../rules/order-status'
+import { profileAddressSchema } from './account'
 
 /** An order's shipping or billing address as the order keeps it. */
 const orderAddressSchema = t.Object({

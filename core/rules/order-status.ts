@@ -1,5 +1,5 @@
 /**
- * Order status moves (spec §4, DESIGN §4). Each move is applied as one conditional UPDATE
+ * Order status moves (docs/product.md#order-statuses, docs/product.md#money). Each move is applied as one conditional UPDATE
  * (`WHERE status IN statusesThatCanMoveTo(to)`), so two Retry clicks or two workers cannot both win.
  */
 
@@ -25,7 +25,7 @@ export function statusLabel(status: string): string {
 }
 
 /**
- * The colour family of a status badge (spec §4: completed, processing, shipped and other; a failure gets
+ * The colour family of a status badge (docs/product.md#order-statuses: completed, processing, shipped and other; a failure gets
  * its own so staff see it first). Webhook event statuses use the same badges.
  */
 export type BadgeTone = 'completed' | 'processing' | 'shipped' | 'failed' | 'other'

@@ -1,8 +1,8 @@
 import { t } from 'elysia'
-import { WEBHOOK_EVENT_STATUSES } from '../../../db/schema/orders'
-import { ORDER_STATUSES } from '../../rules/order-status'
+import { ORDER_STATUSES } from '../rules/order-status'
+import { WEBHOOK_EVENT_STATUSES } from '../rules/webhook-event-status'
 
-/** Spec §3 Dashboard stats. `processing` counts orders still waiting for their label (pending too). */
+/** docs/product.md#catalogue Dashboard stats. `processing` counts orders still waiting for their label (pending too). */
 export const dashboardStatsSchema = t.Object({
   ordersToday: t.Integer(),
   processing: t.Integer(),
@@ -14,7 +14,7 @@ export type DashboardStats = typeof dashboardStatsSchema.static
 
 const dimensionsSchema = t.Object({ width: t.Number(), length: t.Number(), height: t.Number() })
 
-/** Spec §3 Package recommendation: the mailer for an item count, inches. */
+/** docs/product.md#catalogue Package recommendation: the mailer for an item count, inches. */
 export const packageRecommendationSchema = t.Object({
   type: t.UnionEnum(['small', 'medium', 'large'] as const),
   dimensions: dimensionsSchema,
@@ -23,7 +23,7 @@ export const packageRecommendationSchema = t.Object({
 export type PackageRecommendationAnswer = typeof packageRecommendationSchema.static
 
 /**
- * Spec §3 Dashboard order, plus what staff need to act on it: the padded number, carrier and service,
+ * docs/product.md#catalogue Dashboard order, plus what staff need to act on it: the padded number, carrier and service,
  * why a label purchase failed, and the app's own label route (never the carrier's file location).
  */
 export const dashboardOrderSchema = t.Object({
@@ -108,7 +108,7 @@ export const orderDetailSchema = t.Composite([
 
 export type OrderDetail = typeof orderDetailSchema.static
 
-/** Spec §3 Dashboard product. */
+/** docs/product.md#catalogue Dashboard product. */
 export const dashboardProductSchema = t.Object({
   id: t.Integer(),
   name: t.String(),
@@ -119,7 +119,7 @@ export const dashboardProductSchema = t.Object({
 
 export type DashboardProduct = typeof dashboardProductSchema.static
 
-/** Spec §3 Webhook event. */
+/** docs/product.md#catalogue Webhook event. */
 export const webhookEventSchema = t.Object({
   id: t.String(),
   eventType: t.String(),

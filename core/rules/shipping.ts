@@ -1,9 +1,9 @@
 /** Free-shipping threshold and parcel weight, shared by the cart and the shipping quote. */
 
-/** DESIGN decision 4: free shipping from $35.00 of subtotal after discount (spec says 'over $35'). */
+/** docs/product.md#free-shipping: free shipping from $35.00 of subtotal after discount (spec says 'over $35'). */
 export const FREE_SHIPPING_THRESHOLD_CENTS = 3500
 
-/** Spec §3/§9: a product without a weight weighs 2.0 oz. */
+/** docs/product.md#catalogue: a product without a weight weighs 2.0 oz. */
 export const DEFAULT_WEIGHT_OZ = 2.0
 
 export function qualifiesForFreeShipping(subtotalAfterDiscountCents: number): boolean {
@@ -25,7 +25,7 @@ export function parseWeightOunces(value: string | number | null | undefined): nu
 }
 
 /**
- * Total parcel weight, rounded half up to 1 decimal (spec §3). Summed in thousandths of an ounce as
+ * Total parcel weight, rounded half up to 1 decimal (docs/product.md#catalogue). Summed in thousandths of an ounce as
  * integers, so 0.1 × 3 is 0.3 and not 0.30000000000000004 nudging the rounding.
  */
 export function totalWeightOunces(lines: readonly { weightOz: number; quantity: number }[]): number {

@@ -16,6 +16,12 @@ export const addressSchema = t.Object({
 
 export type AddressInput = typeof addressSchema.static
 
+/**
+ * The longest rate id the shop accepts: checkout sends it to the payment provider as metadata, whose
+ * values Stripe caps at 500 characters.
+ */
+export const MAX_QUOTE_ID_LENGTH = 500
+
 export const QUANTITY_ERROR = 'Quantities must be whole numbers from 1 to 99.'
 export const MAX_CART_LINES = 50
 
@@ -25,10 +31,10 @@ export const ratesBody = t.Object({
     t.Object({
       /** The catalogue product id, when the caller knows it; otherwise the product is found by name. */
       id: t.Optional(t.Integer({ minimum: 1, error: 'Each item needs a product id.' })),
-      /** Spec §7: the product's name, as the catalogue spells it (any capitals). */
+      /** docs/product.md#api: the product's name, as the catalogue spells it (any capitals). */
       name: t.Optional(t.String({ maxLength: 200, error: 'Each item needs a product name.' })),
       quantity: t.Integer({ minimum: 1, maximum: 99, error: QUANTITY_ERROR }),
-      /** Spec §7 sends it; ignored, since weights come from the catalogue, never from the request. */
+      /** docs/product.md#api sends it; ignored, since weights come from the catalogue, never from the request. */
       weight: t.Optional(t.Union([t.String(), t.Number()])),
     }),
     { minItems: 1, maxItems: MAX_CART_LINES, error: 'Your cart is empty or has too many lines.' },

@@ -1,9 +1,9 @@
 import { t } from 'elysia'
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../rules/account'
-import { publicUserSchema } from '../account/model'
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../rules/account'
+import { publicUserSchema } from './account'
 
 // Lengths are capped here so nothing oversize is ever hashed or stored; content rules (e-mail shape,
-// password minimum) are checked in the service, with the spec's messages.
+// password minimum) are checked in the service, with the messages docs/product.md#sign-in lists.
 
 const email = t.String({
   maxLength: 254,
@@ -14,7 +14,7 @@ const password = t.String({
   error: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
 })
 
-/** POST /auth/register (spec §3 Registration payload). */
+/** POST /auth/register (docs/product.md#account-calls). */
 export const registerBody = t.Object({
   firstName: t.String({
     maxLength: NAME_MAX_LENGTH,

@@ -1,0 +1,148 @@
+import { or, sql } from 'drizzle-orm'
+import type { BatchItem } from 'drizzle-orm/batch'
+import type { Database } from '../../db/client'
+import { rateLimits } from '../../db/schema'
+import type { Clock } from './clock'
+import { tooMany } from './domain-errors'
+
+/**
+ * How often a client or an e-mail may do something: the counters behind every rate limit. The routes apply
+ * them per client address through api/plugins/rate-limit.ts; services count per e-mail or account with the
+ * same counters. A refusal is a domain error ('too-many') with the seconds to wait.
+ */
+export interface Limit {
+  /** Names the counter: limits with the same name share one allowance per address. */
+  name: string
+  /** Requests allowed per window. */
+  max: number
+  windowMs: number
+  /** What the customer reads when refused. */
+  message: string
+}
+
+/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
+function ipv6Groups(address: string): number[] | null {
+  const [head = '', tail, ...more] = address.split('::')
+  if (more.length > 0) return null
+  const parse = (part: string) => (part === '' ? [] : part.split(':'))
+  const left = parse(head)
+  const right = tail === undefined ? [] : parse(tail)
+  const missing = 8 - left.length - right.length
+  if (tail === undefined ? missing !== 0 : missing < 1) return null
+  const groups = [...left, ...Array(tail === undefined ? 0 : missing).fill('0'), ...right]
+  if (!groups.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return null
+  return groups.map((group) => Number.parseInt(group, 16))
+}
+
+/**
+ * The client as limits count it. An internet provider hands each subscriber a whole IPv6 /64, so one
+ * person can use any of its 2^64 addresses: a limit per address would be no limit. An IPv6 client is
+ * therefore counted by its /64 network; an IPv4 address written as IPv6 (::ffff:a.b.c.d) is that IPv4
+ * address. Anything else (an IPv4 address, 'local') is counted as it is.
+ */
+export function limitKey(address: string): string {
+  const trimmed = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed)
+  if (mapped?.[1]) return mapped[1]
+  if (!trimmed.includes(':')) return trimmed
+  const groups = ipv6Groups(trimmed)
+  if (!groups) return trimmed.toLowerCase()
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`
+}
+
+function refuse(limit: Limit, windowStart: number, now: number): never {
+  throw tooMany(limit.message, Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000)))
+}
+
+/** Counters kept per instance before the oldest are dropped: a flood of new addresses cannot fill memory. */
+const MAX_MEMORY_BUCKETS = 100_000
+
+/**
+ * Fixed-window counting in this process's memory, for the cheap public calls (discount checks, rates,
+ * newsletter, checkout): no database write per request. Each instance counts on its own, so N instances
+ * allow N times the limit (docs/decisions/007). Throws a 'too-many' error with the seconds to wait once the allowance is used.
+ */
+export function createMemoryRateCounter(clock: Clock) {
+  const windows = new Map<string, { windowStart: number; count: number; windowMs: number }>()
+  let sinceSweep = 0
+
+  function sweep(now: number): void {
+    for (const [bucket, window] of windows) {
+      if (window.windowStart + window.windowMs <= now) windows.delete(bucket)
+    }
+    // Still too many live windows (an address flood): drop the oldest; Map keeps insertion order.
+    for (const bucket of windows.keys()) {
+      if (windows.size <= MAX_MEMORY_BUCKETS) break
+      windows.delete(bucket)
+    }
+  }
+
+  return async function hit(key: string, limit: Limit): Promise<void> {
+    const now = clock.now().getTime()
+    const windowStart = now - (now % limit.windowMs)
+    const bucket = `${limit.name}:${key}`
+    sinceSweep += 1
+    if (sinceSweep >= 1000) {
+      sinceSweep = 0
+      sweep(now)
+    }
+    const window = windows.get(bucket)
+    if (!window || window.windowStart !== windowStart) {
+      windows.delete(bucket)
+      // Full (a flood of new addresses): make room by dropping the oldest window only. A whole sweep
+      // here would scan every window on every request once the table is full.
+      if (windows.size >= MAX_MEMORY_BUCKETS) {
+        const oldest = windows.keys().next()
+        if (!oldest.done) windows.delete(oldest.value)
+      }
+      windows.set(bucket, { windowStart, count: 1, windowMs: limit.windowMs })
+      if (limit.max < 1) refuse(limit, windowStart, now)
+      return
+    }
+    window.count += 1
+    if (window.count > limit.max) refuse(limit, windowStart, now)
+  }
+}
+
+/**
+ * Fixed-window counting in the database: one atomic upsert per request, shared by every server instance,
+ * for limits that must hold across instances. Throws a 'too-many' error with the seconds to wait once the window's
+ * allowance is used.
+ */
+export function createRateCounter(db: Database, clock: Clock) {
+  return async function hit(key: string, limit: Limit): Promise<void> {
+    const now = clock.now().getTime()
+    const windowStart = now - (now % limit.windowMs)
+    const bucket = `${limit.name}:${key}`
+    const [row] = await db
+      .insert(rateLimits)
+      .values({ bucket, windowStart, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimits.bucket, rateLimits.windowStart],
+        set: { count: sql`${rateLimits.count} + 1` },
+      })
+      .returning({ count: rateLimits.count })
+    // Old windows are useless; sweeping now and then keeps the table small without a scheduler.
+    if (Math.random() < 0.01) {
+      await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${now - 24 * 60 * 60 * 1000}`)
+    }
+    if ((row?.count ?? 0) > limit.max) refuse(limit, windowStart, now)
+  }
+}
+
+export type RateCounter = (key: string, limit: Limit) => Promise<void>
+
+/**
+ * Removes the database counters kept for these keys (an account's e-mail and id) under every limit's name,
+ * for an account deletion's batch; unexecuted. Buckets are `name:key`, so a key matches only whole.
+ */
+export function forgetRateCountsQuery(db: Database, keys: readonly string[]): BatchItem<'sqlite'> {
+  const matches = keys.map((key) => sql`substr(${rateLimits.bucket}, -(length(${key}) + 1)) = ${`:${key}`}`)
+  return db.delete(rateLimits).where(or(...matches))
+}
