@@ -80,6 +80,18 @@ async function pauseClock(page: Page) {
   await page.clock.pauseAt(now + 1_000)
 }
 
+/** Resolves once the page has drawn `count` more frames: a running animation would have moved by then. */
+async function framesDrawn(page: Page, count: number) {
+  await page.evaluate(
+    (frames) =>
+      new Promise<void>((resolve) => {
+        const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)))
+        next(frames)
+      }),
+    count,
+  )
+}
+
 /** The footer form signs up in place once its script has run (until then the browser would post it). */
 async function hydrateFooterForm(page: Page) {
   const email = page.getByRole('textbox', { name: 'Join the newsletter' })
@@ -752,8 +764,6 @@ test.describe('toasts', () => {
   })
 
   test('a toast waits while the pointer rests on it, and passes axe', async ({ page, axe }) => {
-    // Waits out a toast's full 5 s on purpose, plus axe: more than the default budget on a busy machine.
-    test.setTimeout(60_000)
     await page.route('**/api/newsletter', (route) =>
       route.fulfill({
         status: 422,
@@ -761,6 +771,8 @@ test.describe('toasts', () => {
         body: '{"error":"Please check the address."}',
       }),
     )
+    // The page's clock runs as usual until paused; then its 5 s pass only when the test says so.
+    await page.clock.install()
     await page.goto('/')
     const email = await hydrateFooterForm(page)
     await waitForIsland(page, 'ToastViewport')
@@ -769,10 +781,12 @@ test.describe('toasts', () => {
     const toast = page.getByRole('region', { name: 'Notification' }).getByRole('listitem')
     await toast.hover()
     await axe()
-    await page.waitForTimeout(5_500)
+    await pauseClock(page)
+    await page.clock.runFor(5_500)
     await expect(toast).toBeVisible()
     await page.mouse.move(1, 1)
-    await expect(toast).toHaveCount(0, { timeout: 8_000 })
+    await page.clock.runFor(5_100)
+    await expect(toast).toHaveCount(0)
   })
 
   test('the default style is green where errors are red', async ({ page }) => {
@@ -901,14 +915,19 @@ test.describe('research ticker', () => {
     await ticker.getByRole('button', { name: 'Pause research ticker' }).click()
     await page.mouse.move(1, 1)
     await expect(track).toHaveCSS('animation-play-state', 'paused')
-    const before = await track.evaluate((element) => getComputedStyle(element).transform)
-    await page.waitForTimeout(300)
-    expect(await track.evaluate((element) => getComputedStyle(element).transform)).toBe(before)
+    const transform = () => track.evaluate((element) => getComputedStyle(element).transform)
+    const paused = await transform()
+    await framesDrawn(page, 10)
+    expect(await transform()).toBe(paused)
 
     await ticker.getByRole('button', { name: 'Play research ticker' }).click()
     await page.mouse.move(1, 1)
     await expect(track).toHaveCSS('animation-play-state', 'running')
     await expect(ticker.getByRole('button', { name: 'Pause research ticker' })).toBeFocused()
+    // The same frames move it once it plays: waiting for them is waiting long enough.
+    const playing = await transform()
+    await framesDrawn(page, 10)
+    expect(await transform()).not.toBe(playing)
   })
 
   test('starts paused for visitors who prefer reduced motion', async ({ page }) => {

@@ -23,78 +23,86 @@ import { ITEM_COUNT_MESSAGE } from './service'
  * The staff dashboard's calls (docs/product.md#staff-calls). Every route here is `staff: true`: anonymous callers get 401,
  * customers 403, before any handler runs (api/modules/auth/guard.ts). Answers are never cached.
  */
-export function dashboardRoutes(
-  { auth, dashboard }: { auth: AuthService; dashboard: DashboardService },
-  clock: Clock,
-) {
+export function dashboardRoutes(services: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
+  return new Elysia().use(orderRoutes(services, clock)).use(shopRoutes(services, clock))
+}
+
+function staffCalls(auth: AuthService, clock: Clock) {
+  return new Elysia().use(sessionAuth(auth, clock)).onAfterHandle(({ set }) => {
+    set.headers['cache-control'] = 'no-store'
+  })
+}
+
+/** The counts, the orders, one order and its label, and what staff do to an order. */
+function orderRoutes({ auth, dashboard }: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
+  return staffCalls(auth, clock)
+    .get('/api/dashboard/stats', () => dashboard.stats(), {
+      detail: { summary: 'Dashboard counts', tags: ['Staff'] },
+      staff: true,
+      response: { 200: dashboardStatsSchema },
+    })
+    .get('/api/orders', ({ query }) => dashboard.orders(query), {
+      detail: { summary: 'Orders, newest first, by status and page', tags: ['Staff'] },
+      staff: true,
+      query: ordersQuery,
+      response: { 200: t.Array(dashboardOrderSchema) },
+    })
+    .get('/api/orders/:id', ({ params }) => dashboard.order(params.id), {
+      detail: { summary: 'One order with its lines, addresses and history', tags: ['Staff'] },
+      staff: true,
+      params: idParams,
+      response: { 200: orderDetailSchema },
+    })
+    .get('/api/orders/:id/label', ({ params }) => labelAnswer(dashboard, params.id), {
+      detail: {
+        summary: "An order's shipping label (PDF or a redirect to the carrier's)",
+        tags: ['Staff'],
+      },
+      staff: true,
+      params: idParams,
+    })
+    .post('/api/orders/:id/retry', ({ params, user }) => dashboard.retry(params.id, user.id), {
+      detail: { summary: 'Retry a failed order: buy its label again', tags: ['Staff'] },
+      staff: true,
+      params: idParams,
+      response: { 200: orderActionResponse },
+    })
+    .post('/api/orders/:id/ship', ({ params, user }) => dashboard.markShipped(params.id, user.id), {
+      detail: { summary: 'Mark an order shipped', tags: ['Staff'] },
+      staff: true,
+      params: idParams,
+      response: { 200: orderActionResponse },
+    })
+}
+
+/** The label as the carrier made it: the PDF kept on this server, or a redirect to the carrier's copy. */
+async function labelAnswer(dashboard: DashboardService, id: string): Promise<Response> {
+  const { number, source } = await dashboard.label(id)
+  const headers = { 'cache-control': 'private, no-store' }
+  if (source.kind === 'redirect') {
+    return new Response(null, { status: 302, headers: { ...headers, location: source.url } })
+  }
+  const file = Bun.file(source.path)
+  if (!(await file.exists())) {
+    return Response.json(
+      { error: 'The label file is missing from the server. Retry cannot help: contact the carrier.' },
+      { status: 404, headers },
+    )
+  }
+  return new Response(file.stream(), {
+    headers: {
+      ...headers,
+      'content-type': 'application/pdf',
+      'content-length': String(file.size),
+      'content-disposition': `inline; filename="label-${number}.pdf"`,
+    },
+  })
+}
+
+/** The products' shipping weights, the payment events, and the package size tool. */
+function shopRoutes({ auth, dashboard }: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
   return (
-    new Elysia()
-      .use(sessionAuth(auth, clock))
-      .onAfterHandle(({ set }) => {
-        set.headers['cache-control'] = 'no-store'
-      })
-      .get('/api/dashboard/stats', () => dashboard.stats(), {
-        detail: { summary: 'Dashboard counts', tags: ['Staff'] },
-        staff: true,
-        response: { 200: dashboardStatsSchema },
-      })
-      .get('/api/orders', ({ query }) => dashboard.orders(query), {
-        detail: { summary: 'Orders, newest first, by status and page', tags: ['Staff'] },
-        staff: true,
-        query: ordersQuery,
-        response: { 200: t.Array(dashboardOrderSchema) },
-      })
-      .get('/api/orders/:id', ({ params }) => dashboard.order(params.id), {
-        detail: { summary: 'One order with its lines, addresses and history', tags: ['Staff'] },
-        staff: true,
-        params: idParams,
-        response: { 200: orderDetailSchema },
-      })
-      .get(
-        '/api/orders/:id/label',
-        async ({ params }) => {
-          const { number, source } = await dashboard.label(params.id)
-          const headers = { 'cache-control': 'private, no-store' }
-          if (source.kind === 'redirect') {
-            return new Response(null, { status: 302, headers: { ...headers, location: source.url } })
-          }
-          const file = Bun.file(source.path)
-          if (!(await file.exists())) {
-            return Response.json(
-              { error: 'The label file is missing from the server. Retry cannot help: contact the carrier.' },
-              { status: 404, headers },
-            )
-          }
-          return new Response(file.stream(), {
-            headers: {
-              ...headers,
-              'content-type': 'application/pdf',
-              'content-length': String(file.size),
-              'content-disposition': `inline; filename="label-${number}.pdf"`,
-            },
-          })
-        },
-        {
-          detail: {
-            summary: "An order's shipping label (PDF or a redirect to the carrier's)",
-            tags: ['Staff'],
-          },
-          staff: true,
-          params: idParams,
-        },
-      )
-      .post('/api/orders/:id/retry', ({ params, user }) => dashboard.retry(params.id, user.id), {
-        detail: { summary: 'Retry a failed order: buy its label again', tags: ['Staff'] },
-        staff: true,
-        params: idParams,
-        response: { 200: orderActionResponse },
-      })
-      .post('/api/orders/:id/ship', ({ params, user }) => dashboard.markShipped(params.id, user.id), {
-        detail: { summary: 'Mark an order shipped', tags: ['Staff'] },
-        staff: true,
-        params: idParams,
-        response: { 200: orderActionResponse },
-      })
+    staffCalls(auth, clock)
       .get('/api/products', () => dashboard.products(), {
         detail: { summary: 'Products with their shipping weights', tags: ['Staff'] },
         staff: true,

@@ -255,9 +255,8 @@ export function createJobQueue(
         ran += 1
         let outcome: { ok: true } | { ok: false; error: unknown }
         const started = performance.now()
-        const renewal = setInterval(
-          () => void queue.renewLease(job).catch(() => undefined),
-          Math.max(1000, Math.floor(leaseMs / 3)),
+        const stopRenewing = clock.every(Math.max(1000, Math.floor(leaseMs / 3)), () =>
+          queue.renewLease(job).catch(() => undefined),
         )
         try {
           const handler = handlers[job.type]
@@ -271,7 +270,7 @@ export function createJobQueue(
         } catch (error) {
           outcome = { ok: false, error }
         } finally {
-          clearInterval(renewal)
+          stopRenewing()
         }
         // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
         // while another writer holds the database, or the lease would run out and the work be done twice.

@@ -8,6 +8,7 @@ import { createSmtpMailer } from '../../../api/adapters/mailer'
 import { createOutboxMailer } from '../../../api/adapters/outbox'
 import { UndeliverableMailError } from '../../../api/adapters/types'
 import { readConfig } from '../../../api/env'
+import { systemClock } from '../../../api/lib/clock'
 import { jobs } from '../../../db/schema/jobs'
 import { orders } from '../../../db/schema/orders'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
@@ -70,7 +71,7 @@ test('the outbox writes an .eml and a .json per message and logs one line withou
 test('configuration picks the real services only when their keys are set', async () => {
   const none = readConfig({ NODE_ENV: 'test', DATABASE_URL: 'file::memory:' })
   const stub = {} as Parameters<typeof adaptersFromConfig>[1]
-  const clock = { now: () => new Date() }
+  const clock = systemClock
   const builtIn = adaptersFromConfig(none, stub, clock)
   expect([builtIn.payments.name, builtIn.shipping.name, builtIn.mailer.name]).toEqual([
     'demo',

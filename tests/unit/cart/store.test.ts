@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { afterEach, beforeAll, describe, expect, jest, test } from 'bun:test'
 import {
   cleanTestStorage,
   getTestStorage,
@@ -50,12 +50,28 @@ describe('cart actions', () => {
 })
 
 describe('add-to-cart notification', () => {
-  test('shows the product and quantity, then hides itself after 3000 ms', async () => {
+  // The store's timer runs on the test runner's fake timers: the site cannot take the server's clock.
+  afterEach(() => jest.useRealTimers())
+
+  test('shows the product and quantity, then hides itself after 3000 ms', () => {
+    jest.useFakeTimers()
     store.addToCart(oil, 2)
     expect(store.cartNotification.get()).toEqual({ isVisible: true, product: oil, quantity: 2 })
-    await Bun.sleep(store.NOTIFICATION_MS - 500)
+    jest.advanceTimersByTime(store.NOTIFICATION_MS - 1)
     expect(store.cartNotification.get().isVisible).toBe(true)
-    await Bun.sleep(700)
+    jest.advanceTimersByTime(1)
+    expect(store.cartNotification.get().isVisible).toBe(false)
+  })
+
+  test('adding again shows the new line and counts the 3000 ms from then', () => {
+    jest.useFakeTimers()
+    store.addToCart(oil)
+    jest.advanceTimersByTime(2000)
+    store.addToCart(oil, 3)
+    expect(store.cartNotification.get()).toEqual({ isVisible: true, product: oil, quantity: 3 })
+    jest.advanceTimersByTime(store.NOTIFICATION_MS - 1)
+    expect(store.cartNotification.get().isVisible).toBe(true)
+    jest.advanceTimersByTime(1)
     expect(store.cartNotification.get().isVisible).toBe(false)
   })
 
