@@ -73,12 +73,6 @@ export function removeFromCart(productId: number, variant?: string): void {
   cartLines.set(removeLine(cartLines.get(), productId, variant))
 }
 
-/** isOpen: the cart panel's state, for a header panel that toggles. */
-export const cartOpen = atom(false)
-export function toggleCart(): void {
-  cartOpen.set(!cartOpen.get())
-}
-
 function isDiscountTerms(value: unknown): value is DiscountTerms {
   if (typeof value !== 'object' || value === null) return false
   const terms = value as Partial<DiscountTerms>
@@ -114,5 +108,4 @@ export function removeDiscount(): void {
 export function clearCart(): void {
   cartLines.set([])
   discountApplied.set(null)
-  cartOpen.set(false)
 }
