@@ -138,7 +138,12 @@ export function useShippingCheckout() {
   }
 
   return {
-    ...form,
+    draft,
+    errors: form.errors,
+    loaded,
+    setEmail: form.setEmail,
+    setAddressField: form.setAddressField,
+    setSeparateBilling: form.setSeparateBilling,
     lines,
     discount,
     rates,
@@ -211,5 +216,3 @@ function useDraftForm() {
     },
   }
 }
-
-export type ShippingCheckoutState = ReturnType<typeof useShippingCheckout>
