@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'react'
 import { initialScrollState, nextScrollState } from './scroll-state'
 
 /**
- * The header's panels: the phone menu, the search panel and the desktop dropdowns, one open at a time.
- * Escape closes them and returns focus to the button that opened one. Pages are separate documents, so a
- * real route change resets everything; in-page moves (hash, history, a page restored from the back/forward
- * cache) must close the panels too.
+ * The header's panels: the phone menu, the search panel and the desktop dropdowns. Opening the menu or the
+ * search closes the others; Escape closes them and returns focus to the button that opened one. Pages are
+ * separate documents, so a real route change resets everything; in-page moves (hash, history, a page
+ * restored from the back/forward cache) must close the panels too.
  */
 export function useHeaderPanels() {
   const [openGroup, setOpenGroup] = useState<string | null>(null)
