@@ -1,9 +1,12 @@
-// `npm run budget [-- --dist <dir>]`: the gzip weight of the JavaScript each built page loads, against the
-// budgets of docs/architecture.md#performance-budgets. Counted per page, each file once: inline scripts, module scripts and the
-// modules they import statically, modulepreloads, and every island's component and renderer (with their
-// static imports), whatever its client directive, because all of them load during a normal visit.
-// Exits 1 when a page is over its budget.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+// `bun scripts/js-budget.ts [--dist <dir>]`: the gzip weight of the JavaScript each built page loads, against
+// the budgets of docs/architecture.md#performance-budgets. Counted per page, each file once: inline scripts,
+// module scripts and the modules they import statically, modulepreloads, and every island's component and
+// renderer (with their static imports), whatever its client directive, because all of them load during a
+// normal visit. Exits 1 when a page is over its budget.
+// `npm run budget` (`--write-readme`) also writes the README's 'JavaScript per page' table from the
+// measurement, between its two marker comments; `--check` (what `npm test` runs) exits 1 when that table
+// is not what the build measures, so the README never quotes a stale number.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, posix, relative, resolve, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
@@ -146,6 +149,98 @@ export function measurePage(distDir: string, htmlFile: string): PageWeight {
 
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`
 
+// ---- The README table ------------------------------------------------------------------------------------
+
+export const BUDGET_TABLE_START = '<!-- js-budget:start (npm run budget writes this table) -->'
+export const BUDGET_TABLE_END = '<!-- js-budget:end -->'
+
+interface BudgetRow {
+  label: string
+  matches: (route: string) => boolean
+}
+
+const exactly =
+  (...routes: string[]) =>
+  (route: string) =>
+    routes.includes(route)
+
+/** Every content page no other row names: the content folder's pages, the newsletter outcomes, 404 pages. */
+const CONTENT_ROW = '/about, /ingredients, teasers, policies, /newsletter/*, 404 pages'
+
+/** The table's rows, in its order: a page belongs to the first row that names it. */
+const BUDGET_ROWS: readonly BudgetRow[] = [
+  { label: CONTENT_ROW, matches: () => false },
+  { label: '/account-deleted', matches: exactly('/account-deleted') },
+  { label: '/ (home)', matches: exactly('/') },
+  {
+    label: '/products/{slug}',
+    matches: (route) => route.startsWith('/products/') && route !== '/products/404',
+  },
+  { label: '/shop', matches: exactly('/shop') },
+  { label: '/cart', matches: exactly('/cart') },
+  { label: '/success', matches: exactly('/success') },
+  { label: '/checkout (Stripe.js not counted)', matches: exactly('/checkout') },
+  { label: '/shipping', matches: exactly('/shipping') },
+  {
+    label: '/login, /signup, /forgot-password, /reset-password',
+    matches: exactly('/login', '/signup', '/forgot-password', '/reset-password'),
+  },
+  { label: '/verify-email', matches: exactly('/verify-email') },
+  { label: '/profile, /account', matches: exactly('/profile', '/account') },
+  { label: '/account/orders', matches: exactly('/account/orders') },
+  { label: '/google-sign-in', matches: exactly('/google-sign-in') },
+  {
+    label: '/login, /signup, /google-sign-in as built without Google',
+    matches: (route) => route.startsWith(`${WITHOUT_GOOGLE_DIR}/`),
+  },
+  { label: '/dashboard (staff)', matches: exactly('/dashboard') },
+]
+
+function rowFor(page: PageWeight): string {
+  const row = BUDGET_ROWS.find((candidate) => candidate.matches(page.route))
+  if (row) return row.label
+  if (page.kind === 'content') return CONTENT_ROW
+  throw new Error(`${page.route} is in no row of the README's JavaScript table: add one to BUDGET_ROWS.`)
+}
+
+const tenths = (bytes: number) => (bytes / KIB).toFixed(1)
+
+/** '81.6 KiB', or '86.6–87.9 KiB' when the row's pages differ. */
+function weightText(pages: readonly PageWeight[]): string {
+  const totals = pages.map((page) => page.total)
+  const low = tenths(Math.min(...totals))
+  const high = tenths(Math.max(...totals))
+  return low === high ? `${low} KiB` : `${low}–${high} KiB`
+}
+
+/** The README's 'JavaScript per page' table: a row per kind of page, its pages' weights and their budget. */
+export function budgetTable(pages: readonly PageWeight[]): string {
+  const byRow = new Map<string, PageWeight[]>(BUDGET_ROWS.map((row) => [row.label, []]))
+  for (const page of pages) byRow.get(rowFor(page))?.push(page)
+  const cells = [...byRow].map(([label, rowPages]) => {
+    const first = rowPages[0]
+    if (!first) throw new Error(`No built page for the row "${label}" of the README's JavaScript table.`)
+    return [label, weightText(rowPages), `${first.budget / KIB} KiB`]
+  })
+  const rows = [['page', 'JavaScript (gzip)', 'budget'], ...cells]
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => [...(row[column] ?? '')].length))) ?? []
+  const line = (row: string[]) =>
+    `| ${row.map((cell, column) => cell + ' '.repeat((widths[column] ?? 0) - [...cell].length)).join(' | ')} |`
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`
+  return [line(rows[0] ?? []), rule, ...cells.map(line)].join('\n')
+}
+
+/** The README with the table put between its markers; an error when the markers are missing. */
+export function withBudgetTable(readme: string, table: string): string {
+  const start = readme.indexOf(BUDGET_TABLE_START)
+  const end = readme.indexOf(BUDGET_TABLE_END, start)
+  if (start < 0 || end < 0) {
+    throw new Error(`README.md has no ${BUDGET_TABLE_START} … ${BUDGET_TABLE_END} markers for the table.`)
+  }
+  return `${readme.slice(0, start + BUDGET_TABLE_START.length)}\n${table}\n${readme.slice(end)}`
+}
+
 function main(): void {
   const args = process.argv.slice(2)
   const distFlag = args.indexOf('--dist')
@@ -175,11 +270,34 @@ function main(): void {
         console.log(`${''.padEnd(width)}    ${kib(file.gzip).padStart(10)}  ${file.path}`)
     }
   }
+  const stale = readmeTable(pages, {
+    write: args.includes('--write-readme'),
+    check: args.includes('--check'),
+  })
   if (over > 0) {
     console.error(`\n${over} page(s) over budget (docs/architecture.md#performance-budgets).`)
     process.exit(1)
   }
+  if (stale) process.exit(1)
   console.log(`\nAll ${pages.length} pages within budget.`)
+}
+
+/** Writes or checks the README's table; true when checking found it stale. */
+function readmeTable(pages: readonly PageWeight[], mode: { write: boolean; check: boolean }): boolean {
+  if (!mode.write && !mode.check) return false
+  const readmeFile = resolve(import.meta.dir, '..', 'README.md')
+  const readme = readFileSync(readmeFile, 'utf8')
+  const updated = withBudgetTable(readme, budgetTable(pages))
+  if (mode.write) {
+    if (updated !== readme) writeFileSync(readmeFile, updated)
+    console.log(updated === readme ? '\nREADME.md: the table is current.' : '\nREADME.md: table written.')
+    return false
+  }
+  if (updated === readme) return false
+  console.error(
+    "\nREADME.md's 'JavaScript per page' table is not what this build measures: run npm run budget.",
+  )
+  return true
 }
 
 if (import.meta.main) main()

@@ -136,8 +136,9 @@ if (runs('e2e')) {
     PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 4599}`,
   })
   run('precompress', [bun, 'scripts/precompress.ts'])
-  // docs/architecture.md#performance-budgets: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails.
-  run('JavaScript budget', [bun, 'scripts/js-budget.ts'])
+  // docs/architecture.md#performance-budgets: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails,
+  // and so does a README table that is not what this build measures (npm run budget writes it).
+  run('JavaScript budget', [bun, 'scripts/js-budget.ts', '--check'])
   // The built site as search engines read it (sitemap, robots.txt, cards, JSON-LD), and a second build of a
   // copy with drafts and PUBLIC_URL set, plus `astro dev` showing the drafts.
   await runCounted('build output', [bun, 'test', 'tests/build'], bunCounts)

@@ -1,35 +1,7 @@
 import { t } from 'elysia'
-import {
-  CITY_MAX_LENGTH,
-  NAME_MAX_LENGTH,
-  PHONE_MAX_LENGTH,
-  STATE_MAX_LENGTH,
-  STREET_MAX_LENGTH,
-  USER_ROLES,
-  ZIP_MAX_LENGTH,
-} from '../rules/account'
+import { NAME_MAX_LENGTH, PHONE_MAX_LENGTH, USER_ROLES } from '../rules/account'
 import { ORDER_STATUSES } from '../rules/order-status'
-
-/** The saved shipping address (docs/product.md#account-calls). Content rules are in core/rules/account.ts. */
-export const profileAddressSchema = t.Object({
-  street: t.String({
-    maxLength: STREET_MAX_LENGTH,
-    error: `Street must be at most ${STREET_MAX_LENGTH} characters.`,
-  }),
-  city: t.String({
-    maxLength: CITY_MAX_LENGTH,
-    error: `City must be at most ${CITY_MAX_LENGTH} characters.`,
-  }),
-  state: t.String({
-    maxLength: STATE_MAX_LENGTH,
-    error: `State must be at most ${STATE_MAX_LENGTH} characters.`,
-  }),
-  zipCode: t.String({
-    maxLength: ZIP_MAX_LENGTH,
-    error: `ZIP must be at most ${ZIP_MAX_LENGTH} characters.`,
-  }),
-  country: t.String({ maxLength: 2, error: 'Choose the country.' }),
-})
+import { orderAddressSchema, profileAddressSchema } from './address'
 
 /** What GET /api/auth/user answers for a signed-in customer; never a password hash or a Google id. */
 export const publicUserSchema = t.Object({
@@ -123,15 +95,7 @@ export const userOrderDetailSchema = t.Object({
   discountCode: t.Nullable(t.String()),
   shipping: t.Number(),
   totalAmount: t.Number(),
-  shippingAddress: t.Object({
-    name: t.String(),
-    street1: t.String(),
-    street2: t.Optional(t.String()),
-    city: t.String(),
-    state: t.String(),
-    zip: t.String(),
-    country: t.String(),
-  }),
+  shippingAddress: orderAddressSchema,
 })
 
 export type UserOrderDetail = typeof userOrderDetailSchema.static

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { CHECKOUT_SESSION_STATUSES } from '../rules/checkout-status'
-import { addressSchema, MAX_CART_LINES, MAX_QUOTE_ID_LENGTH, QUANTITY_ERROR } from './shipping'
+import { addressSchema } from './address'
+import { MAX_CART_LINES, MAX_QUOTE_ID_LENGTH, QUANTITY_ERROR } from './shipping'
 
 /**
  * The checkout session request of docs/product.md#catalogue. Only product ids, quantities, the e-mail, addresses, the quote

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { ORDER_STATUSES } from '../rules/order-status'
 import { WEBHOOK_EVENT_STATUSES } from '../rules/webhook-event-status'
+import { orderAddressSchema } from './address'
 
 /** docs/product.md#catalogue Dashboard stats. `processing` counts orders still waiting for their label (pending too). */
 export const dashboardStatsSchema = t.Object({
@@ -56,16 +57,6 @@ export const dashboardOrderSchema = t.Object({
 
 export type DashboardOrder = typeof dashboardOrderSchema.static
 
-const addressSchema = t.Object({
-  name: t.String(),
-  street1: t.String(),
-  street2: t.Optional(t.String()),
-  city: t.String(),
-  state: t.String(),
-  zip: t.String(),
-  country: t.String(),
-})
-
 /** One status move, as the order detail view lists it. */
 export const historyEntrySchema = t.Object({
   from: t.Nullable(t.UnionEnum(ORDER_STATUSES)),
@@ -96,8 +87,8 @@ export const orderDetailSchema = t.Composite([
         weight: t.Number(),
       }),
     ),
-    shippingAddress: addressSchema,
-    billingAddress: addressSchema,
+    shippingAddress: orderAddressSchema,
+    billingAddress: orderAddressSchema,
     subtotal: t.Number(),
     discount: t.Number(),
     discountCode: t.Nullable(t.String()),

@@ -1,18 +1,7 @@
 import { t } from 'elysia'
 import { PASSWORD_MAX_LENGTH, USER_ROLES } from '../rules/account'
 import { ORDER_STATUSES } from '../rules/order-status'
-import { profileAddressSchema } from './account'
-
-/** An order's shipping or billing address as the order keeps it. */
-const orderAddressSchema = t.Object({
-  name: t.String(),
-  street1: t.String(),
-  street2: t.Optional(t.String()),
-  city: t.String(),
-  state: t.String(),
-  zip: t.String(),
-  country: t.String(),
-})
+import { orderAddressSchema, profileAddressSchema } from './address'
 
 /** One order in the export: what was bought, paid and where it went. Amounts in dollars, like the order calls. */
 const exportedOrderSchema = t.Object({

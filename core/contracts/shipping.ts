@@ -1,20 +1,7 @@
 import { t } from 'elysia'
+import { addressSchema } from './address'
 
-/**
- * An address as the /shipping form sends it. Presence and type are checked here; content (state codes,
- * ZIP format, lengths) in address.ts so every message names the field to fix.
- */
-export const addressSchema = t.Object({
-  name: t.String({ error: 'Please enter your full name.' }),
-  street1: t.String({ error: 'Please enter your street address.' }),
-  street2: t.Optional(t.Nullable(t.String({ error: 'Please check the apartment or suite.' }))),
-  city: t.String({ error: 'Please enter your city.' }),
-  state: t.String({ error: 'Please choose a state.' }),
-  zip: t.String({ error: 'Please enter a valid ZIP code.' }),
-  country: t.Optional(t.String({ error: 'Please choose a country.' })),
-})
-
-export type AddressInput = typeof addressSchema.static
+export type { AddressInput } from './address'
 
 /**
  * The longest rate id the shop accepts: checkout sends it to the payment provider as metadata, whose

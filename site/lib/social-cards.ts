@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { escapeHtml } from '@core/rules/html'
 import { formatCurrency } from '@core/rules/money'
 import sharp from 'sharp'
 import { MDX_COLLECTIONS, type ProductData, readCollection } from '../../content/read'
@@ -72,9 +73,6 @@ export function socialCards(options: { drafts: boolean; root?: string }): Social
   return cards
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-
 /** Width of the words' panel, and the text's margin inside it. */
 const PANEL = 600
 const MARGIN = 56
@@ -114,19 +112,19 @@ function panelSvg(card: SocialCard): string {
   const title = lines
     .map(
       (line, index) =>
-        `<text x="${MARGIN}" y="${top + index * lineHeight}" font-size="${size}">${escapeXml(line)}</text>`,
+        `<text x="${MARGIN}" y="${top + index * lineHeight}" font-size="${size}">${escapeHtml(line)}</text>`,
     )
     .join('')
   // A price is short and large; a sentence smaller, to fit the panel.
   const subtitleSize = card.subtitle && card.subtitle.length <= 12 ? 44 : 32
   const subtitle = card.subtitle
-    ? `<text x="${MARGIN}" y="${top + lines.length * lineHeight + 34}" font-size="${subtitleSize}" fill="#f28c3b">${escapeXml(card.subtitle)}</text>`
+    ? `<text x="${MARGIN}" y="${top + lines.length * lineHeight + 34}" font-size="${subtitleSize}" fill="#f28c3b">${escapeHtml(card.subtitle)}</text>`
     : ''
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${PANEL}" height="${CARD_HEIGHT}">
 <rect width="${PANEL}" height="${CARD_HEIGHT}" fill="#1c1a17"/>
 <rect y="${CARD_HEIGHT - 14}" width="${PANEL}" height="14" fill="#b93f0b"/>
 <g font-family="${font}" font-weight="700">
-<text x="${MARGIN}" y="84" font-size="26" letter-spacing="4" fill="#f28c3b">${escapeXml(SHOP_NAME.toUpperCase())}</text>
+<text x="${MARGIN}" y="84" font-size="26" letter-spacing="4" fill="#f28c3b">${escapeHtml(SHOP_NAME.toUpperCase())}</text>
 <g fill="#f3efe8">${title}</g>${subtitle}
 </g></svg>`
 }

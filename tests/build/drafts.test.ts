@@ -34,6 +34,7 @@ function copyOfTheShop(): string {
     'package.json',
     'site',
     'content',
+    'core',
     'api',
     'db',
     'public',

@@ -1,14 +1,6 @@
 /** The account e-mails (password links, address confirmation), as plain text and HTML with the same content. */
+import { escapeHtml } from '@core/rules/html'
 import type { MailMessage } from '../../adapters/types'
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
-}
 
 function paragraphs(lines: string[], link: { href: string; label: string }): string {
   const body = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')

@@ -1,6 +1,7 @@
 /** The order confirmation e-mail, as plain text and HTML with the same content. */
 
 import { lineLabel } from '@core/rules/catalog'
+import { escapeHtml } from '@core/rules/html'
 import { formatCents } from '@core/rules/money'
 import { formatOrderNumber } from '@core/rules/order-status'
 import type { MailMessage, ShippingAddress } from '../../adapters/types'
@@ -28,15 +29,6 @@ export interface ConfirmationOrder {
   totalCents: number
   shippingService: string
   lines: { name: string; variant: string | null; unitCents: number; quantity: number }[]
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
 }
 
 function addressLines(address: ShippingAddress): string[] {

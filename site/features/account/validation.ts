@@ -27,6 +27,35 @@ function invalidEmail<Field extends string>(field: Field): Problem<Field> {
   }
 }
 
+/** A new password's length, the same rule on sign-up and reset (core/rules/address.ts, core/rules/account.ts). */
+function passwordLengthProblem(password: string): Problem<'password'> | null {
+  if (password.length < PASSWORD_MIN_LENGTH) {
+    return {
+      title: 'Password Too Short',
+      description: PASSWORD_TOO_SHORT,
+      fields: { password: PASSWORD_TOO_SHORT },
+    }
+  }
+  if (password.length > PASSWORD_MAX_LENGTH) {
+    return {
+      title: 'Password Too Long',
+      description: PASSWORD_TOO_LONG,
+      fields: { password: PASSWORD_TOO_LONG },
+    }
+  }
+  return null
+}
+
+/** The confirmation differs from the password; each form words the title its own way. */
+function mismatchProblem(form: { password: string; confirmPassword: string }, title: string) {
+  if (form.password === form.confirmPassword) return null
+  return {
+    title,
+    description: 'Please make sure both passwords are the same.',
+    fields: { confirmPassword: 'The passwords do not match.' },
+  } satisfies Problem<'confirmPassword'>
+}
+
 export type LoginField = 'email' | 'password'
 
 /** docs/product.md#sign-in: e-mail and password are required. */
@@ -55,28 +84,7 @@ export function signupProblem(form: Record<SignupField, string>): Problem<Signup
     return { title: 'Missing Information', description: 'Please fill in all fields.', fields: missing }
   }
   if (!isEmail(form.email.trim())) return invalidEmail('email')
-  if (form.password.length < PASSWORD_MIN_LENGTH) {
-    return {
-      title: 'Password Too Short',
-      description: PASSWORD_TOO_SHORT,
-      fields: { password: PASSWORD_TOO_SHORT },
-    }
-  }
-  if (form.password.length > PASSWORD_MAX_LENGTH) {
-    return {
-      title: 'Password Too Long',
-      description: PASSWORD_TOO_LONG,
-      fields: { password: PASSWORD_TOO_LONG },
-    }
-  }
-  if (form.password !== form.confirmPassword) {
-    return {
-      title: 'Passwords do not match',
-      description: 'Please make sure both passwords are the same.',
-      fields: { confirmPassword: 'The passwords do not match.' },
-    }
-  }
-  return null
+  return passwordLengthProblem(form.password) ?? mismatchProblem(form, 'Passwords do not match')
 }
 
 /** docs/product.md#password-reset: 'Email Required' / 'Please enter your email address.' */
@@ -102,26 +110,5 @@ export function resetProblem(form: Record<ResetField, string>): Problem<ResetFie
   if (Object.keys(missing).length > 0) {
     return { title: 'All Fields Required', description: 'Please fill in all fields.', fields: missing }
   }
-  if (form.password !== form.confirmPassword) {
-    return {
-      title: "Passwords Don't Match",
-      description: 'Please make sure both passwords are the same.',
-      fields: { confirmPassword: 'The passwords do not match.' },
-    }
-  }
-  if (form.password.length < PASSWORD_MIN_LENGTH) {
-    return {
-      title: 'Password Too Short',
-      description: PASSWORD_TOO_SHORT,
-      fields: { password: PASSWORD_TOO_SHORT },
-    }
-  }
-  if (form.password.length > PASSWORD_MAX_LENGTH) {
-    return {
-      title: 'Password Too Long',
-      description: PASSWORD_TOO_LONG,
-      fields: { password: PASSWORD_TOO_LONG },
-    }
-  }
-  return null
+  return mismatchProblem(form, "Passwords Don't Match") ?? passwordLengthProblem(form.password)
 }

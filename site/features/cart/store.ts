@@ -1,8 +1,7 @@
-import type { DiscountTerms } from '@core/rules/discounts'
 import { persistentAtom } from '@nanostores/persistent'
 import { atom, computed } from 'nanostores'
 import { safeJson } from '../../lib/storage'
-import { addLine, type CartLine, type CartProduct, removeLine, updateQuantity } from './cart-logic'
+import { addLine, type CartLine, type CartProduct } from './cart-logic'
 
 export type { CartLine, CartProduct }
 
@@ -32,7 +31,8 @@ export const cartLines = persistentAtom<CartLine[]>(
 export const cartCount = computed(cartLines, (lines) => lines.reduce((sum, line) => sum + line.quantity, 0))
 
 // ---- Actions -------------------------------------------------------------------------------------------
-// Small on purpose: this module loads on every page (the header's badge reads cartCount).
+// Small on purpose: this module loads on every page (the header's badge reads cartCount). What only the
+// cart, shipping and success pages do (quantities, removals, the discount code) is in ./checkout-store.ts.
 
 /** The add-to-cart notification (docs/product.md#product-page): what was just added. It hides itself after NOTIFICATION_MS or when closed. */
 export interface CartNotification {
@@ -63,56 +63,4 @@ export function addToCart(product: CartProduct, quantity = 1, variant?: string):
   clearTimeout(notificationTimer)
   cartNotification.set({ isVisible: true, product, quantity: added })
   notificationTimer = setTimeout(hideCartNotification, NOTIFICATION_MS)
-}
-
-export function setLineQuantity(productId: number, quantity: number, variant?: string): void {
-  cartLines.set(updateQuantity(cartLines.get(), productId, quantity, variant))
-}
-
-export function removeFromCart(productId: number, variant?: string): void {
-  cartLines.set(removeLine(cartLines.get(), productId, variant))
-}
-
-/** isOpen: the cart panel's state, for a header panel that toggles. */
-export const cartOpen = atom(false)
-export function toggleCart(): void {
-  cartOpen.set(!cartOpen.get())
-}
-
-function isDiscountTerms(value: unknown): value is DiscountTerms {
-  if (typeof value !== 'object' || value === null) return false
-  const terms = value as Partial<DiscountTerms>
-  return (
-    typeof terms.code === 'string' &&
-    terms.code !== '' &&
-    (terms.type === 'percentage' || terms.type === 'fixed') &&
-    Number.isInteger(terms.amount) &&
-    (terms.amount ?? 0) > 0
-  )
-}
-
-const discountJson = safeJson<DiscountTerms | null>(
-  'discountApplied',
-  (value) => (isDiscountTerms(value) ? value : null),
-  null,
-)
-
-/**
- * Local-storage key `discountApplied`: the accepted code with its terms (fixed amounts in cents). With no discount
- * the key is removed from storage: the persistent store deletes a key whose encoded value is undefined.
- */
-export const discountApplied = persistentAtom<DiscountTerms | null>('discountApplied', null, {
-  decode: discountJson.decode,
-  encode: (value) => (value === null ? (undefined as unknown as string) : discountJson.encode(value)),
-})
-
-export function removeDiscount(): void {
-  discountApplied.set(null)
-}
-
-/** Empties the cart and drops the discount (after payment, docs/product.md#success). */
-export function clearCart(): void {
-  cartLines.set([])
-  discountApplied.set(null)
-  cartOpen.set(false)
 }

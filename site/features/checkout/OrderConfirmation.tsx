@@ -1,7 +1,7 @@
 import type { sessionStatusResponse } from '@core/contracts/checkout'
 import { useEffect, useState } from 'react'
 import { ApiError, apiRequest } from '../../lib/api'
-import { clearCart } from '../cart/store'
+import { clearCart } from '../cart/checkout-store'
 import { forgetCheckout } from './draft'
 import { STATUS_POLL_DELAYS_MS, shortOrderId } from './session'
 

@@ -37,6 +37,26 @@ export function emptyDraft(): CheckoutDraft {
   return { email: '', shipping: emptyAddress(), separateBilling: false, billing: emptyAddress() }
 }
 
+/** The draft with one address field typed in. */
+export function withAddressField(
+  draft: CheckoutDraft,
+  kind: 'shipping' | 'billing',
+  key: AddressKey,
+  value: string,
+): CheckoutDraft {
+  const address = { ...draft[kind], [key]: value }
+  // A US state code means nothing in another country, and the reverse.
+  if (key === 'country' && value !== draft[kind].country) address.state = ''
+  return { ...draft, [kind]: address }
+}
+
+/** The errors without one field's: typing in a field clears its mark. Unchanged when it had none. */
+export function withoutError(errors: FieldErrors, key: FieldKey): FieldErrors {
+  if (errors[key] === undefined) return errors
+  const { [key]: _cleared, ...rest } = errors
+  return rest
+}
+
 /** docs/product.md#shipping: what a rate quote needs; apartment/suite is optional. Form order, so focus goes to the first. */
 const REQUIRED_ADDRESS: readonly AddressKey[] = ['name', 'street1', 'city', 'state', 'zip']
 

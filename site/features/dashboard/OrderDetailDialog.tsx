@@ -1,31 +1,10 @@
-import { formatCurrency } from '@core/rules/money'
-import { statusLabel } from '@core/rules/order-status'
 import { useEffect, useRef, useState } from 'react'
 import { fetchOrder, type OrderDetail } from './api'
 import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
+import { AddressLines, OrderHistoryList, OrderLinesTable } from './OrderDetailParts'
 import type { OrderActions } from './order-actions'
 import { StatusBadge } from './StatusBadge'
-
-type Address = OrderDetail['shippingAddress']
-
-function AddressLines({ address }: { address: Address }) {
-  return (
-    <address className="not-italic">
-      {[
-        address.name,
-        address.street1,
-        address.street2,
-        `${address.city}, ${address.state} ${address.zip}`,
-        address.country,
-      ]
-        .filter(Boolean)
-        .map((line) => (
-          <div key={line}>{line}</div>
-        ))}
-    </address>
-  )
-}
 
 /**
  * One order in a modal dialog: lines, addresses, totals, label and actions, and its history (who moved it,
@@ -144,71 +123,8 @@ export function OrderDetailDialog(props: {
                 )}
               </p>
             </div>
-            <table className="dashboard-table w-full border-collapse text-sm">
-              <caption className="sr-only">Items in order {number}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col">Qty</th>
-                  <th scope="col">Weight</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Line total</th>
-                </tr>
-              </thead>
-              <tbody>
-                {order.lines.map((line) => (
-                  <tr key={`${line.productId}:${line.variant ?? ''}`}>
-                    <td>
-                      {line.name}
-                      {line.variant && line.variant !== line.name && (
-                        <span className="text-muted"> ({line.variant})</span>
-                      )}
-                    </td>
-                    <td>{line.quantity}</td>
-                    <td>{formatOunces(line.weight)}</td>
-                    <td>{formatCurrency(line.unitAmount)}</td>
-                    <td>{formatCurrency(line.lineTotal)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <dl className="grid max-w-xs grid-cols-2 gap-1 text-sm">
-              <dt>Subtotal</dt>
-              <dd className="text-right">{formatCurrency(order.subtotal)}</dd>
-              {order.discount > 0 && (
-                <>
-                  <dt>Discount{order.discountCode ? ` (${order.discountCode})` : ''}</dt>
-                  <dd className="text-right">−{formatCurrency(order.discount)}</dd>
-                </>
-              )}
-              <dt>Shipping</dt>
-              <dd className="text-right">{order.shipping === 0 ? 'Free' : formatCurrency(order.shipping)}</dd>
-              <dt className="font-bold">Total</dt>
-              <dd className="text-right font-bold">{formatCurrency(order.totalAmount)}</dd>
-            </dl>
-            <div>
-              <h3 className="text-sm font-bold uppercase text-muted">History</h3>
-              <ol className="mt-2 grid gap-2 text-sm" aria-label={`History of order ${number}`}>
-                {order.history.map((entry) => (
-                  <li
-                    key={`${entry.at}:${entry.to}:${entry.from ?? ''}`}
-                    className="border-l-2 border-line pl-3"
-                  >
-                    <div>
-                      <strong>
-                        {entry.from ? `${statusLabel(entry.from)} → ` : ''}
-                        {statusLabel(entry.to)}
-                      </strong>
-                      <span className="text-muted">
-                        {' '}
-                        · {formatDateTime(entry.at)} · by {entry.actorName}
-                      </span>
-                    </div>
-                    <div className="text-muted">{entry.reason}</div>
-                  </li>
-                ))}
-              </ol>
-            </div>
+            <OrderLinesTable order={order} number={number} />
+            <OrderHistoryList order={order} number={number} />
           </>
         )}
       </div>

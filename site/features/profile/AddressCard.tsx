@@ -1,19 +1,13 @@
 import type { AddressField, ProfileAddress } from '@core/rules/account'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { AddressFieldset, type AddressLayout } from '../../components/form/AddressFieldset'
 import { binder } from '../../components/form/fields'
 import { useFieldErrors } from '../account/use-field-errors'
-import { type PublicUser, saveProfile } from './api'
-import {
-  addressFrom,
-  addressLines,
-  addressProblem,
-  SAVED,
-  saveFailedText,
-  trimmedAddress,
-} from './profile-form'
-import { SectionCard } from './SectionCard'
-import { MessageLine, useTimedMessage } from './use-timed-message'
+import type { PublicUser } from './api'
+import { addressFrom, addressLines, addressProblem, trimmedAddress } from './profile-form'
+import { SaveButtons, SectionCard } from './SectionCard'
+import { useProfileCard } from './use-profile-card'
+import { MessageLine } from './use-timed-message'
 
 const addressInputId = (field: AddressField) => `address-${field}`
 const KEYS = { line1: 'street', city: 'city', state: 'state', postal: 'zipCode', country: 'country' } as const
@@ -30,25 +24,22 @@ const LAYOUT: AddressLayout = {
 
 /** 'Shipping Address': the one saved address, which /shipping fills in for a signed-in customer. */
 export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (user: PublicUser) => void }) {
-  const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState<ProfileAddress>(() => addressFrom(user))
-  const [busy, setBusy] = useState(false)
-  const [message, setMessage] = useTimedMessage()
   const fields = useFieldErrors<AddressField>(addressInputId)
-
-  function edit() {
-    setDraft(addressFrom(user))
-    fields.reset()
-    setEditing(true)
-    requestAnimationFrame(() => document.getElementById(addressInputId('street'))?.focus())
-  }
-
-  /** docs/product.md#account-page: Cancel restores the last saved values. */
-  function cancel() {
-    setDraft(addressFrom(user))
-    fields.reset()
-    setEditing(false)
-  }
+  const card = useProfileCard({
+    restore() {
+      setDraft(addressFrom(user))
+      fields.reset()
+    },
+    firstInputId: addressInputId('street'),
+    body() {
+      const address = trimmedAddress(draft)
+      const problem = addressProblem(address)
+      if (problem) fields.report(problem)
+      return problem ? null : { address }
+    },
+    onSaved,
+  })
 
   function set(field: AddressField, value: string) {
     setDraft((current) => {
@@ -60,48 +51,28 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
     fields.clear(field)
   }
 
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (busy) return
-    const address = trimmedAddress(draft)
-    const problem = addressProblem(address)
-    if (problem) return fields.report(problem)
-    setBusy(true)
-    try {
-      const answer = await saveProfile({ address })
-      onSaved(answer.user)
-      setEditing(false)
-      setMessage({ text: SAVED, kind: 'success' })
-    } catch (error) {
-      setMessage({ text: saveFailedText(error), kind: 'error' })
-    } finally {
-      setBusy(false)
-    }
-  }
-
   return (
     <SectionCard
       id="address"
       title="Shipping Address"
-      editing={editing}
-      onEdit={edit}
+      editing={card.editing}
+      onEdit={card.edit}
       editLabel={user.address ? 'Edit' : 'Add'}
     >
-      {editing ? (
-        <form method="post" noValidate onSubmit={save} className="grid gap-4" aria-label="Shipping address">
+      {card.editing ? (
+        <form
+          method="post"
+          noValidate
+          onSubmit={card.save}
+          className="grid gap-4"
+          aria-label="Shipping address"
+        >
           <AddressFieldset
             keys={KEYS}
             bind={binder({ values: draft, set, errors: fields.errors, idOf: addressInputId })}
             layout={LAYOUT}
           />
-          <div className="flex gap-3">
-            <button type="submit" className="btn-primary" disabled={busy}>
-              {busy ? 'Saving...' : 'Save'}
-            </button>
-            <button type="button" className="btn-outline" onClick={cancel} disabled={busy}>
-              Cancel
-            </button>
-          </div>
+          <SaveButtons busy={card.busy} onCancel={card.cancel} />
         </form>
       ) : user.address ? (
         <address className="not-italic font-semibold">
@@ -114,7 +85,7 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
       ) : (
         <p className="text-muted">No shipping address</p>
       )}
-      <MessageLine message={message} />
+      <MessageLine message={card.message} />
     </SectionCard>
   )
 }

@@ -1,64 +1,41 @@
-import { type FormEvent, useState } from 'react'
 import { FIELD, TextField } from '../../components/form/fields'
 import { $user } from '../account/auth-store'
 import { useFormFields } from '../account/use-field-errors'
-import { type PublicUser, saveProfile } from './api'
-import { type PersonalField, personalFrom, personalProblem, SAVED, saveFailedText } from './profile-form'
-import { Details, SectionCard } from './SectionCard'
-import { MessageLine, useTimedMessage } from './use-timed-message'
+import type { PublicUser } from './api'
+import { type PersonalField, personalBody, personalFrom, personalProblem } from './profile-form'
+import { Details, SaveButtons, SectionCard } from './SectionCard'
+import { useProfileCard } from './use-profile-card'
+import { MessageLine } from './use-timed-message'
 
 /** 'Personal Information': first and last name and phone are editable; the e-mail is read-only (docs/product.md#account-page). */
 export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (user: PublicUser) => void }) {
-  const [editing, setEditing] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [message, setMessage] = useTimedMessage()
   const fields = useFormFields<PersonalField>(() => personalFrom(user))
-  const { values: draft, setValues: setDraft, bind } = fields
-
-  function edit() {
-    setDraft(personalFrom(user))
-    fields.reset()
-    setEditing(true)
-    requestAnimationFrame(() => document.getElementById('firstName')?.focus())
-  }
-
-  /** docs/product.md#account-page: Cancel restores the last saved values. */
-  function cancel() {
-    setDraft(personalFrom(user))
-    fields.reset()
-    setEditing(false)
-  }
-
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (busy) return
-    const problem = personalProblem(draft)
-    if (problem) return fields.report(problem)
-    setBusy(true)
-    try {
-      const answer = await saveProfile({
-        firstName: draft.firstName.trim(),
-        lastName: draft.lastName.trim(),
-        phone: draft.phone.trim(),
-      })
-      onSaved(answer.user)
-      $user.set(answer.user)
-      setEditing(false)
-      setMessage({ text: SAVED, kind: 'success' })
-    } catch (error) {
-      setMessage({ text: saveFailedText(error), kind: 'error' })
-    } finally {
-      setBusy(false)
-    }
-  }
+  const card = useProfileCard({
+    restore() {
+      fields.setValues(personalFrom(user))
+      fields.reset()
+    },
+    firstInputId: 'firstName',
+    body() {
+      const problem = personalProblem(fields.values)
+      if (problem) fields.report(problem)
+      return problem ? null : personalBody(fields.values)
+    },
+    onSaved(saved) {
+      onSaved(saved)
+      // The header's account link reads the signed-in user too.
+      $user.set(saved)
+    },
+  })
+  const { bind } = fields
 
   return (
-    <SectionCard id="personal" title="Personal Information" editing={editing} onEdit={edit}>
-      {editing ? (
+    <SectionCard id="personal" title="Personal Information" editing={card.editing} onEdit={card.edit}>
+      {card.editing ? (
         <form
           method="post"
           noValidate
-          onSubmit={save}
+          onSubmit={card.save}
           className="grid gap-4 sm:grid-cols-2"
           aria-label="Personal information"
         >
@@ -81,14 +58,7 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
             </p>
           </div>
           <TextField {...FIELD.phone} {...bind('phone')} />
-          <div className="flex gap-3 sm:col-span-2">
-            <button type="submit" className="btn-primary" disabled={busy}>
-              {busy ? 'Saving...' : 'Save'}
-            </button>
-            <button type="button" className="btn-outline" onClick={cancel} disabled={busy}>
-              Cancel
-            </button>
-          </div>
+          <SaveButtons busy={card.busy} onCancel={card.cancel} className="flex gap-3 sm:col-span-2" />
         </form>
       ) : (
         <Details
@@ -100,7 +70,7 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
           ]}
         />
       )}
-      <MessageLine message={message} />
+      <MessageLine message={card.message} />
     </SectionCard>
   )
 }

@@ -48,3 +48,17 @@ export function Details({ rows }: { rows: [string, ReactNode][] }) {
     </dl>
   )
 }
+
+/** Save and Cancel under a card's form; both wait while a save is on its way. */
+export function SaveButtons(props: { busy: boolean; onCancel: () => void; className?: string }) {
+  return (
+    <div className={props.className ?? 'flex gap-3'}>
+      <button type="submit" className="btn-primary" disabled={props.busy}>
+        {props.busy ? 'Saving...' : 'Save'}
+      </button>
+      <button type="button" className="btn-outline" onClick={props.onCancel} disabled={props.busy}>
+        Cancel
+      </button>
+    </div>
+  )
+}

@@ -20,6 +20,11 @@ export function personalFrom(user: PublicUser): PersonalFields {
   return { firstName: user.firstName, lastName: user.lastName, phone: user.phone }
 }
 
+/** What 'Personal Information' sends: the three fields, trimmed. */
+export function personalBody(fields: PersonalFields): PersonalFields {
+  return { firstName: fields.firstName.trim(), lastName: fields.lastName.trim(), phone: fields.phone.trim() }
+}
+
 export function addressFrom(user: PublicUser): ProfileAddress {
   return user.address ?? { street: '', city: '', state: '', zipCode: '', country: DEFAULT_COUNTRY }
 }

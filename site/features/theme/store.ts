@@ -1,5 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent'
-import { THEME_COLORS } from './theme-script'
+import { THEME_COLORS } from './colors'
 
 export type Theme = 'light' | 'dark'
 

@@ -1,5 +1,4 @@
-/** Page background per theme, for the browser UI colour (`<meta name="theme-color">`). */
-export const THEME_COLORS = { light: '#f7f3ec', dark: '#14120f' } as const
+import { THEME_COLORS } from './colors'
 
 /**
  * Runs in <head> before the first paint, so a dark-theme visitor never sees a light flash. It is inline

@@ -62,6 +62,8 @@ describe('sign-up form', () => {
 })
 
 describe('forgot and reset password forms', () => {
+  const signup = { firstName: 'Sam', lastName: 'Carpenter', email: 'sam@example.com' }
+
   test("'Email Required' when blank", () => {
     expect(forgotProblem({ email: '  ' })).toMatchObject({
       title: 'Email Required',
@@ -84,6 +86,25 @@ describe('forgot and reset password forms', () => {
       description: 'Password must be at least 6 characters long.',
     })
     expect(resetProblem({ password: 'abcdef', confirmPassword: 'abcdef' })).toBeNull()
+  })
+
+  test('sign-up and reset give the same length and mismatch messages, each under its own title', () => {
+    const long = 'x'.repeat(201)
+    const tooLong = {
+      title: 'Password Too Long',
+      description: 'Passwords can be at most 200 characters.',
+      fields: { password: 'Passwords can be at most 200 characters.' },
+    }
+    expect(resetProblem({ password: long, confirmPassword: long })).toEqual(tooLong)
+    expect(signupProblem({ ...signup, password: long, confirmPassword: long })).toEqual(tooLong)
+    expect(resetProblem({ password: 'abcdef', confirmPassword: 'abcdeg' })?.fields).toEqual({
+      confirmPassword: 'The passwords do not match.',
+    })
+    expect(signupProblem({ ...signup, password: 'secret1', confirmPassword: 'other1' })).toEqual({
+      title: 'Passwords do not match',
+      description: 'Please make sure both passwords are the same.',
+      fields: { confirmPassword: 'The passwords do not match.' },
+    })
   })
 })
 

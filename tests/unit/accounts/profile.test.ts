@@ -14,9 +14,11 @@ import {
   addressLines,
   addressProblem,
   orderNumberFrom,
+  personalBody,
   personalProblem,
   SAVE_FAILED,
   saveFailedText,
+  trimmedAddress,
 } from '../../../site/features/profile/profile-form'
 import { ApiError } from '../../../site/lib/api'
 
@@ -90,6 +92,23 @@ describe('profile forms', () => {
       firstName: 'Enter your first name.',
     })
     expect(personalProblem({ firstName: 'S', lastName: 'C', phone: '' })).toBeNull()
+  })
+
+  test('what each card sends is trimmed, and only its own fields', () => {
+    expect(personalBody({ firstName: ' Sam ', lastName: 'Carpenter\t', phone: ' 555 0100 ' })).toEqual({
+      firstName: 'Sam',
+      lastName: 'Carpenter',
+      phone: '555 0100',
+    })
+    expect(
+      trimmedAddress({
+        street: ' 1 A St ',
+        city: ' Austin',
+        state: 'TX ',
+        zipCode: ' 73301 ',
+        country: 'US',
+      }),
+    ).toEqual({ street: '1 A St', city: 'Austin', state: 'TX', zipCode: '73301', country: 'US' })
   })
 
   test('an address follows the server rules, missing fields first', () => {

@@ -8,9 +8,13 @@ import type { CartProduct } from '../../../site/features/cart/store'
 
 // The persistent stores read their engine when the module loads, so the test engine comes first.
 installTestStorage()
-let store: typeof import('../../../site/features/cart/store')
+let store: typeof import('../../../site/features/cart/store') &
+  typeof import('../../../site/features/cart/checkout-store')
 beforeAll(async () => {
-  store = await import('../../../site/features/cart/store')
+  store = {
+    ...(await import('../../../site/features/cart/store')),
+    ...(await import('../../../site/features/cart/checkout-store')),
+  }
 })
 
 const oil: CartProduct = {

@@ -8,6 +8,8 @@ import {
   paymentProblem,
   ratesProblem,
   toApiAddress,
+  withAddressField,
+  withoutError,
 } from '../../../site/features/checkout/form'
 
 const ADDRESS = {
@@ -119,5 +121,23 @@ describe('toApiAddress', () => {
 
   test('keeps an apartment when given', () => {
     expect(toApiAddress({ ...ADDRESS, street2: 'Unit 4' }).street2).toBe('Unit 4')
+  })
+})
+
+describe('typing in the form', () => {
+  test('a changed country clears the state, which belongs to the old one; anything else keeps it', () => {
+    const start = draft()
+    const canada = withAddressField(start, 'shipping', 'country', 'CA')
+    expect(canada.shipping).toEqual({ ...ADDRESS, country: 'CA', state: '' })
+    expect(withAddressField(start, 'shipping', 'country', 'US').shipping.state).toBe('TX')
+    expect(withAddressField(start, 'billing', 'city', 'Dallas').billing.city).toBe('Dallas')
+    expect(withAddressField(start, 'billing', 'city', 'Dallas').shipping).toEqual(start.shipping)
+    expect(start.shipping.country).toBe('US')
+  })
+
+  test("a field's mark goes when it is typed in; the errors are the same object when it had none", () => {
+    const errors = { email: 'Enter your e-mail address.', 'shipping.zip': 'Enter the ZIP code.' }
+    expect(withoutError(errors, 'email')).toEqual({ 'shipping.zip': 'Enter the ZIP code.' })
+    expect(withoutError(errors, 'billing.city')).toBe(errors)
   })
 })

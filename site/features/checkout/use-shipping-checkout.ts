@@ -1,0 +1,218 @@
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
+import { useHydratedStore } from '../../components/shell/use-hydrated-store'
+import { apiRequest } from '../../lib/api'
+import { isPublicUser } from '../account/api'
+import { loadUser } from '../account/auth-store'
+import { discountApplied } from '../cart/checkout-store'
+import { type CartLine, cartLines } from '../cart/store'
+import { showToast } from '../toasts/store'
+import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
+import {
+  type AddressKey,
+  type CheckoutDraft,
+  emptyDraft,
+  type FieldErrors,
+  type FieldKey,
+  firstField,
+  type Problem,
+  paymentProblem,
+  ratesProblem,
+  withAddressField,
+  withoutError,
+} from './form'
+import { isStaleQuote, ORDER_TOO_LOW, ratesErrorToast, SESSION_FAILED, sessionErrorToast } from './messages'
+import { prefillFromAccount } from './prefill'
+import {
+  isBelowMinimumCharge,
+  quoteBinding,
+  type Rate,
+  ratesRequest,
+  type SessionAnswer,
+  sessionRequest,
+} from './requests'
+
+export type Busy = 'rates' | 'session' | null
+
+/** What the static HTML was rendered with; one constant so hydration sees a stable value. */
+const NO_LINES: CartLine[] = []
+
+/**
+ * The /shipping page's state (docs/product.md#shipping): the draft kept in this tab, its field errors, the
+ * rates quoted for it, and the two calls, rates and the checkout session. The views only render it.
+ */
+export function useShippingCheckout() {
+  const lines = useHydratedStore(cartLines, NO_LINES)
+  const discount = useHydratedStore(discountApplied, null)
+  const discountCode = discount?.code ?? null
+  const form = useDraftForm()
+  const { draft, loaded, saved, setSaved } = form
+  const [busy, setBusy] = useState<Busy>(null)
+  const [status, setStatus] = useState('')
+  const ratesHeading = useRef<HTMLHeadingElement>(null)
+
+  useEffect(() => {
+    if (loaded && lines.length === 0) window.location.replace('/cart')
+  }, [loaded, lines.length])
+
+  const binding = useMemo(() => quoteBinding(draft, lines, discountCode), [draft, lines, discountCode])
+  // Rates belong to the address and cart they were quoted for: any change there and they are gone.
+  const rates = saved && saved.binding === binding ? saved : null
+  const selected = rates?.rates.find((rate) => rate.id === rates.selectedId) ?? null
+
+  useEffect(() => {
+    if (!loaded) return
+    saveCheckout({ draft, rates })
+  }, [loaded, draft, rates])
+
+  useEffect(() => {
+    if (saved && !rates) setSaved(null)
+  }, [saved, rates, setSaved])
+
+  async function getRates(event: FormEvent) {
+    event.preventDefault()
+    if (busy) return
+    const problem = ratesProblem(draft)
+    if (problem.kind !== 'none') return form.report(problem)
+    form.setErrors({})
+    setBusy('rates')
+    setStatus('Calculating shipping rates…')
+    const requestBinding = binding
+    try {
+      const answer = await apiRequest<{ rates: Rate[] }>(
+        'POST',
+        '/api/shipping/rates',
+        ratesRequest(draft, lines, discountCode),
+      )
+      const fresh = answer.rates
+      setSaved({ binding: requestBinding, savedAt: Date.now(), rates: fresh, selectedId: null })
+      setStatus(
+        `${fresh.length} shipping ${fresh.length === 1 ? 'method' : 'methods'} available. Select one below.`,
+      )
+      requestAnimationFrame(() =>
+        ratesHeading.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }),
+      )
+    } catch (error) {
+      setStatus('')
+      showToast({ ...ratesErrorToast(error), variant: 'error' })
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  function chooseRate(id: string) {
+    setSaved((current) => (current ? { ...current, selectedId: id } : current))
+  }
+
+  async function continueToPayment() {
+    if (busy) return
+    const problem = paymentProblem(draft)
+    if (problem.kind !== 'none') return form.report(problem)
+    if (!selected) {
+      showToast({
+        title: 'Missing Information',
+        description: 'Please fill in all required shipping fields',
+        variant: 'error',
+      })
+      return
+    }
+    if (isBelowMinimumCharge(lines, discount)) {
+      showToast({ ...ORDER_TOO_LOW, variant: 'error' })
+      return
+    }
+    form.setErrors({})
+    setBusy('session')
+    try {
+      const answer = await apiRequest<SessionAnswer>(
+        'POST',
+        '/api/create-checkout-session',
+        sessionRequest(draft, lines, selected, discountCode),
+      )
+      if (!answer?.url) throw new Error(SESSION_FAILED)
+      window.location.assign(answer.url)
+      // Stay busy: the page is leaving, a second click must not start a second session.
+    } catch (error) {
+      if (isStaleQuote(error)) setSaved(null)
+      showToast({ ...sessionErrorToast(error), variant: 'error' })
+      setBusy(null)
+    }
+  }
+
+  return {
+    draft,
+    errors: form.errors,
+    loaded,
+    setEmail: form.setEmail,
+    setAddressField: form.setAddressField,
+    setSeparateBilling: form.setSeparateBilling,
+    lines,
+    discount,
+    rates,
+    selected,
+    busy,
+    status,
+    ratesHeading,
+    getRates,
+    chooseRate,
+    continueToPayment,
+  }
+}
+
+/**
+ * The draft and its field errors: restored from this tab (or the account's saved address) once the page
+ * runs, typed into field by field, and marked where a step finds something missing (docs/product.md#forms).
+ */
+function useDraftForm() {
+  const [loaded, setLoaded] = useState(false)
+  const [draft, setDraft] = useState<CheckoutDraft>(emptyDraft)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [saved, setSaved] = useState<SavedRates | null>(null)
+  // A fresh object per request, so asking to focus the same field twice still moves focus.
+  const [focusTarget, setFocusTarget] = useState<{ id: FieldKey } | null>(null)
+
+  // Restore what was typed in this tab; an empty cart has nothing to ship (docs/product.md#shipping).
+  useEffect(() => {
+    if (cartLines.get().length === 0) {
+      window.location.replace('/cart')
+      return
+    }
+    const restored = loadSavedCheckout()
+    setDraft(restored.draft)
+    setSaved(restored.rates)
+    setLoaded(true)
+    // A signed-in customer starts with their e-mail and saved address (loadUser asks the server only when
+    // the signed_in cookie says someone may be signed in).
+    loadUser().then((user) => {
+      if (isPublicUser(user)) setDraft((current) => prefillFromAccount(current, user))
+    })
+  }, [])
+
+  useEffect(() => {
+    if (focusTarget) document.getElementById(focusTarget.id)?.focus()
+  }, [focusTarget])
+
+  return {
+    loaded,
+    draft,
+    errors,
+    setErrors,
+    saved,
+    setSaved,
+    setEmail(value: string) {
+      setDraft((current) => ({ ...current, email: value }))
+      setErrors((current) => withoutError(current, 'email'))
+    },
+    setAddressField(kind: 'shipping' | 'billing', key: AddressKey, value: string) {
+      setDraft((current) => withAddressField(current, kind, key, value))
+      setErrors((current) => withoutError(current, `${kind}.${key}`))
+    },
+    setSeparateBilling(separate: boolean) {
+      setDraft((current) => ({ ...current, separateBilling: separate }))
+    },
+    report(problem: Exclude<Problem, { kind: 'none' }>) {
+      setErrors(problem.fields)
+      const first = firstField(problem.fields)
+      if (first) setFocusTarget({ id: first })
+      showToast({ title: problem.title, description: problem.description, variant: 'error' })
+    },
+  }
+}
