@@ -2,9 +2,12 @@ import {
   dashboardOrderSchema,
   dashboardProductSchema,
   dashboardStatsSchema,
+  emailRetryResponse,
+  failedEmailSchema,
   idParams,
   orderActionResponse,
   orderDetailSchema,
+  orderFiltersQuery,
   ordersQuery,
   packageRecommendationSchema,
   pageQuery,
@@ -39,11 +42,36 @@ export function dashboardRoutes(
         response: { 200: dashboardStatsSchema },
       })
       .get('/api/orders', ({ query }) => dashboard.orders(query), {
-        detail: { summary: 'Orders, newest first, by status and page', tags: ['Staff'] },
+        detail: {
+          summary:
+            'Orders, newest first: search by number, e-mail or name, by status and days, a page at a time',
+          tags: ['Staff'],
+        },
         staff: true,
         query: ordersQuery,
         response: { 200: t.Array(dashboardOrderSchema) },
       })
+      .get(
+        '/api/orders/export.csv',
+        ({ query }) => {
+          const { filename, body } = dashboard.exportCsv(query)
+          return new Response(body, {
+            headers: {
+              'content-type': 'text/csv; charset=utf-8',
+              'content-disposition': `attachment; filename="${filename}"`,
+              'cache-control': 'private, no-store',
+            },
+          })
+        },
+        {
+          detail: {
+            summary: 'The orders the filters find, as CSV for the accountant (streamed)',
+            tags: ['Staff'],
+          },
+          staff: true,
+          query: orderFiltersQuery,
+        },
+      )
       .get('/api/orders/:id', ({ params }) => dashboard.order(params.id), {
         detail: { summary: 'One order with its lines, addresses and history', tags: ['Staff'] },
         staff: true,
@@ -89,11 +117,22 @@ export function dashboardRoutes(
         params: idParams,
         response: { 200: orderActionResponse },
       })
+      .post('/api/orders/:id/emails/retry', ({ params, user }) => dashboard.retryEmails(params.id, user.id), {
+        detail: { summary: "Send an order's failed e-mails again (queued once)", tags: ['Staff'] },
+        staff: true,
+        params: idParams,
+        response: { 200: emailRetryResponse },
+      })
       .post('/api/orders/:id/ship', ({ params, user }) => dashboard.markShipped(params.id, user.id), {
         detail: { summary: 'Mark an order shipped', tags: ['Staff'] },
         staff: true,
         params: idParams,
         response: { 200: orderActionResponse },
+      })
+      .get('/api/dashboard/failed-emails', () => dashboard.failedEmails(), {
+        detail: { summary: 'Order e-mails that failed for good, newest first', tags: ['Staff'] },
+        staff: true,
+        response: { 200: t.Array(failedEmailSchema) },
       })
       .get('/api/products', () => dashboard.products(), {
         detail: { summary: 'Products with their shipping weights', tags: ['Staff'] },
