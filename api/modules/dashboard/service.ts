@@ -36,7 +36,7 @@ import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { conflict, invalid, notFound } from '../../lib/domain-errors'
 import { log } from '../../lib/log'
-import { lastDays, localDate, startOfDay, startOfLocalDate } from '../../lib/time-zone'
+import { type LocalDay, lastDays, localDate, startOfDay, startOfLocalDate } from '../../lib/time-zone'
 import type { AccountService } from '../account/service'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
 import type { DailyTotals } from '../orders/daily-totals'
@@ -155,6 +155,13 @@ export function createDashboardService(deps: {
 }) {
   const { orders, catalog } = deps
   const timeZone = deps.config.shopTimeZone
+  /** The chart's days change at the shop's midnight only: worked out once a day, not on every poll. */
+  let chartDays: { today: number; days: LocalDay[] } | null = null
+  function chartDaysFor(now: Date, today: Date): LocalDay[] {
+    if (chartDays?.today !== today.getTime())
+      chartDays = { today: today.getTime(), days: lastDays(now, timeZone, STATS_DAYS) }
+    return chartDays.days
+  }
 
   async function mustExist(id: number | null): Promise<Order> {
     const order = id === null ? null : await orders.get(id)
@@ -186,7 +193,7 @@ export function createDashboardService(deps: {
       const now = deps.clock.now()
       const today = startOfDay(now, timeZone)
       const { byStatus, placedSince } = await orders.counts(today)
-      const days = await deps.dailyTotals.forDays(lastDays(now, timeZone, STATS_DAYS))
+      const days = await deps.dailyTotals.forDays(chartDaysFor(now, today))
       return {
         ordersToday: placedSince,
         processing: byStatus.pending + byStatus.processing,

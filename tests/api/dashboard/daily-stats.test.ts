@@ -66,6 +66,10 @@ describe('orders and takings per day', () => {
     expect(byDate['2026-03-08']).toEqual([3, 39.95])
     expect(byDate['2026-03-09']).toEqual([1, 5])
     expect(answer.reduce((sum, day) => sum + day.orders, 0)).toBe(5)
+    // Past the shop's next midnight (05:00 UTC in CDT) the window moves on by a day.
+    shop.clock.set(new Date('2026-03-11T05:00:00Z'))
+    const next = await days()
+    expect([next[0]?.date, next.at(-1)?.date]).toEqual(['2026-02-10', '2026-03-11'])
   })
 
   test('the 25-hour day in November holds its extra hour', async () => {
