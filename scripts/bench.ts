@@ -529,7 +529,11 @@ function writeLargeShopSection(section: ReportInput['largeShop']): void {
   const replaced = replaceSection(
     existing,
     '## 3. Large shop',
-    renderLargeShopSection(section, args, new Date()),
+    renderLargeShopSection(section, args, {
+      date: new Date(),
+      nproc: Number(command(['nproc'])) || cpus().length,
+      loadAverage: { start: LOAD_AT_START, end: loadavg()[0] ?? 0 },
+    }),
   )
   if (replaced === null) {
     console.error(`${REPORT} has no "## 3. Large shop" section to replace: run the whole benchmark once.`)

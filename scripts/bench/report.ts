@@ -513,10 +513,11 @@ function lighthouseSection(input: LighthouseSection): string[] {
 export function renderLargeShopSection(
   section: ReportInput['largeShop'],
   flags: string[],
-  date: Date,
+  run: { date: Date; nproc: number; loadAverage: { start: number; end: number } },
 ): string {
   const [heading = '', blank = '', ...rest] = largeShopSection(section)
-  const note = `Measured ${date.toISOString().replace(/\.\d+Z$/, 'Z')} by \`npm run bench -- ${flags.join(' ')}\`, on its own: the summary and the other sections are from the run named at the top.`
+  const { start, end } = run.loadAverage
+  const note = `Measured ${run.date.toISOString().replace(/\.\d+Z$/, 'Z')} by \`npm run bench -- ${flags.join(' ')}\`, on its own: the summary and the other sections are from the run named at the top. Load average (1 min) at start / end: ${start.toFixed(2)} / ${end.toFixed(2)}${Math.max(start, end) > run.nproc ? ` (above ${run.nproc}: other work competed for the CPUs, so these latencies are distorted)` : ''}.`
   return `${[heading, blank, note, '', ...rest].join('\n').trimEnd()}\n`
 }
 

@@ -188,7 +188,11 @@ describe('the large shop measured alone (--only=large-shop)', () => {
 
   test('replaces section 3 and keeps every other line of the file', () => {
     const before = report({})
-    const alone = renderLargeShopSection(section, ['--only=large-shop'], new Date('2026-11-25T16:00:00.123Z'))
+    const alone = renderLargeShopSection(section, ['--only=large-shop'], {
+      date: new Date('2026-11-25T16:00:00.123Z'),
+      nproc: 2,
+      loadAverage: { start: 12.38, end: 8.23 },
+    })
     const after = replaceSection(before, '## 3. Large shop', alone)
     if (after === null) throw new Error('no section 3')
     const outside = (text: string) => {
@@ -199,7 +203,7 @@ describe('the large shop measured alone (--only=large-shop)', () => {
     }
     expect(outside(after)).toEqual(outside(before))
     expect(after).toContain(
-      'Measured 2026-11-25T16:00:00Z by `npm run bench -- --only=large-shop`, on its own: the summary and the other sections are from the run named at the top.',
+      'Measured 2026-11-25T16:00:00Z by `npm run bench -- --only=large-shop`, on its own: the summary and the other sections are from the run named at the top. Load average (1 min) at start / end: 12.38 / 8.23 (above 2: other work competed for the CPUs, so these latencies are distorted).',
     )
     expect(after).toContain(
       '| Order search by e-mail (staff): `GET /api/orders?q=customer42%40crew.example` | 4.50 |',
