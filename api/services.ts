@@ -15,6 +15,9 @@ import { createDiscountService } from './modules/discounts/service'
 import { createJobQueue } from './modules/jobs/service'
 import { createNewsletterService } from './modules/newsletter/service'
 import { waitlistsFromContent } from './modules/newsletter/waitlists'
+import { createDailyTotals } from './modules/orders/daily-totals'
+import { createFailedOrderEmails } from './modules/orders/failed-emails'
+import { createOrderSearch } from './modules/orders/search'
 import { createOrdersService } from './modules/orders/service'
 import { createPrivacyService } from './modules/privacy/service'
 import { createShippingService } from './modules/shipping/service'
@@ -46,7 +49,16 @@ export function createServices(deps: AppDeps) {
   })
   const accounts = createAccountService({ db, clock, orders })
   const auth = createAuthService({ ...deps, accounts, jobs })
-  const dashboard = createDashboardService({ ...deps, orders, catalog, webhooks, accounts })
+  const dashboard = createDashboardService({
+    ...deps,
+    orders,
+    catalog,
+    webhooks,
+    accounts,
+    orderSearch: createOrderSearch({ db }),
+    dailyTotals: createDailyTotals({ db }),
+    failedEmails: createFailedOrderEmails({ db, jobs }),
+  })
   const staff = createStaffAccounts({
     accounts,
     sessions: auth.sessions,

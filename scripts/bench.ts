@@ -2,6 +2,8 @@
 // measures the built shop against the budgets of docs/architecture.md#performance-budgets (scripts/bench/targets.ts) and writes
 // BENCHMARKS.md. `--only=` measures just the named API scenarios (catalog, discount, rates, checkout,
 // webhook) besides the baseline, for checking one change; the report then says the others were not measured.
+// `--only=large-shop` runs the large shop alone (nothing else: no API load, start time, JavaScript or
+// Lighthouse) and rewrites only its section of BENCHMARKS.md, leaving the rest as the last full run wrote it.
 //
 // 1. API load: the built server on one core (`taskset -c 0`) with a fresh temporary database, autocannon in
 //    a Node process on the other core, a static-file baseline and five API scenarios one after the other,
@@ -34,7 +36,9 @@ import {
   type LoadSection,
   type MachineFacts,
   type ReportInput,
+  renderLargeShopSection,
   renderReport,
+  replaceSection,
   type StartupSection,
 } from './bench/report'
 import { isNoindex } from './bench/robots'
@@ -44,14 +48,15 @@ import { API_SCENARIOS, type ApiScenario, type LoadConfig, type LoadResults } fr
 const args = process.argv.slice(2)
 const known = new Set(['--quick', '--skip-load', '--skip-large-shop', '--skip-lighthouse'])
 const ONLY = '--only='
+const LARGE_SHOP = 'large-shop'
 for (const arg of args) {
   if (arg.startsWith(ONLY)) {
-    const unknown = arg
-      .slice(ONLY.length)
-      .split(',')
-      .filter((name) => !(API_SCENARIOS as readonly string[]).includes(name))
-    if (unknown.length === 0) continue
-    console.error(`Unknown scenario ${unknown.join(', ')} in ${arg}. Scenarios: ${API_SCENARIOS.join(', ')}`)
+    const names = arg.slice(ONLY.length).split(',')
+    const unknown = names.filter((name) => !(API_SCENARIOS as readonly string[]).includes(name))
+    if (unknown.length === 0 || (names.length === 1 && names[0] === LARGE_SHOP)) continue
+    console.error(
+      `Unknown scenario ${unknown.join(', ')} in ${arg}. Scenarios: ${API_SCENARIOS.join(', ')}, or ${LARGE_SHOP} alone`,
+    )
     process.exit(2)
   }
   if (!known.has(arg)) {
@@ -60,11 +65,13 @@ for (const arg of args) {
   }
 }
 const quick = args.includes('--quick')
-const skipLoad = args.includes('--skip-load')
-const skipLargeShop = args.includes('--skip-large-shop')
-const skipLighthouse = args.includes('--skip-lighthouse')
 const onlyArg = args.find((arg) => arg.startsWith(ONLY))
-const only = onlyArg ? (onlyArg.slice(ONLY.length).split(',') as ApiScenario[]) : undefined
+/** `--only=large-shop`: that scenario alone, written into its own section of the report. */
+const largeShopOnly = onlyArg === `${ONLY}${LARGE_SHOP}`
+const only = onlyArg && !largeShopOnly ? (onlyArg.slice(ONLY.length).split(',') as ApiScenario[]) : undefined
+const skipLoad = args.includes('--skip-load') || largeShopOnly
+const skipLargeShop = args.includes('--skip-large-shop') && !largeShopOnly
+const skipLighthouse = args.includes('--skip-lighthouse') || largeShopOnly
 
 const ROOT = resolve(import.meta.dir, '..')
 const DIST = join(ROOT, 'dist')
@@ -441,13 +448,16 @@ async function main(): Promise<number> {
   }
 
   if (isInterrupted()) return 130
-  console.log(`Start to first answer: ${STARTUP_RUNS} starts`)
-  const startup = await runStartup()
-  if (startup.result)
-    console.log(
-      `  ${startup.result.startsMs.join(' ms, ')} ms (median ${startup.result.medianMs} ms); RSS at rest ${startup.result.medianRestRssMb ?? '?'} MB`,
-    )
-  else failed = true
+  let startup: StartupSection = { result: null, runs: 0, pinning: '' }
+  if (!largeShopOnly) {
+    console.log(`Start to first answer: ${STARTUP_RUNS} starts`)
+    startup = await runStartup()
+    if (startup.result)
+      console.log(
+        `  ${startup.result.startsMs.join(' ms, ')} ms (median ${startup.result.medianMs} ms); RSS at rest ${startup.result.medianRestRssMb ?? '?'} MB`,
+      )
+    else failed = true
+  }
 
   let largeShop: ReportInput['largeShop'] = 'skipped'
   if (!skipLargeShop && !isInterrupted()) {
@@ -470,6 +480,10 @@ async function main(): Promise<number> {
   }
 
   if (isInterrupted()) return 130
+  if (largeShopOnly) {
+    writeLargeShopSection(largeShop)
+    return failed ? 1 : 0
+  }
   console.log('JavaScript per page')
   const budget = runBudget()
 
@@ -504,6 +518,33 @@ async function main(): Promise<number> {
     findings: existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : null,
   })
   writeFileSync(REPORT, report)
+  formatReport()
+  console.log(`\nWrote ${REPORT} in ${Math.round((Date.now() - STARTED) / 1000)} s`)
+  return failed ? 1 : 0
+}
+
+/** `--only=large-shop`: its section of BENCHMARKS.md replaced, every other line kept as it was. */
+function writeLargeShopSection(section: ReportInput['largeShop']): void {
+  const existing = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : ''
+  const replaced = replaceSection(
+    existing,
+    '## 3. Large shop',
+    renderLargeShopSection(section, args, {
+      date: new Date(),
+      nproc: Number(command(['nproc'])) || cpus().length,
+      loadAverage: { start: LOAD_AT_START, end: loadavg()[0] ?? 0 },
+    }),
+  )
+  if (replaced === null) {
+    console.error(`${REPORT} has no "## 3. Large shop" section to replace: run the whole benchmark once.`)
+    return
+  }
+  writeFileSync(REPORT, replaced)
+  formatReport()
+  console.log(`\nWrote the large-shop section of ${REPORT} in ${Math.round((Date.now() - STARTED) / 1000)} s`)
+}
+
+function formatReport(): void {
   // Tables aligned as `biome ci` (in npm test) expects of every Markdown file in the repository.
   const formatted = Bun.spawnSync(
     ['node', join(ROOT, 'node_modules/.bin/biome'), 'format', '--write', REPORT],
@@ -515,8 +556,6 @@ async function main(): Promise<number> {
   )
   if (formatted.exitCode !== 0)
     console.error(`biome could not format ${REPORT}: ${formatted.stderr.toString()}`)
-  console.log(`\nWrote ${REPORT} in ${Math.round((Date.now() - STARTED) / 1000)} s`)
-  return failed ? 1 : 0
 }
 
 let exitCode = 1

@@ -12,7 +12,9 @@ export function apiDescription() {
   return openapi({
     provider: null,
     specPath: API_DESCRIPTION_PATH,
-    exclude: { paths: ['/*'] },
+    // Every API route is described, the CSV export (`/api/orders/export.csv`) too: the plugin would
+    // otherwise take any path with a dot for a static file and leave it out.
+    exclude: { paths: ['/*', API_DESCRIPTION_PATH], staticFile: false },
     documentation: {
       info: {
         title: 'Grit & Whisker shop API',

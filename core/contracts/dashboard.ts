@@ -3,12 +3,31 @@ import { ORDER_STATUSES } from '../rules/order-status'
 import { WEBHOOK_EVENT_STATUSES } from '../rules/webhook-event-status'
 import { orderAddressSchema } from './address'
 
-/** docs/product.md#catalogue Dashboard stats. `processing` counts orders still waiting for their label (pending too). */
+/** One day of the dashboard's chart: a calendar day in the shop's time zone. */
+export const statsDaySchema = t.Object({
+  /** 'YYYY-MM-DD' in SHOP_TIME_ZONE. */
+  date: t.String(),
+  /** Orders placed that day. */
+  orders: t.Integer(),
+  /** Dollars charged for them (the orders' totals). */
+  takings: t.Number(),
+})
+
+export type StatsDay = typeof statsDaySchema.static
+
+/** How many days the chart shows, today included. */
+export const STATS_DAYS = 30
+
+/**
+ * docs/product.md#catalogue Dashboard stats. `processing` counts orders still waiting for their label (pending too);
+ * `days` holds the last STATS_DAYS days, oldest first, today last.
+ */
 export const dashboardStatsSchema = t.Object({
   ordersToday: t.Integer(),
   processing: t.Integer(),
   shipped: t.Integer(),
   failed: t.Integer(),
+  days: t.Array(statsDaySchema),
 })
 
 export type DashboardStats = typeof dashboardStatsSchema.static
@@ -134,12 +153,52 @@ export const pageQuery = t.Object({
   before: t.Optional(t.String()),
 })
 
-/** The orders list also takes ?status=failed or ?status=label_created,failed (any of these). */
-export const ordersQuery = t.Object({
-  limit: t.Optional(t.String()),
-  before: t.Optional(t.String()),
+/**
+ * What the orders list and the export look for, each checked by the service for a 422 that says what is
+ * wrong: ?q= an order number ('42', '#000042'), an e-mail or its start, or the start of a name;
+ * ?status=failed or ?status=label_created,failed (any of these); ?from= and ?to= days ('2026-03-01') in the
+ * shop's time zone, both included.
+ */
+export const orderFiltersQuery = t.Object({
+  q: t.Optional(t.String()),
   status: t.Optional(t.String()),
+  from: t.Optional(t.String()),
+  to: t.Optional(t.String()),
 })
+
+export type OrderFilters = typeof orderFiltersQuery.static
+
+/** The orders list: the filters, a page at a time (?limit=, ?before= an order number). */
+export const ordersQuery = t.Composite([orderFiltersQuery, pageQuery])
+
+export type OrdersQuery = typeof ordersQuery.static
+
+/** An order e-mail that gave up: its job, its order, and why the mail server refused it. */
+export const failedEmailSchema = t.Object({
+  /** The job that sends it. */
+  id: t.Integer(),
+  /** Null when the order is gone (a restored backup without it). */
+  orderId: t.Nullable(t.Integer()),
+  number: t.Nullable(t.String()),
+  /** Which e-mail: 'Order confirmation', 'Shipping confirmation'. */
+  email: t.String(),
+  customerName: t.String(),
+  customerEmail: t.String(),
+  /** The last attempt's error. */
+  error: t.String(),
+  attempts: t.Integer(),
+  failedAt: t.String(),
+})
+
+export type FailedEmail = typeof failedEmailSchema.static
+
+export const emailRetryResponse = t.Object({
+  message: t.String(),
+  /** E-mails this call queued again: 0 when they were queued already (by an earlier Retry). */
+  queued: t.Integer(),
+})
+
+export type EmailRetryResponse = typeof emailRetryResponse.static
 
 export const idParams = t.Object({ id: t.String() })
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { ORDER_STATUSES } from '@core/rules/order-status'
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 /** 80 random bits as 20 lower-case hex digits: safe in a file name, a carrier's metadata and a Message-ID. */
@@ -70,8 +71,24 @@ export const orders = sqliteTable(
     index('orders_customer_key_idx').on(table.customerKey),
     index('orders_user_id_idx').on(table.userId),
     index('orders_created_at_idx').on(table.createdAt),
+    // Staff search by name prefix, case-insensitively (api/modules/orders/search.ts). SQLite's lower() folds
+    // ASCII letters only; the search lowers what staff type with the same function, so both sides agree.
+    index('orders_customer_name_search_idx').on(sql`lower(${table.customerName})`),
   ],
 )
+
+/**
+ * Orders and takings (the totals charged) per quarter of an hour, kept by triggers on `orders` (migration
+ * 0016) in the same transaction as every insert, change of total or time, or delete. The dashboard's chart
+ * of the last 30 days reads at most 30 × 96 rows, however many orders the shop has; quarter hours, because
+ * every time zone's midnight falls on one, so the rows add up to the shop's days wherever it is.
+ */
+export const orderQuarterHours = sqliteTable('order_quarter_hours', {
+  /** created_at (epoch ms) divided by 900,000, rounded down. */
+  quarterHour: integer('quarter_hour').primaryKey(),
+  orders: integer('orders').notNull().default(0),
+  takingsCents: integer('takings_cents').notNull().default(0),
+})
 
 /**
  * How many orders are in each status, kept by triggers on `orders` (migration 0010) in the same transaction

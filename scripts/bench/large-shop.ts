@@ -1,10 +1,12 @@
 // The large-shop scenario of `npm run bench` (docs/architecture.md#performance-budgets, "Scale with data"): the shop grown to 1,000, then
 // 10,000, then 100,000 orders (scripts/bench/large-shop-data.ts), and at each size the built server, pinned
-// like the API load test, asked for the staff dashboard's stats, orders and webhook events (signed in as
-// staff) and for a customer's order history (signed in as that customer). The p99 of each call at each size
-// shows whether its cost stays flat as the shop grows.
+// like the API load test, asked for the staff dashboard's stats, orders, order searches (by e-mail, name
+// start, number, statuses and days) and webhook events (signed in as staff) and for a customer's order
+// history (signed in as that customer). The p99 of each call at each size shows whether its cost stays
+// flat as the shop grows.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { localDate } from '../../api/lib/time-zone'
 import { openDatabase } from '../../db/client'
 import { hashBenchPassword, insertAccounts, signIn } from './accounts'
 import {
@@ -56,12 +58,47 @@ export interface LargeShopOptions {
   deadline: number
 }
 
-/** The calls measured: three for staff, one for a customer. */
-function endpoints(staffCookie: string, customerCookie: string): LargeShopEndpoint[] {
+/**
+ * The searches staff make, with data every size has: customer 42 and order 500 exist from 1,000 orders on,
+ * and 'Customer 42' starts the names of customers 42, 420–429 and 4200–4299 (about 1% of the orders at
+ * 100,000). The days are the shop's (SHOP_TIME_ZONE, as the server reads it): shipped orders of the week
+ * before yesterday, and failed ones (1 in 200) of the last 30 days.
+ */
+export function searchPaths(now: Date, timeZone: string): { id: string; title: string; path: string }[] {
+  const day = (daysAgo: number) => localDate(new Date(now.getTime() - daysAgo * 86_400_000), timeZone)
+  return [
+    {
+      id: 'search-email',
+      title: 'Order search by e-mail (staff)',
+      path: `/api/orders?q=${encodeURIComponent(customerEmail(42))}`,
+    },
+    {
+      id: 'search-name',
+      title: 'Order search by name start (staff)',
+      path: `/api/orders?q=${encodeURIComponent('Customer 42')}`,
+    },
+    { id: 'search-number', title: 'Order search by number (staff)', path: '/api/orders?q=%23000500' },
+    {
+      id: 'search-shipped-week',
+      title: 'Orders by status and days: shipped, a week (staff)',
+      path: `/api/orders?status=shipped&from=${day(8)}&to=${day(1)}`,
+    },
+    {
+      id: 'search-failed-month',
+      title: 'Orders by status and days: failed, 30 days (staff)',
+      path: `/api/orders?status=failed&from=${day(29)}&to=${day(0)}`,
+    },
+  ]
+}
+
+/** The calls measured: the staff dashboard's and its searches, and a customer's order history. */
+function endpoints(staffCookie: string, customerCookie: string, now: Date): LargeShopEndpoint[] {
   const staff = { cookie: staffCookie }
+  const timeZone = process.env.SHOP_TIME_ZONE || 'America/Chicago'
   return [
     { id: 'stats', title: 'Dashboard stats (staff)', path: '/api/dashboard/stats', headers: staff },
     { id: 'orders', title: 'Orders (staff)', path: '/api/orders', headers: staff },
+    ...searchPaths(now, timeZone).map((search) => ({ ...search, headers: staff })),
     { id: 'webhooks', title: 'Webhook events (staff)', path: '/api/webhooks', headers: staff },
     {
       id: 'history',
@@ -78,9 +115,12 @@ async function dashboardAnswers(baseUrl: string): Promise<boolean> {
   return response.status !== 404
 }
 
+/** How many calls are measured at each size. */
+const CALLS_MEASURED = endpoints('', '', new Date()).length
+
 /** Rough seconds a size takes: growing (about 0.3 ms an order on a 2-core machine) plus measuring every call. */
 function secondsFor(orders: number, options: LargeShopOptions): number {
-  return orders * 0.0003 + 4 * (options.warmupSeconds + options.durationSeconds) + 10
+  return orders * 0.0003 + CALLS_MEASURED * (options.warmupSeconds + options.durationSeconds) + 10
 }
 
 export async function runLargeShop(options: LargeShopOptions): Promise<LargeShopSection> {
@@ -141,7 +181,7 @@ export async function runLargeShop(options: LargeShopOptions): Promise<LargeShop
           connections: options.connections,
           warmupSeconds: options.warmupSeconds,
           durationSeconds: options.durationSeconds,
-          endpoints: endpoints(staff.cookie, customer.cookie),
+          endpoints: endpoints(staff.cookie, customer.cookie, now),
           resultFile,
           serverPid: server.pid,
           clockTicks: options.clockTicks,

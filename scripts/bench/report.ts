@@ -366,7 +366,7 @@ function largeShopSection(section: ReportInput['largeShop']): string[] {
   if (section === 'skipped') return [...lines, 'Skipped (`--skip-large-shop`).', '']
   const { orders, webhookEvents, customers, maxP99Ms } = TARGETS.largeShop
   lines.push(
-    `The budget (docs/architecture.md#performance-budgets): with ${fmt(orders)} orders, ${fmt(webhookEvents)} webhook events and ${fmt(customers)} customers, staff and order-history calls p99 ≤ ${maxP99Ms} ms, flat from 1,000 orders up. \`scripts/bench/large-shop-data.ts\` grows one database (made by the real migrations) to ${section.sizes.map((size) => fmt(size)).join(', then ')} orders: every order with 1–3 lines from the real catalogue and three stored payment events, one customer per ten orders, statuses from pending (newest) to shipped, 1,000 orders a day up to now. At each size the built server starts on it (pinned as in section 1), a staff member and a customer sign in through \`POST /api/auth/login\`, and each call gets ${section.warmupSeconds} s of warm-up and ${section.durationSeconds} s measured at ${section.connections} connections (a few staff and customers at once: more would measure queueing on one core, not the data). The customer has the same 10 orders at every size, so a slower history call shows the shop's size, not a longer list.`,
+    `The budget (docs/architecture.md#performance-budgets): with ${fmt(orders)} orders, ${fmt(webhookEvents)} webhook events and ${fmt(customers)} customers, staff and order-history calls p99 ≤ ${maxP99Ms} ms, flat from 1,000 orders up. \`scripts/bench/large-shop-data.ts\` grows one database (made by the real migrations) to ${section.sizes.map((size) => fmt(size)).join(', then ')} orders: every order with 1–3 lines from the real catalogue and three stored payment events, one customer per ten orders, statuses from pending (newest) to shipped, 1,000 orders a day up to now. At each size the built server starts on it (pinned as in section 1), a staff member and a customer sign in through \`POST /api/auth/login\`, and each call gets ${section.warmupSeconds} s of warm-up and ${section.durationSeconds} s measured at ${section.connections} connections (a few staff and customers at once: more would measure queueing on one core, not the data). The customer has the same 10 orders at every size, so a slower history call shows the shop's size, not a longer list. The order searches (\`scripts/bench/large-shop.ts\` \`searchPaths\`) look for data every size has: a customer's e-mail, a name start matching about 1% of the orders, an order number, shipped orders of a week and failed ones of 30 days.`,
     '',
   )
   if (section.skipped) lines.push(`**${section.skipped}**`, '')
@@ -504,6 +504,39 @@ function lighthouseSection(input: LighthouseSection): string[] {
   }
   lines.push('')
   return lines
+}
+
+/**
+ * Section 3 alone, for `npm run bench -- --only=large-shop`, saying when and how it was measured: the
+ * other sections of the file stay those of the last full run.
+ */
+export function renderLargeShopSection(
+  section: ReportInput['largeShop'],
+  flags: string[],
+  run: { date: Date; nproc: number; loadAverage: { start: number; end: number } },
+): string {
+  const [heading = '', blank = '', ...rest] = largeShopSection(section)
+  const { start, end } = run.loadAverage
+  const note = `Measured ${run.date.toISOString().replace(/\.\d+Z$/, 'Z')} by \`npm run bench -- ${flags.join(' ')}\`, on its own: the summary and the other sections are from the run named at the top. Load average (1 min) at start / end: ${start.toFixed(2)} / ${end.toFixed(2)}${Math.max(start, end) > run.nproc ? ` (above ${run.nproc}: other work competed for the CPUs, so these latencies are distorted)` : ''}.`
+  return `${[heading, blank, note, '', ...rest].join('\n').trimEnd()}\n`
+}
+
+/**
+ * `document` with the section that starts at the line `heading` (up to the next `## ` heading) replaced by
+ * `section`; null when it has no such section.
+ */
+export function replaceSection(document: string, heading: string, section: string): string | null {
+  const lines = document.split('\n')
+  const start = lines.indexOf(heading)
+  if (start === -1) return null
+  let end = lines.findIndex((line, index) => index > start && line.startsWith('## '))
+  if (end === -1) end = lines.length
+  const after = lines.slice(end)
+  return [
+    ...lines.slice(0, start),
+    ...section.trimEnd().split('\n'),
+    ...(after.length > 0 ? ['', ...after] : ['']),
+  ].join('\n')
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -28,6 +28,11 @@ describe("the shop's day", () => {
     expect(startOfDay(new Date('2026-11-01T20:00:00Z'), chicago).toISOString()).toBe(
       '2026-11-01T05:00:00.000Z',
     )
+    // Where the clocks jump over midnight (Santiago, September 6th 2026: 00:00 becomes 01:00, -04:00 to
+    // -03:00), the day begins at the jump, not at a midnight that never happened on the day before.
+    expect(startOfDay(new Date('2026-09-06T15:00:00Z'), 'America/Santiago').toISOString()).toBe(
+      '2026-09-06T04:00:00.000Z',
+    )
     expect(startOfDay(new Date('2026-03-02T15:00:00Z'), 'UTC').toISOString()).toBe('2026-03-02T00:00:00.000Z')
     expect(startOfDay(new Date('2026-03-02T15:00:00Z'), 'Asia/Tokyo').toISOString()).toBe(
       '2026-03-02T15:00:00.000Z',

@@ -2,10 +2,18 @@ import { describe, expect, test } from 'bun:test'
 import { afterSignIn, safeNextPath } from '../../site/features/account/redirects'
 import { loginUrlFor, signedInGuardScript } from '../../site/features/account/sign-in-guard'
 import {
+  addressFor,
+  barHeights,
   calculatorCount,
+  chartMoney,
+  exportPath,
   formatDimensions,
+  isFiltered,
+  ordersPath,
   RETRY_FAILED_FALLBACK,
   serverMessageOr,
+  shortDay,
+  viewFromAddress,
   weightFromField,
 } from '../../site/features/dashboard/dashboard-logic'
 import { ApiError } from '../../site/lib/api'
@@ -88,5 +96,54 @@ describe('dashboard fields', () => {
 
   test('dimensions read as inches', () => {
     expect(formatDimensions({ width: 4.25, length: 7, height: 1 })).toBe('4.25 × 7 × 1 in')
+  })
+})
+
+describe('the orders search in the address and the calls', () => {
+  const none = { q: '', status: '', from: '', to: '', limit: 10 }
+
+  test("the dashboard's address keeps the filters, and only them", () => {
+    const view = viewFromAddress('?q=dana%40example.com&status=failed&from=2026-03-01&to=2026-03-02&x=1', 10)
+    expect(view).toEqual({
+      q: 'dana@example.com',
+      status: 'failed',
+      from: '2026-03-01',
+      to: '2026-03-02',
+      limit: 10,
+    })
+    expect(addressFor('/dashboard', view)).toBe(
+      '/dashboard?q=dana%40example.com&status=failed&from=2026-03-01&to=2026-03-02',
+    )
+    expect(addressFor('/dashboard', none)).toBe('/dashboard')
+    expect(viewFromAddress('', 10)).toEqual(none)
+    expect(viewFromAddress(`?q=${'x'.repeat(500)}`, 10).q).toHaveLength(200)
+  })
+
+  test('the list asks for its filters and page size; the export for the same filters', () => {
+    expect(ordersPath(none)).toBe('/api/orders?limit=10')
+    expect(exportPath(none)).toBe('/api/orders/export.csv')
+    const view = { ...none, q: ' #000042 ', status: 'pending,processing', limit: 20 }
+    expect(ordersPath(view)).toBe('/api/orders?q=%23000042&status=pending%2Cprocessing&limit=20')
+    expect(exportPath(view)).toBe('/api/orders/export.csv?q=%23000042&status=pending%2Cprocessing')
+    expect(isFiltered(none)).toBe(false)
+    expect(isFiltered({ ...none, q: '   ' })).toBe(false)
+    expect(isFiltered({ ...none, to: '2026-03-01' })).toBe(true)
+  })
+})
+
+describe('the chart', () => {
+  test('bars are shares of the tallest; a small non-zero day still shows', () => {
+    expect(barHeights([0, 5, 10], 100)).toEqual([0, 50, 100])
+    expect(barHeights([0, 0], 100)).toEqual([0, 0])
+    expect(barHeights([1, 1000], 100)).toEqual([1, 100])
+    expect(barHeights([], 100)).toEqual([])
+  })
+
+  test('days read as calendar dates, money as dollars', () => {
+    expect(shortDay('2026-03-08')).toBe('Mar 8')
+    expect(shortDay('2026-12-31')).toBe('Dec 31')
+    expect(shortDay('soon')).toBe('soon')
+    expect(chartMoney(1234.5)).toBe('$1,234.50')
+    expect(chartMoney(0)).toBe('$0.00')
   })
 })

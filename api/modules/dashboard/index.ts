@@ -2,9 +2,12 @@ import {
   dashboardOrderSchema,
   dashboardProductSchema,
   dashboardStatsSchema,
+  emailRetryResponse,
+  failedEmailSchema,
   idParams,
   orderActionResponse,
   orderDetailSchema,
+  orderFiltersQuery,
   ordersQuery,
   packageRecommendationSchema,
   pageQuery,
@@ -24,7 +27,10 @@ import { ITEM_COUNT_MESSAGE } from './service'
  * customers 403, before any handler runs (api/modules/auth/guard.ts). Answers are never cached.
  */
 export function dashboardRoutes(services: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
-  return new Elysia().use(orderRoutes(services, clock)).use(shopRoutes(services, clock))
+  return new Elysia()
+    .use(orderRoutes(services, clock))
+    .use(findingRoutes(services, clock))
+    .use(shopRoutes(services, clock))
 }
 
 function staffCalls(auth: AuthService, clock: Clock) {
@@ -42,7 +48,11 @@ function orderRoutes({ auth, dashboard }: { auth: AuthService; dashboard: Dashbo
       response: { 200: dashboardStatsSchema },
     })
     .get('/api/orders', ({ query }) => dashboard.orders(query), {
-      detail: { summary: 'Orders, newest first, by status and page', tags: ['Staff'] },
+      detail: {
+        summary:
+          'Orders, newest first: search by number, e-mail or name, by status and days, a page at a time',
+        tags: ['Staff'],
+      },
       staff: true,
       query: ordersQuery,
       response: { 200: t.Array(dashboardOrderSchema) },
@@ -72,6 +82,46 @@ function orderRoutes({ auth, dashboard }: { auth: AuthService; dashboard: Dashbo
       staff: true,
       params: idParams,
       response: { 200: orderActionResponse },
+    })
+}
+
+/** Finding orders for the accountant, and the order e-mails that gave up. */
+function findingRoutes(
+  { auth, dashboard }: { auth: AuthService; dashboard: DashboardService },
+  clock: Clock,
+) {
+  return staffCalls(auth, clock)
+    .get(
+      '/api/orders/export.csv',
+      ({ query }) => {
+        const { filename, body } = dashboard.exportCsv(query)
+        return new Response(body, {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="${filename}"`,
+            'cache-control': 'private, no-store',
+          },
+        })
+      },
+      {
+        detail: {
+          summary: 'The orders the filters find, as CSV for the accountant (streamed)',
+          tags: ['Staff'],
+        },
+        staff: true,
+        query: orderFiltersQuery,
+      },
+    )
+    .get('/api/dashboard/failed-emails', () => dashboard.failedEmails(), {
+      detail: { summary: 'Order e-mails that failed for good, newest first', tags: ['Staff'] },
+      staff: true,
+      response: { 200: t.Array(failedEmailSchema) },
+    })
+    .post('/api/orders/:id/emails/retry', ({ params, user }) => dashboard.retryEmails(params.id, user.id), {
+      detail: { summary: "Send an order's failed e-mails again (queued once)", tags: ['Staff'] },
+      staff: true,
+      params: idParams,
+      response: { 200: emailRetryResponse },
     })
 }
 

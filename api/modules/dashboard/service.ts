@@ -2,15 +2,27 @@ import {
   type DashboardOrder,
   type DashboardProduct,
   type DashboardStats,
+  type EmailRetryResponse,
+  type FailedEmail,
   type HistoryEntry,
   type OrderActionResponse,
   type OrderDetail,
+  type OrderFilters,
+  type OrdersQuery,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
   type PackageRecommendationAnswer,
+  STATS_DAYS,
   type WebhookEventAnswer,
   type WeightResponse,
 } from '@core/contracts/dashboard'
+import {
+  DATE_ORDER_PROBLEM,
+  dateProblem,
+  orderQueryProblem,
+  parseCalendarDate,
+  parseOrderQuery,
+} from '@core/rules/order-search'
 import {
   formatOrderNumber,
   isOrderStatus,
@@ -23,12 +35,17 @@ import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '@core/rules/product-
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { conflict, invalid, notFound } from '../../lib/domain-errors'
-import { startOfDay } from '../../lib/time-zone'
+import { log } from '../../lib/log'
+import { type LocalDay, lastDays, localDate, startOfDay, startOfLocalDate } from '../../lib/time-zone'
 import type { AccountService } from '../account/service'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
+import type { DailyTotals } from '../orders/daily-totals'
+import type { FailedOrderEmails } from '../orders/failed-emails'
 import type { LabelSource } from '../orders/label'
+import type { OrderSearch, OrderSearchCriteria } from '../orders/search'
 import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
 import type { WebhookService } from '../webhooks/service'
+import { ordersCsv } from './export'
 
 const ORDER_NOT_FOUND = 'Order not found.'
 const PRODUCT_NOT_FOUND = 'Product not found.'
@@ -60,6 +77,31 @@ export function statusFilter(raw: string | undefined): OrderStatus[] | undefined
     throw invalid(`status must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas.`)
   }
   return [...new Set(wanted)]
+}
+
+/**
+ * The filters of the orders list and the export, read into search criteria: 422 naming the field for
+ * anything else. Days are the shop's (`timeZone`), `to` included: it ends where the next day begins.
+ */
+export function orderCriteria(query: OrderFilters, timeZone: string): OrderSearchCriteria {
+  const text = query.q ?? ''
+  const problem = orderQueryProblem(text)
+  if (problem) throw invalid(problem)
+  const criteria: OrderSearchCriteria = { query: parseOrderQuery(text), statuses: statusFilter(query.status) }
+  const from = query.from ? parseCalendarDate(query.from) : null
+  if (query.from && !from) throw invalid(dateProblem('from'))
+  const to = query.to ? parseCalendarDate(query.to) : null
+  if (query.to && !to) throw invalid(dateProblem('to'))
+  if (from) criteria.from = startOfLocalDate(from, timeZone)
+  if (to) {
+    const next = new Date(Date.UTC(to.year, to.month - 1, to.day + 1))
+    criteria.to = startOfLocalDate(
+      { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() },
+      timeZone,
+    )
+  }
+  if (criteria.from && criteria.to && criteria.from >= criteria.to) throw invalid(DATE_ORDER_PROBLEM)
+  return criteria
 }
 
 function dashboardOrder(order: Omit<OrderRow, 'shippingAddress' | 'billingAddress'>): DashboardOrder {
@@ -107,8 +149,19 @@ export function createDashboardService(deps: {
   catalog: CatalogService
   webhooks: Pick<WebhookService, 'page'>
   accounts: Pick<AccountService, 'findById'>
+  orderSearch: OrderSearch
+  dailyTotals: DailyTotals
+  failedEmails: FailedOrderEmails
 }) {
   const { orders, catalog } = deps
+  const timeZone = deps.config.shopTimeZone
+  /** The chart's days change at the shop's midnight only: worked out once a day, not on every poll. */
+  let chartDays: { today: number; days: LocalDay[] } | null = null
+  function chartDaysFor(now: Date, today: Date): LocalDay[] {
+    if (chartDays?.today !== today.getTime())
+      chartDays = { today: today.getTime(), days: lastDays(now, timeZone, STATS_DAYS) }
+    return chartDays.days
+  }
 
   async function mustExist(id: number | null): Promise<Order> {
     const order = id === null ? null : await orders.get(id)
@@ -137,25 +190,81 @@ export function createDashboardService(deps: {
 
   return {
     async stats(): Promise<DashboardStats> {
-      const today = startOfDay(deps.clock.now(), deps.config.shopTimeZone)
+      const now = deps.clock.now()
+      const today = startOfDay(now, timeZone)
       const { byStatus, placedSince } = await orders.counts(today)
+      const days = await deps.dailyTotals.forDays(chartDaysFor(now, today))
       return {
         ordersToday: placedSince,
         processing: byStatus.pending + byStatus.processing,
         shipped: byStatus.shipped,
         failed: byStatus.failed,
+        days: days.map((day) => ({ date: day.date, orders: day.orders, takings: dollars(day.takingsCents) })),
       }
     },
 
-    async orders(query: { limit?: string; before?: string; status?: string }): Promise<DashboardOrder[]> {
+    /** The orders list and its search: newest first, a page at a time (docs/decisions/025). */
+    async orders(query: OrdersQuery): Promise<DashboardOrder[]> {
       const limit = pageLimit(query.limit)
       let before: number | undefined
       if (query.before !== undefined && query.before !== '') {
         if (!/^\d{1,9}$/.test(query.before)) throw invalid('before must be an order number.')
         before = Number(query.before)
       }
-      const statuses = statusFilter(query.status)
-      return (await orders.page({ limit, before, statuses })).map(dashboardOrder)
+      const criteria = orderCriteria(query, timeZone)
+      return (await deps.orderSearch.page(criteria, { limit, before })).map(dashboardOrder)
+    },
+
+    /**
+     * The orders matching the filters as CSV, streamed (api/modules/dashboard/export.ts). The filters are
+     * checked before the answer begins, so a bad one is a 422, never a broken download.
+     */
+    exportCsv(query: OrderFilters): { filename: string; body: ReadableStream<Uint8Array> } {
+      const criteria = orderCriteria(query, timeZone)
+      return {
+        filename: `orders-${localDate(deps.clock.now(), timeZone)}.csv`,
+        body: ordersCsv(deps.orderSearch, criteria, timeZone),
+      }
+    },
+
+    /** Order e-mails the mail server refused for good, newest first, for staff to send again. */
+    async failedEmails(): Promise<FailedEmail[]> {
+      return (await deps.failedEmails.list()).map(({ job, order, orderId, name }) => ({
+        id: job.id,
+        orderId,
+        number: orderId === null ? null : formatOrderNumber(orderId),
+        email: name,
+        customerName: order?.customerName ?? '',
+        customerEmail: order?.email ?? '',
+        error: job.lastError ?? 'Unknown error',
+        attempts: job.attempts,
+        failedAt: new Date(job.updatedAt).toISOString(),
+      }))
+    },
+
+    /**
+     * Staff's Retry of an order's failed e-mails: queued again once however often it is pressed (200 with
+     * queued 0 while they wait to be sent); 409 when none failed; 404 for no such order.
+     */
+    async retryEmails(segment: string, staffId: string): Promise<EmailRetryResponse> {
+      const order = await mustExist(orderIdFrom(segment))
+      const number = formatOrderNumber(order.id)
+      const { queued, waiting } = await deps.failedEmails.retry(order.id)
+      if (queued.length > 0) {
+        log.info('order e-mails queued again', { order: number, by: staffId, emails: queued.length })
+        const message =
+          queued.length === 1
+            ? `The ${queued[0]?.toLowerCase()} e-mail of order ${number} is queued to be sent again.`
+            : `${queued.length} e-mails of order ${number} are queued to be sent again.`
+        return {
+          message,
+          queued: queued.length,
+        }
+      }
+      if (waiting > 0) {
+        return { message: `The e-mails of order ${number} are already queued to be sent again.`, queued: 0 }
+      }
+      throw conflict(`Order ${number} has no failed e-mail to send again.`)
     },
 
     async order(segment: string): Promise<OrderDetail> {

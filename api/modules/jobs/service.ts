@@ -1,4 +1,4 @@
-import { and, eq, is, ne, SQL, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, is, ne, SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { jobs } from '../../../db/schema/jobs'
@@ -59,6 +59,11 @@ export function backoffMs(attempt: number, firstRetryMs = FIRST_RETRY_MS): numbe
 
 /** Kept in the job row and the log: the message only, without e-mail addresses. */
 const errorText = errorMessage
+
+/** A job whose JSON payload has `field` = `value` (an order's jobs: `{ orderId: 42 }`). */
+function payloadHas(match: { field: string; value: number }): SQL {
+  return sql`(case when json_valid(${jobs.payload}) then json_extract(${jobs.payload}, ${`$.${match.field}`}) end) = ${match.value}`
+}
 
 export function createJobQueue(
   db: Database,
@@ -126,6 +131,52 @@ export function createJobQueue(
             sql`(case when json_valid(${jobs.payload}) then json_extract(${jobs.payload}, '$.email') end) = ${email}`,
           ),
         )
+    },
+
+    /**
+     * Jobs of these types that ended failed for good (their last attempt failed, or their worker died
+     * during it), newest failure first: the status index holds them apart from the many that succeeded.
+     */
+    async failed(types: readonly string[], limit: number): Promise<Job[]> {
+      return db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.status, 'failed'), inArray(jobs.type, [...types])))
+        .orderBy(desc(jobs.updatedAt), desc(jobs.id))
+        .limit(limit)
+    },
+
+    /**
+     * Staff's Retry: the failed jobs of these types whose payload has `field` = `value` go back to the
+     * queue with every attempt again, due now, in one UPDATE. The same rows run again (their dedupe keys
+     * stay theirs), so pressing Retry twice, or two people at once, queues each job once: the second
+     * UPDATE finds nothing failed. Returns the jobs it queued.
+     */
+    async retryFailed(types: readonly string[], match: { field: string; value: number }): Promise<Job[]> {
+      const now = clock.now().getTime()
+      return db
+        .update(jobs)
+        .set({
+          status: 'queued',
+          attempts: 0,
+          runAt: now,
+          lockedUntil: null,
+          lastError: null,
+          updatedAt: now,
+        })
+        .where(and(eq(jobs.status, 'failed'), inArray(jobs.type, [...types]), payloadHas(match)))
+        .returning()
+    },
+
+    /** How many jobs of these types, with `field` = `value` in their payload, are queued or running. */
+    async waiting(types: readonly string[], match: { field: string; value: number }): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(jobs)
+        .where(
+          and(inArray(jobs.status, ['queued', 'running']), inArray(jobs.type, [...types]), payloadHas(match)),
+        )
+      return row?.n ?? 0
     },
 
     /**

@@ -1,8 +1,9 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { loginUrlFor } from '../account/sign-in-guard'
 import { showToast } from '../toasts/store'
 import {
+  fetchFailedEmails,
   fetchOrders,
   fetchProducts,
   fetchStats,
@@ -10,9 +11,18 @@ import {
   LIST_SIZE,
   markShipped,
   type OrdersView,
+  retryEmails,
   retryOrder,
 } from './api'
-import { RETRY_FAILED_FALLBACK, serverMessageOr } from './dashboard-logic'
+import { DailyChart } from './DailyChart'
+import {
+  addressFor,
+  filtersQuery,
+  RETRY_FAILED_FALLBACK,
+  serverMessageOr,
+  viewFromAddress,
+} from './dashboard-logic'
+import { FailedEmails } from './FailedEmails'
 import { OrderDetailDialog } from './OrderDetailDialog'
 import { OrdersTable } from './OrdersTable'
 import type { OrderActions } from './order-actions'
@@ -41,12 +51,28 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
     [onForbidden],
   )
   const stats = usePolling(fetchStats, STATS_EVERY_MS, onError)
-  const [ordersView, setOrdersView] = useState<OrdersView>({ status: '', limit: LIST_SIZE })
+  // The search and filters live in the page's address, so a reload or a shared link keeps them
+  // (docs/decisions/025-staff-order-search.md: the server never logs an address's query string).
+  const [ordersView, setOrdersView] = useState<OrdersView>(() =>
+    viewFromAddress(typeof window === 'undefined' ? '' : window.location.search, LIST_SIZE),
+  )
+  useEffect(() => {
+    const address = addressFor(window.location.pathname, ordersView)
+    if (address !== `${window.location.pathname}${window.location.search}`)
+      window.history.replaceState(window.history.state, '', address)
+  }, [ordersView])
   const loadOrders = useCallback((signal: AbortSignal) => fetchOrders(ordersView, signal), [ordersView])
-  const orders = usePolling(loadOrders, ORDERS_EVERY_MS, onError, `${ordersView.status}:${ordersView.limit}`)
+  const orders = usePolling(
+    loadOrders,
+    ORDERS_EVERY_MS,
+    onError,
+    `${filtersQuery(ordersView)}:${ordersView.limit}`,
+  )
+  const failedEmails = usePolling(fetchFailedEmails, STATS_EVERY_MS, onError)
   const events = usePolling(fetchWebhookEvents, EVENTS_EVERY_MS, onError)
   const products = usePolling(fetchProducts, null, onError)
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set())
+  const [emailsBusy, setEmailsBusy] = useState<ReadonlySet<number>>(new Set())
   const [refreshing, setRefreshing] = useState(false)
   const [detail, setDetail] = useState<{ id: number; version: number } | null>(null)
   const opener = useRef<HTMLElement | null>(null)
@@ -108,11 +134,33 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
     },
   }
 
+  async function retryOrderEmails(orderId: number) {
+    setEmailsBusy((current) => new Set(current).add(orderId))
+    try {
+      const answer = await retryEmails(orderId)
+      showToast({ title: 'E-mail Queued', description: answer.message })
+    } catch (error) {
+      showToast({
+        title: 'Retry Failed',
+        description: serverMessageOr(error, 'Failed to queue the e-mail again.'),
+        variant: 'error',
+      })
+    } finally {
+      setEmailsBusy((current) => {
+        const next = new Set(current)
+        next.delete(orderId)
+        return next
+      })
+    }
+    await failedEmails.refresh().catch(() => undefined)
+  }
+
   async function refreshAll() {
     setRefreshing(true)
     const results = await Promise.allSettled([
       stats.refresh(),
       orders.refresh(),
+      failedEmails.refresh(),
       events.refresh(),
       products.refresh(),
     ])
@@ -140,9 +188,13 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
         </button>
       </div>
       <StatsCards state={stats} />
+      <DailyChart days={stats.data?.days ?? null} error={stats.error} />
       <OrdersTable state={orders} actions={actions} view={ordersView} onViewChange={setOrdersView} />
       <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
-        <WebhookEvents state={events} />
+        <div className="grid min-w-0 grid-cols-1 content-start gap-8">
+          <FailedEmails state={failedEmails} busy={emailsBusy} onRetry={(id) => void retryOrderEmails(id)} />
+          <WebhookEvents state={events} />
+        </div>
         <div className="grid min-w-0 grid-cols-1 content-start gap-8">
           <PackageCalculator />
           <ProductWeights state={products} />

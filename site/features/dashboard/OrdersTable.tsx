@@ -1,27 +1,19 @@
 import { formatCurrency } from '@core/rules/money'
 import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
-import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
+import { formatDateTime, formatDimensions, formatOunces, isFiltered, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
+import { OrderFilters } from './OrderFilters'
 import type { OrderActions } from './order-actions'
 import { Section } from './Section'
 import { StatusBadge } from './StatusBadge'
 import type { Polled } from './use-polling'
 
-/** The table's filter: every order, or those waiting for someone. */
-const FILTERS = [
-  { value: '', label: 'All orders' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'label_created', label: 'Ready to ship (LABEL CREATED)' },
-  { value: 'pending,processing', label: 'Processing' },
-  { value: 'shipped', label: 'Shipped' },
-] as const
-
 /** The most rows the table asks for (the API's page limit). */
 const MAX_ROWS = 100
 
 /**
- * docs/product.md#dashboard: the newest 10 orders, refreshed every 15 s, with what staff can do to each. A filter finds the
- * orders that wait for someone however old they are, and 'Show 10 more' reaches further back.
+ * docs/product.md#dashboard: the newest 10 orders, refreshed every 15 s, with what staff can do to each. The search and
+ * filters find any order however old it is (OrderFilters), and 'Show 10 more' reaches further back.
  */
 export function OrdersTable(props: {
   state: Polled<DashboardOrder[]>
@@ -39,28 +31,12 @@ export function OrdersTable(props: {
       error={state.error}
       hasData={state.data !== null}
       loadingText="Loading orders..."
+      toolbar={<OrderFilters view={view} onViewChange={onViewChange} />}
     >
-      <div className="mb-3 flex flex-wrap items-center gap-2">
-        <label htmlFor="orders-filter" className="text-sm font-semibold">
-          Show
-        </label>
-        <select
-          id="orders-filter"
-          className="field w-auto"
-          value={view.status}
-          onChange={(event) => onViewChange({ status: event.target.value, limit: LIST_SIZE })}
-        >
-          {FILTERS.map((filter) => (
-            <option key={filter.value} value={filter.value}>
-              {filter.label}
-            </option>
-          ))}
-        </select>
-      </div>
       {orders.length === 0 ? (
-        <p className="text-muted">
-          {view.status
-            ? 'No orders in this status.'
+        <p className="text-muted" role="status">
+          {isFiltered(view)
+            ? 'No orders match. Try fewer letters, another status or a wider range of days.'
             : 'No orders yet. Paid orders appear here within seconds.'}
         </p>
       ) : (

@@ -8,6 +8,8 @@ export function Section(props: {
   error: Error | null
   hasData: boolean
   loadingText: string
+  /** Shown under the title whatever the state (the orders' search, which must stay usable on an error). */
+  toolbar?: ReactNode
   children: ReactNode
 }) {
   return (
@@ -18,6 +20,7 @@ export function Section(props: {
       <h2 id={`${props.id}-heading`} className="text-xl font-bold uppercase">
         {props.title}
       </h2>
+      {props.toolbar && <div className="mt-4">{props.toolbar}</div>}
       {props.error && (
         <p role="alert" className="mt-2 text-sm font-semibold text-danger">
           {props.hasData ? 'Could not refresh: ' : 'Could not load: '}

@@ -3,6 +3,8 @@ import type {
   DashboardOrder,
   DashboardProduct,
   DashboardStats,
+  EmailRetryResponse,
+  FailedEmail,
   OrderActionResponse,
   OrderDetail,
   PackageRecommendationAnswer,
@@ -10,12 +12,15 @@ import type {
   WeightResponse,
 } from '@core/contracts/dashboard'
 import { apiRequest } from '../../lib/api'
+import { type OrdersView, ordersPath } from './dashboard-logic'
 
 export type {
   DashboardOrder,
   DashboardProduct,
   DashboardStats,
+  FailedEmail,
   OrderDetail,
+  OrdersView,
   PackageRecommendationAnswer,
   WebhookEventAnswer,
 }
@@ -26,17 +31,14 @@ export const LIST_SIZE = 10
 export const fetchStats = (signal?: AbortSignal) =>
   apiRequest<DashboardStats>('GET', '/api/dashboard/stats', undefined, { signal })
 
-/** Which orders the table shows: a status filter ('' for all, or a comma-separated list) and how many. */
-export interface OrdersView {
-  status: string
-  limit: number
-}
+export const fetchOrders = (view: OrdersView, signal?: AbortSignal) =>
+  apiRequest<DashboardOrder[]>('GET', ordersPath(view), undefined, { signal })
 
-export const fetchOrders = (view: OrdersView, signal?: AbortSignal) => {
-  const query = new URLSearchParams({ limit: String(view.limit) })
-  if (view.status) query.set('status', view.status)
-  return apiRequest<DashboardOrder[]>('GET', `/api/orders?${query}`, undefined, { signal })
-}
+export const fetchFailedEmails = (signal?: AbortSignal) =>
+  apiRequest<FailedEmail[]>('GET', '/api/dashboard/failed-emails', undefined, { signal })
+
+export const retryEmails = (orderId: number) =>
+  apiRequest<EmailRetryResponse>('POST', `/api/orders/${orderId}/emails/retry`)
 
 export const fetchOrder = (id: number, signal?: AbortSignal) =>
   apiRequest<OrderDetail>('GET', `/api/orders/${id}`, undefined, { signal })

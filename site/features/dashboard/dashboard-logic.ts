@@ -48,3 +48,82 @@ const PACKAGE_NAMES = { small: 'Small mailer', medium: 'Medium mailer', large: '
 export function packageName(type: keyof typeof PACKAGE_NAMES): string {
   return PACKAGE_NAMES[type]
 }
+
+/** What the orders table asks for: search text, statuses ('' for all, or comma-separated), days, how many. */
+export interface OrdersView {
+  q: string
+  status: string
+  /** 'YYYY-MM-DD' or ''. */
+  from: string
+  to: string
+  limit: number
+}
+
+/** The filters a view carries, in the order they appear in an address. */
+const FILTER_KEYS = ['q', 'status', 'from', 'to'] as const
+
+/** Whether the view narrows the orders at all (else the table reads 'No orders yet'). */
+export function isFiltered(view: OrdersView): boolean {
+  return FILTER_KEYS.some((key) => view[key].trim() !== '')
+}
+
+/** The view's filters as a query string, without the empty ones: '' when there are none. */
+export function filtersQuery(view: OrdersView): string {
+  const query = new URLSearchParams()
+  for (const key of FILTER_KEYS) {
+    const value = view[key].trim()
+    if (value) query.set(key, value)
+  }
+  return query.toString()
+}
+
+/** The orders call for a view: its filters and its page size. */
+export function ordersPath(view: OrdersView): string {
+  const filters = filtersQuery(view)
+  return `/api/orders?${filters ? `${filters}&` : ''}limit=${view.limit}`
+}
+
+/** The export with the same filters as the table. */
+export function exportPath(view: OrdersView): string {
+  const filters = filtersQuery(view)
+  return `/api/orders/export.csv${filters ? `?${filters}` : ''}`
+}
+
+/**
+ * The filters from the dashboard's own address (`/dashboard?q=…&status=…`), so a reload or a shared link
+ * shows the same orders; anything else in it is ignored. The server checks every value again.
+ */
+export function viewFromAddress(search: string, limit: number): OrdersView {
+  const query = new URLSearchParams(search)
+  const value = (key: (typeof FILTER_KEYS)[number]) => (query.get(key) ?? '').slice(0, 200)
+  return { q: value('q'), status: value('status'), from: value('from'), to: value('to'), limit }
+}
+
+/** The dashboard's address for a view: `/dashboard?q=…`, or `/dashboard` without filters. */
+export function addressFor(pathname: string, view: OrdersView): string {
+  const filters = filtersQuery(view)
+  return filters ? `${pathname}?${filters}` : pathname
+}
+
+/** '$1,234.50' for the chart's table and caption. */
+export function chartMoney(dollars: number): string {
+  return dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' })
+}
+
+/** 'Mar 8' for a 'YYYY-MM-DD' day, read as a calendar date (no time zone can move it). */
+export function shortDay(date: string): string {
+  const [year, month, day] = date.split('-').map(Number)
+  if (!year || !month || !day) return date
+  return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  })
+}
+
+/** Bar heights for a chart `height` units tall: each value's share of the largest, a non-zero one at least 1. */
+export function barHeights(values: readonly number[], height: number): number[] {
+  const largest = Math.max(0, ...values)
+  if (largest <= 0) return values.map(() => 0)
+  return values.map((value) => (value <= 0 ? 0 : Math.max(1, (value / largest) * height)))
+}

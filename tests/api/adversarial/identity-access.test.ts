@@ -2,8 +2,9 @@
 // route, and every staff route tried anonymously, as a customer, as staff, by path tricks and after the
 // staff role was taken away.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { STAFF_ONLY_MESSAGE } from '../../../api/modules/auth/guard'
+import { jobs } from '../../../db/schema/jobs'
 import { users } from '../../../db/schema/users'
 import { getRates, HOME, payDemo, rateFor, sessionBody } from '../checkout/helpers'
 import { labelledAndFailedOrders, staffMember } from '../dashboard/helpers'
@@ -23,7 +24,7 @@ let alice: Customer
 let bob: Customer
 let aliceOrder: number
 let aliceSession: string
-let orders: { labelled: number; failed: number }
+let orders: { labelled: number; failed: number; emailFailed: number }
 
 /** What only Alice's answers may contain. */
 const ALICE = {
@@ -41,7 +42,18 @@ beforeAll(async () => {
   staff = await staffMember(shop)
   alice = await signUp(shop, { firstName: ALICE.firstName, lastName: ALICE.lastName })
   bob = await signUp(shop, { firstName: 'Bob', lastName: 'Builder' })
-  orders = await labelledAndFailedOrders(shop, carrier)
+  // A third order whose confirmation the mail server refused on every attempt, as the queue leaves it.
+  const emailFailed = await paidOrder(shop)
+  await shop.deps.db
+    .update(jobs)
+    .set({ status: 'failed', attempts: 8, lastError: '550 5.1.1 User unknown' })
+    .where(
+      and(
+        eq(jobs.type, 'order-confirmation-email'),
+        sql`json_extract(${jobs.payload}, '$.orderId') = ${emailFailed}`,
+      ),
+    )
+  orders = { ...(await labelledAndFailedOrders(shop, carrier)), emailFailed }
 
   // Alice saves her address and orders while signed in.
   const saved = await shop.call(
@@ -184,7 +196,11 @@ function staffRoutes(): { method: string; path: string; body?: unknown }[] {
   return shop.app.routes
     .filter((route) => STAFF_PREFIXES.some((prefix) => route.path.startsWith(prefix)))
     .map((route) => {
-      const id = route.path.endsWith('/retry') ? orders.failed : orders.labelled
+      const id = route.path.endsWith('/emails/retry')
+        ? orders.emailFailed
+        : route.path.endsWith('/retry')
+          ? orders.failed
+          : orders.labelled
       const path = route.path.startsWith('/api/products/')
         ? route.path.replace(':id', '2')
         : route.path.replace(':id', String(id))
@@ -209,6 +225,9 @@ describe('the staff access matrix', () => {
         'GET /api/orders/n/label',
         'POST /api/orders/n/retry',
         'POST /api/orders/n/ship',
+        'GET /api/orders/export.csv',
+        'GET /api/dashboard/failed-emails',
+        'POST /api/orders/n/emails/retry',
         'GET /api/products',
         'PATCH /api/products/n/weight',
         'GET /api/webhooks',

@@ -37,9 +37,16 @@ describe('stats', () => {
     shop.clock.set(new Date('2026-03-02T15:00:00Z'))
     const res = await asStaff('GET', '/api/dashboard/stats')
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ ordersToday: 2, processing: 3, shipped: 0, failed: 0 })
+    const { days, ...counts } = (await res.json()) as { days: { date: string; orders: number }[] }
+    expect(counts).toEqual({ ordersToday: 2, processing: 3, shipped: 0, failed: 0 })
+    // The chart's days are the shop's too: the 23:30 order is on March 1st.
+    expect(days.slice(-2).map(({ date, orders }) => ({ date, orders }))).toEqual([
+      { date: '2026-03-01', orders: 1 },
+      { date: '2026-03-02', orders: 2 },
+    ])
     await shop.runDueJobs()
-    expect(await (await asStaff('GET', '/api/dashboard/stats')).json()).toEqual({
+    const { days: _, ...later } = await (await asStaff('GET', '/api/dashboard/stats')).json()
+    expect(later).toEqual({
       ordersToday: 2,
       processing: 0,
       shipped: 0,

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'bun:test'
 import type { PageScore } from '../../../scripts/bench/lighthouse'
-import { type ReportInput, renderReport } from '../../../scripts/bench/report'
+import {
+  type ReportInput,
+  renderLargeShopSection,
+  renderReport,
+  replaceSection,
+} from '../../../scripts/bench/report'
+import type { ScenarioResult } from '../../../scripts/bench/types'
 
 const machine: ReportInput['machine'] = {
   date: '2026-11-23T01:18:36Z',
@@ -144,5 +150,66 @@ describe('the report', () => {
     expect(text).toContain(
       '| Server RSS | ≤ 150 MB at rest and under load | largest 70 MB (at rest after start) | met |',
     )
+  })
+})
+
+describe('the large shop measured alone (--only=large-shop)', () => {
+  const section: ReportInput['largeShop'] = {
+    sizes: [1_000],
+    connections: 4,
+    warmupSeconds: 1,
+    durationSeconds: 3,
+    stages: [
+      {
+        orders: 1_000,
+        counts: { orders: 1_000, orderLines: 2_000, webhookEvents: 3_000, customers: 100, accounts: 101 },
+        fillSeconds: 0.2,
+        results: [
+          {
+            id: 'search-email',
+            title: 'Order search by e-mail (staff)',
+            method: 'GET',
+            path: '/api/orders?q=customer42%40crew.example',
+            requests: 4_000,
+            seconds: 3,
+            perSecond: 1_333,
+            latency: { p50: 2, p90: 3, p99: 4.5, max: 9 },
+            errors: 0,
+            timeouts: 0,
+            non2xx: 0,
+            statusCodes: { '200': 4_000 },
+            cpuPercent: { server: 90, generator: 40 },
+            rssPeakMb: 80,
+          } satisfies ScenarioResult,
+        ],
+      },
+    ],
+  }
+
+  test('replaces section 3 and keeps every other line of the file', () => {
+    const before = report({})
+    const alone = renderLargeShopSection(section, ['--only=large-shop'], {
+      date: new Date('2026-11-25T16:00:00.123Z'),
+      nproc: 2,
+      loadAverage: { start: 12.38, end: 8.23 },
+    })
+    const after = replaceSection(before, '## 3. Large shop', alone)
+    if (after === null) throw new Error('no section 3')
+    const outside = (text: string) => {
+      const lines = text.split('\n')
+      const start = lines.indexOf('## 3. Large shop')
+      const end = lines.indexOf('## 4. JavaScript per page')
+      return [...lines.slice(0, start), ...lines.slice(end)]
+    }
+    expect(outside(after)).toEqual(outside(before))
+    expect(after).toContain(
+      'Measured 2026-11-25T16:00:00Z by `npm run bench -- --only=large-shop`, on its own: the summary and the other sections are from the run named at the top. Load average (1 min) at start / end: 12.38 / 8.23 (above 2: other work competed for the CPUs, so these latencies are distorted).',
+    )
+    expect(after).toContain(
+      '| Order search by e-mail (staff): `GET /api/orders?q=customer42%40crew.example` | 4.50 |',
+    )
+    expect(after.indexOf('## 3. Large shop')).toBeLessThan(after.indexOf('Order search by e-mail'))
+    expect(after.indexOf('Order search by e-mail')).toBeLessThan(after.indexOf('## 4. JavaScript per page'))
+    expect(replaceSection('# Benchmarks\n', '## 3. Large shop', alone)).toBeNull()
   })
 })

@@ -1,0 +1,140 @@
+import { ORDER_QUERY_MAX_LENGTH } from '@core/rules/order-search'
+import { useEffect, useState } from 'react'
+import { LIST_SIZE, type OrdersView } from './api'
+import { exportPath, isFiltered } from './dashboard-logic'
+
+/** Typing pauses this long before the orders are asked for: one call per word, not per key. */
+export const SEARCH_DELAY_MS = 300
+
+/** The status filter: every order, or those waiting for someone. */
+const STATUSES = [
+  { value: '', label: 'All orders' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'label_created', label: 'Ready to ship (LABEL CREATED)' },
+  { value: 'pending,processing', label: 'Processing' },
+  { value: 'shipped', label: 'Shipped' },
+] as const
+
+const EMPTY = { q: '', status: '', from: '', to: '' }
+
+/**
+ * Search and filters above the orders (docs/product.md#dashboard): text (an order number, an e-mail or the
+ * start of a name) applied once typing pauses or at Enter, a status, a range of days, Clear, and the
+ * export of what the filters find. Every change starts again at the first page.
+ */
+export function OrderFilters({
+  view,
+  onViewChange,
+}: {
+  view: OrdersView
+  onViewChange: (view: OrdersView) => void
+}) {
+  const [text, setText] = useState(view.q)
+
+  useEffect(() => {
+    if (text === view.q) return
+    const timer = window.setTimeout(
+      () => onViewChange({ ...view, q: text, limit: LIST_SIZE }),
+      SEARCH_DELAY_MS,
+    )
+    return () => window.clearTimeout(timer)
+  }, [text, view, onViewChange])
+
+  const change = (part: Partial<OrdersView>) => onViewChange({ ...view, q: text, ...part, limit: LIST_SIZE })
+
+  return (
+    <search aria-label="Find orders">
+      <form
+        className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(14rem,2fr)_repeat(3,minmax(9rem,1fr))_auto]"
+        onSubmit={(event) => {
+          event.preventDefault()
+          change({})
+        }}
+      >
+        <div className="sm:col-span-2 lg:col-span-1">
+          <label htmlFor="orders-search" className="text-sm font-semibold">
+            Search orders
+          </label>
+          <input
+            id="orders-search"
+            type="search"
+            className="field mt-1"
+            value={text}
+            maxLength={ORDER_QUERY_MAX_LENGTH}
+            placeholder="000042, dana@example.com, Dana"
+            aria-describedby="orders-search-hint"
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <p id="orders-search-hint" className="mt-1 text-xs text-muted">
+            An order number, an e-mail or its start, or the start of a name.
+          </p>
+        </div>
+        <div className="self-start">
+          <label htmlFor="orders-filter" className="text-sm font-semibold">
+            Show
+          </label>
+          <select
+            id="orders-filter"
+            className="field mt-1"
+            value={view.status}
+            onChange={(event) => change({ status: event.target.value })}
+          >
+            {STATUSES.some((status) => status.value === view.status) ? null : (
+              <option value={view.status}>{view.status}</option>
+            )}
+            {STATUSES.map((status) => (
+              <option key={status.value} value={status.value}>
+                {status.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="self-start">
+          <label htmlFor="orders-from" className="text-sm font-semibold">
+            From
+          </label>
+          <input
+            id="orders-from"
+            type="date"
+            className="field mt-1"
+            value={view.from}
+            max={view.to || undefined}
+            onChange={(event) => change({ from: event.target.value })}
+          />
+        </div>
+        <div className="self-start">
+          <label htmlFor="orders-to" className="text-sm font-semibold">
+            To
+          </label>
+          <input
+            id="orders-to"
+            type="date"
+            className="field mt-1"
+            value={view.to}
+            min={view.from || undefined}
+            onChange={(event) => change({ to: event.target.value })}
+          />
+        </div>
+        <div className="flex flex-wrap gap-2 self-start lg:mt-6">
+          {isFiltered({ ...view, q: text }) && (
+            <button
+              type="button"
+              className="btn-outline !px-4 !py-2 text-xs"
+              onClick={() => {
+                setText('')
+                onViewChange({ ...view, ...EMPTY, limit: LIST_SIZE })
+              }}
+            >
+              Clear
+            </button>
+          )}
+          <a href={exportPath(view)} download className="btn-outline !px-4 !py-2 text-xs">
+            Export CSV
+          </a>
+        </div>
+      </form>
+    </search>
+  )
+}
