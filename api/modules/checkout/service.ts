@@ -6,40 +6,30 @@ import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } 
 import { MIN_CHARGE_CENTS } from '@core/rules/money'
 import { formatOrderNumber } from '@core/rules/order-status'
 import { and, eq, gt, inArray, ne, not, or, type SQL, sql } from 'drizzle-orm'
-import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import {
   type CheckoutSessionRequest,
   type PaymentProvider,
   PaymentProviderError,
+  type ProviderSession,
   type ShippingAddress,
 } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { invalid, notFound, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
 import { minimisedAddressSql } from '../../lib/minimised-address'
-import { buildCart, lineName, pricedLines } from '../catalog/cart'
+import type { Statement } from '../../lib/statements'
+import { buildCart, type Cart, type CartItemInput, lineName, pricedLines } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
-import { addressHash, normalizeAddress } from '../shipping/address'
-import { shippingPriceCents } from '../shipping/pricing'
-import type { ShippingService } from '../shipping/service'
+import type { ChargedLine } from '../orders/model'
+import { normalizeAddress } from '../shipping/address'
+import type { Quote, ShippingService } from '../shipping/service'
 
 export const MIN_TOTAL_MESSAGE =
   'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.'
-
-/** One cart line as charged: catalogue price and this line's share of the discount, in cents. */
-export interface SessionLine {
-  productId: number
-  name: string
-  variant: string | null
-  unitCents: number
-  quantity: number
-  discountCents: number
-  weightTenthsOz: number
-}
 
 /** A checkout session as stored: everything the order will be built from. */
 export interface CheckoutRecord {
@@ -50,7 +40,7 @@ export interface CheckoutRecord {
   userId: string | null
   shippingAddress: ShippingAddress
   billingAddress: ShippingAddress
-  lines: SessionLine[]
+  lines: ChargedLine[]
   discountCode: string | null
   /** The discount use this session holds until it is paid, expires or fails. */
   discountReservationKey: string | null
@@ -93,7 +83,7 @@ function toRecord({
     ...row,
     shippingAddress: JSON.parse(row.shippingAddress) as ShippingAddress,
     billingAddress: JSON.parse(row.billingAddress) as ShippingAddress,
-    lines: JSON.parse(row.lines) as SessionLine[],
+    lines: JSON.parse(row.lines) as ChargedLine[],
   }
 }
 
@@ -108,6 +98,81 @@ function idempotencyKey(
 
 function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
+}
+
+/** A checkout priced on the server: what its payment session is opened with and stored as. */
+interface PricedCheckout {
+  email: string
+  userId: string | null
+  shippingAddress: ShippingAddress
+  billingAddress: ShippingAddress
+  cart: Cart
+  quote: Quote
+  terms: DiscountTerms | null
+  discountCents: number
+  shippingCents: number
+  lines: ChargedLine[]
+  /** What the provider is asked for; its idempotency key also keys the discount's reservation. */
+  request: CheckoutSessionRequest
+}
+
+const cartItem = (item: CreateSessionBody['line_items'][number]): CartItemInput => ({
+  productId: item.product_id,
+  quantity: item.quantity,
+  variant: item.variant,
+})
+
+/** The cart's lines with each one's share of the discount, as the session stores them and the order keeps them. */
+function chargedLines(cart: Cart, discount: number): ChargedLine[] {
+  const lineDiscounts = allocateDiscount(pricedLines(cart), discount)
+  return cart.lines.map((line, index) => ({
+    productId: line.productId,
+    name: line.name,
+    variant: line.variant,
+    unitCents: line.unitCents,
+    quantity: line.quantity,
+    discountCents: lineDiscounts[index] ?? 0,
+    weightTenthsOz: line.weightTenthsOz,
+  }))
+}
+
+/** The session the payment provider is asked for: the discounted lines, the shipping and the shop's metadata. */
+function providerRequest(checkout: {
+  email: string
+  cart: Cart
+  quote: Quote
+  terms: DiscountTerms | null
+  discount: number
+  shippingCents: number
+}): Omit<CheckoutSessionRequest, 'idempotencyKey'> {
+  const { cart, quote, terms } = checkout
+  const items = chargeableLines(pricedLines(cart), checkout.discount)
+  return {
+    customerEmail: checkout.email,
+    lineItems: items.map((item) => {
+      const line = cart.lines[Number(item.key)]
+      if (!line) throw new Error(`chargeable line ${item.key} has no cart line`)
+      return {
+        name: lineName(line),
+        description: truncate(line.description, 200),
+        unitAmountCents: item.unitCents,
+        quantity: item.quantity,
+        productId: line.productId,
+      }
+    }),
+    shipping: {
+      amountCents: checkout.shippingCents,
+      displayName: quote.serviceName,
+      estimate: { minDays: quote.estimatedDaysMin, maxDays: quote.estimatedDaysMax },
+    },
+    metadata: {
+      shipping_rate_id: quote.id,
+      quote_id: quote.id,
+      total_weight: (cart.weightTenthsOz / 10).toFixed(1),
+      item_count: String(cart.itemCount),
+      ...(terms ? { discount_code: terms.code } : {}),
+    },
+  }
 }
 
 export interface CheckoutServiceDeps {
@@ -159,132 +224,124 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     return discounts.terms(trimmed, { subtotalCents })
   }
 
+  /**
+   * Step 1, price: rebuilds the order from the catalogue, the discount's terms and the server's own shipping
+   * quote; nothing the browser says about prices is used. Refuses what cannot be charged.
+   */
+  async function price(body: CreateSessionBody, userId: string | null): Promise<PricedCheckout> {
+    const email = body.customer_email.trim().toLowerCase()
+    if (!isEmail(email)) throw invalid('Please enter a valid e-mail address, like name@example.com.')
+    const shippingAddress = normalizeAddress(body.shipping_address)
+    const billingAddress = body.billing_address
+      ? normalizeAddress(body.billing_address, 'billing')
+      : shippingAddress
+    const cart = await buildCart(catalog, body.line_items.map(cartItem))
+    const shippingPrice = await shipping.priceFor(body.shipping_rate.id, cart, shippingAddress)
+    const terms = await discountTerms(body.discount_code, cart.subtotalCents)
+    const discount = discountCents(cart.subtotalCents, terms)
+    const goodsCents = cart.subtotalCents - discount
+    if (goodsCents < MIN_CHARGE_CENTS) throw invalid(MIN_TOTAL_MESSAGE)
+    const quote = shippingPrice.quote
+    const shippingCents = shippingPrice.centsFor(goodsCents)
+    const request = providerRequest({ email, cart, quote, terms, discount, shippingCents })
+    return {
+      email,
+      userId,
+      shippingAddress,
+      billingAddress,
+      cart,
+      quote,
+      terms,
+      discountCents: discount,
+      shippingCents,
+      lines: chargedLines(cart, discount),
+      request: { ...request, idempotencyKey: idempotencyKey(request, userId) },
+    }
+  }
+
+  /** Step 2, reserve: the code's use is held before the provider is asked, so parallel sessions can never pass a code's limits together. */
+  async function reserve(priced: PricedCheckout): Promise<void> {
+    if (!priced.terms) return
+    await discounts.reserve(
+      priced.terms.code,
+      { subtotalCents: priced.cart.subtotalCents, email: priced.email, userId: priced.userId },
+      {
+        key: priced.request.idempotencyKey,
+        expiresAt: new Date(clock.now().getTime() + RESERVATION_LIFETIME_MS),
+      },
+    )
+  }
+
+  /** Step 3, open: the provider's session; a refusal gives the reserved use back and answers 502. */
+  async function open(priced: PricedCheckout): Promise<ProviderSession & { clientSecret: string }> {
+    try {
+      return await deps.payments.createCheckoutSession(priced.request)
+    } catch (error) {
+      if (priced.terms) await discounts.release(priced.request.idempotencyKey)
+      if (!(error instanceof PaymentProviderError)) throw error
+      log.error('payment provider refused a session', { error: errorMessage(error) })
+      throw upstreamFailed('We could not start the secure payment. Please try again in a moment.')
+    }
+  }
+
+  /** Step 4, store: everything the order will be made from, under the provider's session id. */
+  async function store(priced: PricedCheckout, sessionId: string): Promise<void> {
+    const now = clock.now()
+    const { cart, quote, terms } = priced
+    await db
+      .insert(checkoutSessions)
+      .values({
+        id: sessionId,
+        provider: deps.payments.name,
+        status: 'open',
+        email: priced.email,
+        userId: priced.userId,
+        shippingAddress: JSON.stringify(priced.shippingAddress),
+        billingAddress: JSON.stringify(priced.billingAddress),
+        lines: JSON.stringify(priced.lines),
+        discountCode: terms?.code ?? null,
+        discountReservationKey: terms ? priced.request.idempotencyKey : null,
+        subtotalCents: cart.subtotalCents,
+        discountCents: priced.discountCents,
+        shippingCents: priced.shippingCents,
+        totalCents: cart.subtotalCents - priced.discountCents + priced.shippingCents,
+        itemCount: cart.itemCount,
+        totalWeightTenthsOz: cart.weightTenthsOz,
+        quoteId: quote.id,
+        shippingCarrier: quote.carrier,
+        shippingService: quote.serviceName,
+        shippingServiceToken: quote.serviceToken,
+        estimatedDaysMin: quote.estimatedDaysMin,
+        estimatedDaysMax: quote.estimatedDaysMax,
+        createdAt: now,
+        updatedAt: now,
+      })
+      // A double click gets the provider's same session back (idempotency key): store it once.
+      .onConflictDoNothing({ target: checkoutSessions.id })
+  }
+
+  /** Moves a session to `to` only from one of `from`, as a statement for a transaction. */
+  function statusStatement(id: string, to: CheckoutSessionStatus, from: readonly CheckoutSessionStatus[]) {
+    return db
+      .update(checkoutSessions)
+      .set({ status: to, updatedAt: clock.now() })
+      .where(and(eq(checkoutSessions.id, id), inArray(checkoutSessions.status, [...from])))
+      .returning({ id: checkoutSessions.id })
+  }
+
   const service = {
     /**
-     * Rebuilds the order from the catalogue, the discount rules and the server's own shipping quote, asks
-     * the payment provider for a session with those amounts, and stores what was asked for.
+     * Opens a payment session for the cart: priced on the server, the discount's use reserved, the
+     * provider's session opened, and what was asked for stored for the order the payment will make.
      */
     async createSession(
       body: CreateSessionBody,
       userId: string | null,
     ): Promise<{ sessionId: string; url: string }> {
-      const email = body.customer_email.trim().toLowerCase()
-      if (!isEmail(email)) throw invalid('Please enter a valid e-mail address, like name@example.com.')
-      const shippingAddress = normalizeAddress(body.shipping_address)
-      const billingAddress = body.billing_address
-        ? normalizeAddress(body.billing_address, 'billing')
-        : shippingAddress
-
-      const cart = await buildCart(
-        catalog,
-        body.line_items.map((item) => ({
-          productId: item.product_id,
-          quantity: item.quantity,
-          variant: item.variant,
-        })),
-      )
-      const quote = await shipping.liveQuote(body.shipping_rate.id, {
-        cartFingerprint: cart.fingerprint,
-        addressHash: addressHash(shippingAddress),
-      })
-      const terms = await discountTerms(body.discount_code, cart.subtotalCents)
-      const discount = discountCents(cart.subtotalCents, terms)
-      const goodsCents = cart.subtotalCents - discount
-      if (goodsCents < MIN_CHARGE_CENTS) throw invalid(MIN_TOTAL_MESSAGE)
-      const shippingCents = shippingPriceCents(quote, goodsCents)
-
-      const priced = pricedLines(cart)
-      const lineDiscounts = allocateDiscount(priced, discount)
-      const items = chargeableLines(priced, discount)
-      const lines: SessionLine[] = cart.lines.map((line, index) => ({
-        productId: line.productId,
-        name: line.name,
-        variant: line.variant,
-        unitCents: line.unitCents,
-        quantity: line.quantity,
-        discountCents: lineDiscounts[index] ?? 0,
-        weightTenthsOz: line.weightTenthsOz,
-      }))
-
-      const metadata: Record<string, string> = {
-        shipping_rate_id: quote.id,
-        quote_id: quote.id,
-        total_weight: (cart.weightTenthsOz / 10).toFixed(1),
-        item_count: String(cart.itemCount),
-        ...(terms ? { discount_code: terms.code } : {}),
-      }
-      const request: Omit<CheckoutSessionRequest, 'idempotencyKey'> = {
-        customerEmail: email,
-        lineItems: items.map((item) => {
-          const line = cart.lines[Number(item.key)]
-          if (!line) throw new Error(`chargeable line ${item.key} has no cart line`)
-          return {
-            name: lineName(line),
-            description: truncate(line.description, 200),
-            unitAmountCents: item.unitCents,
-            quantity: item.quantity,
-            productId: line.productId,
-          }
-        }),
-        shipping: {
-          amountCents: shippingCents,
-          displayName: quote.serviceName,
-          estimate: { minDays: quote.estimatedDaysMin, maxDays: quote.estimatedDaysMax },
-        },
-        metadata,
-      }
-
-      const key = idempotencyKey(request, userId)
-      // Held before the provider is asked, so parallel sessions can never pass a code's limits together.
-      if (terms) {
-        await discounts.reserve(
-          terms.code,
-          { subtotalCents: cart.subtotalCents, email, userId },
-          { key, expiresAt: new Date(clock.now().getTime() + RESERVATION_LIFETIME_MS) },
-        )
-      }
-      let session: Awaited<ReturnType<typeof deps.payments.createCheckoutSession>>
-      try {
-        session = await deps.payments.createCheckoutSession({ ...request, idempotencyKey: key })
-      } catch (error) {
-        if (terms) await discounts.release(key)
-        if (!(error instanceof PaymentProviderError)) throw error
-        log.error('payment provider refused a session', { error: errorMessage(error) })
-        throw upstreamFailed('We could not start the secure payment. Please try again in a moment.')
-      }
-
-      const now = clock.now()
-      await db
-        .insert(checkoutSessions)
-        .values({
-          id: session.id,
-          provider: deps.payments.name,
-          status: 'open',
-          email,
-          userId,
-          shippingAddress: JSON.stringify(shippingAddress),
-          billingAddress: JSON.stringify(billingAddress),
-          lines: JSON.stringify(lines),
-          discountCode: terms?.code ?? null,
-          discountReservationKey: terms ? key : null,
-          subtotalCents: cart.subtotalCents,
-          discountCents: discount,
-          shippingCents,
-          totalCents: goodsCents + shippingCents,
-          itemCount: cart.itemCount,
-          totalWeightTenthsOz: cart.weightTenthsOz,
-          quoteId: quote.id,
-          shippingCarrier: quote.carrier,
-          shippingService: quote.serviceName,
-          shippingServiceToken: quote.serviceToken,
-          estimatedDaysMin: quote.estimatedDaysMin,
-          estimatedDaysMax: quote.estimatedDaysMax,
-          createdAt: now,
-          updatedAt: now,
-        })
-        // A double click gets the provider's same session back (idempotency key): store it once.
-        .onConflictDoNothing({ target: checkoutSessions.id })
-
+      const priced = await price(body, userId)
+      await reserve(priced)
+      const session = await open(priced)
+      await store(priced, session.id)
       return {
         sessionId: session.id,
         url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,
@@ -305,19 +362,17 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       to: CheckoutSessionStatus,
       from: readonly CheckoutSessionStatus[],
     ): Promise<boolean> {
-      const moved = await db
-        .update(checkoutSessions)
-        .set({ status: to, updatedAt: clock.now() })
-        .where(and(eq(checkoutSessions.id, id), inArray(checkoutSessions.status, [...from])))
-        .returning({ id: checkoutSessions.id })
+      const moved = await statusStatement(id, to, from)
       return moved.length > 0
     },
 
+    statusStatement,
+
     /**
-     * The payment made an order: the session is complete and remembers which order it made. Unexecuted,
-     * for the batch that makes the order; `orderId` is SQL for the order's id there.
+     * The payment made an order: the session is complete and remembers which order it made. A statement
+     * for the transaction that makes the order; `orderId` is SQL for the order's id there.
      */
-    markCompleteQuery(id: string, orderId: SQL) {
+    markCompleteStatement(id: string, orderId: SQL<number>): Statement {
       return db
         .update(checkoutSessions)
         .set({ status: 'complete', orderId: sql`${orderId}`, updatedAt: clock.now() })
@@ -331,7 +386,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
      * order it may yet make can be sent and confirmed, as a guest's would; every other one is minimised
      * like the account's orders.
      */
-    forgetCustomerQueries(userId: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+    forgetCustomerQueries(userId: string): [Statement, Statement] {
       const now = clock.now()
       const payable = or(
         eq(checkoutSessions.status, 'payment_pending'),
@@ -372,11 +427,11 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     },
 
     /**
-     * For the batch that makes a paid order: a job that ends the customer's other open sessions holding a
-     * first-order code, queued only if there are any (docs/decisions/021). Their payment would be a
-     * second order at the first-order price.
+     * For the transaction that makes a paid order: a job that ends the customer's other open sessions
+     * holding a first-order code, queued only if there are any (docs/decisions/021). Their payment would
+     * be a second order at the first-order price.
      */
-    expireFirstOrderSessionsQuery(record: Pick<CheckoutRecord, 'id' | 'email' | 'userId'>) {
+    expireFirstOrderSessionsStatement(record: Pick<CheckoutRecord, 'id' | 'email' | 'userId'>): Statement {
       const customer = { email: record.email, userId: record.userId }
       const payload: PaidSessionCustomer & Record<string, unknown> = { ...customer, paidSession: record.id }
       return deps.jobs.enqueueQuery(CHECKOUT_JOBS.expireFirstOrderSessions, payload, {

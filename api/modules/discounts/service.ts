@@ -2,11 +2,11 @@ import { customerKey } from '@core/rules/customer'
 import type { DiscountTerms } from '@core/rules/discounts'
 import { formatCents } from '@core/rules/money'
 import { and, count, eq, gt, inArray, not, or, type SQL, sql } from 'drizzle-orm'
-import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { invalid, notFound } from '../../lib/domain-errors'
+import { runTogether, type Statement } from '../../lib/statements'
 
 export interface DiscountContext {
   subtotalCents: number
@@ -249,7 +249,7 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     },
 
     /**
-     * SQL, for the batch that makes a paid order: why this payment broke a per-customer rule of `code`, or
+     * SQL, for the transaction that makes a paid order: why this payment broke a per-customer rule of `code`, or
      * NULL. Checked for every customer, by customer key and by account, and answered to staff only (the
      * order's warning): a first-order code when `earlierOrder` (SQL: the number of this customer's order
      * paid before, or NULL) is not NULL; a code with uses per customer that this customer had used up.
@@ -285,7 +285,12 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
 
     /** The session expired or its payment failed: its reservation stops counting. */
     async release(reservationKey: string): Promise<void> {
-      await db
+      await service.releaseStatement(reservationKey)
+    },
+
+    /** release as a statement, for the transaction that ends the session. */
+    releaseStatement(reservationKey: string): Statement {
+      return db
         .update(discountRedemptions)
         .set({ status: 'released' })
         .where(
@@ -297,16 +302,12 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
     },
 
     /**
-     * recordRedemption as statements for the batch that makes the order, so the use is counted in the
-     * same transaction as the order: `orderRef` is SQL for the order number there. Same rules: the
-     * reservation becomes the redemption, else (no reservation, or it was already redeemed) a new row,
-     * which the unique order reference makes a no-op the second time.
+     * recordRedemption as statements for the transaction that makes the order, so the use is counted
+     * with the order: `orderRef` is SQL for the order number there. Same rules: the reservation becomes
+     * the redemption, else (no reservation, or it was already redeemed) a new row, which the unique order
+     * reference makes a no-op the second time.
      */
-    redemptionQueries(
-      code: string,
-      redemption: Omit<Redemption, 'orderRef'>,
-      orderRef: SQL,
-    ): BatchItem<'sqlite'>[] {
+    redeemStatements(code: string, redemption: Omit<Redemption, 'orderRef'>, orderRef: SQL): Statement[] {
       const email = redemption.email.trim().toLowerCase()
       const insert = sql`insert into ${discountRedemptions}
           (code, status, order_ref, email, customer_key, user_id, created_at)
@@ -336,7 +337,7 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
      * payment session may still be paid only stops being the account's: if it is paid, it is a guest's,
      * and the per-customer rules still see it by e-mail.
      */
-    forgetCustomerQueries(userId: string): [BatchItem<'sqlite'>, BatchItem<'sqlite'>] {
+    forgetCustomerQueries(userId: string): [Statement, Statement] {
       const now = clock.now()
       const live = and(eq(discountRedemptions.status, 'reserved'), gt(discountRedemptions.expiresAt, now))
       return [
@@ -354,8 +355,7 @@ export function createDiscountService({ db, clock, hasPaidOrder }: DiscountServi
      * twice counts once.
      */
     async recordRedemption(code: string, redemption: Redemption): Promise<void> {
-      const [first, ...rest] = service.redemptionQueries(code, redemption, sql`${redemption.orderRef}`)
-      if (first) await db.batch([first, ...rest])
+      await runTogether(db, service.redeemStatements(code, redemption, sql`${redemption.orderRef}`))
     },
   }
   return service

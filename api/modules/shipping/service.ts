@@ -6,7 +6,7 @@ import { ShippingProviderError } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { conflict, DomainError, invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
-import { buildCart, type CartItemInput } from '../catalog/cart'
+import { buildCart, type Cart, type CartItemInput } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
 import { sharedSecret } from '../settings/secrets'
@@ -15,6 +15,13 @@ import { parcelFor, QUOTE_EXPIRED_MESSAGE, QUOTE_LIFETIME_MS, shippingPriceCents
 import { type Quote, type QuoteBinding, readQuote, signQuote } from './quote-token'
 
 export type { Quote } from './quote-token'
+
+/** What shipping costs a checkout: the quote it chose, and its price once the goods' total is known. */
+export interface ShippingPrice {
+  quote: Quote
+  /** The price in cents when the goods come to `goodsCents` after discount: free shipping applies. */
+  centsFor(goodsCents: number): number
+}
 
 /** The name of the key that signs quotes, in the settings table. */
 export const QUOTE_KEY_SETTING = 'shipping-quote-key'
@@ -87,7 +94,7 @@ export function createShippingService(deps: ShippingServiceDeps) {
     }
   }
 
-  return {
+  const service = {
     /**
      * Quotes every service for the cart and address. Each rate's id is a signed quote the checkout can
      * verify without a lookup: nothing is written per request.
@@ -145,7 +152,22 @@ export function createShippingService(deps: ShippingServiceDeps) {
       if (!quote || quote.expiresAt <= clock.now().getTime()) throw conflict(QUOTE_EXPIRED_MESSAGE)
       return quote
     },
+
+    /**
+     * The price of the rate `quoteId` for a checkout of this cart to this address: the quote must be one
+     * this shop signed for this very cart and destination, still live (else the conflict liveQuote gives).
+     */
+    async priceFor(
+      quoteId: string,
+      cart: Pick<Cart, 'fingerprint'>,
+      address: ShippingAddress,
+    ): Promise<ShippingPrice> {
+      const binding = { cartFingerprint: cart.fingerprint, addressHash: addressHash(address) }
+      const quote = await service.liveQuote(quoteId, binding)
+      return { quote, centsFor: (goodsCents) => shippingPriceCents(quote, goodsCents) }
+    },
   }
+  return service
 }
 
 export type ShippingService = ReturnType<typeof createShippingService>

@@ -1,19 +1,12 @@
-import { CHARGE_CURRENCY } from '@core/rules/money'
-import { formatOrderNumber } from '@core/rules/order-status'
 import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { orders as orderRows } from '../../../db/schema/orders'
 import { webhookEvents } from '../../../db/schema/webhooks'
 import type { PaymentEvent, PaymentProvider, ProviderSession } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
-import { log } from '../../lib/log'
 import { isStorageFull } from '../../lib/storage-full'
-import type { CheckoutRecord, CheckoutService } from '../checkout/service'
-import type { DiscountService } from '../discounts/service'
-import type { OrderDraft } from '../orders/model'
-import type { OrdersService } from '../orders/service'
+import type { FulfilmentService } from '../fulfilment/service'
 
 /**
  * A handler's lease on an event, unless EVENT_LEASE_SECONDS says otherwise. Handling takes milliseconds (no
@@ -47,6 +40,9 @@ interface Handled {
   recorded?: boolean
 }
 
+/** The note of a paid-session event whose order an earlier event had made (a duplicate or a sibling). */
+const ALREADY_EXISTED = 'order already existed'
+
 const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
 const PAYMENT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded'])
 
@@ -56,45 +52,24 @@ function storedPayload(event: PaymentEvent): string {
   return JSON.stringify({ ...event, session })
 }
 
-/** The order a paid checkout session makes: the figures the server stored when it opened the session. */
-function orderDraft(record: CheckoutRecord): OrderDraft {
-  return {
-    checkoutSessionId: record.id,
-    userId: record.userId,
-    email: record.email,
-    shippingAddress: record.shippingAddress,
-    billingAddress: record.billingAddress,
-    lines: record.lines,
-    discountCode: record.discountCode,
-    subtotalCents: record.subtotalCents,
-    discountCents: record.discountCents,
-    shippingCents: record.shippingCents,
-    totalCents: record.totalCents,
-    itemCount: record.itemCount,
-    totalWeightTenthsOz: record.totalWeightTenthsOz,
-    shippingCarrier: record.shippingCarrier,
-    shippingService: record.shippingService,
-    shippingServiceToken: record.shippingServiceToken,
-  }
-}
-
 export interface WebhookServiceDeps {
   db: Database
   clock: Clock
   payments: PaymentProvider
   /** How long a handler holds an event; EVENT_LEASE_MS by default. */
   eventLeaseMs?: number
-  checkout: CheckoutService
-  orders: OrdersService
-  discounts: DiscountService
+  /** What a payment event does to the shop: the order, the session, the discount. */
+  fulfilment: FulfilmentService
 }
 
 /**
- * Handles verified payment events, from Stripe's webhook or the demo provider. Each event id is stored
- * once; each checkout session makes at most one order however many events, in whatever order, arrive.
+ * Handles verified payment events, from Stripe's webhook or the demo provider: stores each event id once
+ * and holds a lease on it while it is handled, so of any number of deliveries, processes and instances one
+ * handles it; what the event does to the shop is the fulfilment service's. Each checkout session makes at
+ * most one order however many events, in whatever order, arrive.
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const { db, clock, checkout, orders, discounts } = deps
+  const { db, clock, fulfilment } = deps
   const leaseMs = deps.eventLeaseMs ?? EVENT_LEASE_MS
 
   /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
@@ -147,106 +122,53 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return taken.length > 0
   }
 
-  async function createOrder(
-    event: PaymentEvent,
-    session: ProviderSession,
+  /**
+   * The event's outcome, as a statement: run on its own once the event is handled, or inside the paid
+   * session's transaction, where the order's id and the note are SQL evaluated with the order.
+   */
+  function outcomeStatement(
+    eventId: string,
+    outcome: { status: WebhookEventStatus; orderId: number | SQL | null; note: string | SQL | null },
     started: number,
-  ): Promise<Handled> {
-    const record = await checkout.record(session.id)
-    if (!record) return { status: 'ignored', note: 'unknown checkout session' }
-    // The provider charged what it was asked, in the currency it was asked; anything else means the session
-    // is not ours to fulfil. An event that does not say what was charged cannot be checked, so it makes no
-    // order either.
-    if (session.amountTotal === null) {
-      log.error('payment event without an amount', { event: event.id })
-      return { status: 'failed', note: 'amount missing' }
-    }
-    if (session.amountTotal !== record.totalCents) {
-      log.error('payment amount differs from the checkout session', {
-        event: event.id,
-        charged: session.amountTotal,
-        expected: record.totalCents,
+  ) {
+    return db
+      .update(webhookEvents)
+      .set({
+        status: outcome.status,
+        orderId: outcome.orderId,
+        note: outcome.note,
+        claimedUntil: null,
+        processingTimeMs: Math.round(performance.now() - started),
       })
-      return { status: 'failed', note: 'amount does not match the checkout session' }
-    }
-    // Every session asks for US dollars: 2,100 of another currency's cents is not what was asked for.
-    if (session.currency === null) {
-      log.error('payment event without a currency', { event: event.id })
-      return { status: 'failed', note: 'currency missing' }
-    }
-    if (session.currency !== CHARGE_CURRENCY) {
-      log.error('payment currency differs from the checkout session', {
-        event: event.id,
-        charged: session.currency,
-        expected: CHARGE_CURRENCY,
-      })
-      return { status: 'failed', note: 'currency does not match the checkout session' }
-    }
-    // One transaction: the order, its lines and jobs, the completed session, the discount use and this
-    // event's outcome. A crash leaves all of it undone and the event leased, to be handled again.
-    const customer = { email: record.email, userId: record.userId }
-    const { orderId, created, discountWarning } = await orders.create(
-      orderDraft(record),
-      event.id,
-      (orderIdSql) => {
-        // The order number as formatOrderNumber writes it: six digits at least.
-        const orderRef = sql`printf('%06d', ${orderIdSql})`
-        return [
-          checkout.markCompleteQuery(record.id, orderIdSql),
-          ...(record.discountCode
-            ? [
-                ...discounts.redemptionQueries(
-                  record.discountCode,
-                  { ...customer, reservationKey: record.discountReservationKey },
-                  orderRef,
-                ),
-                // The money is taken, so the order stands; a per-customer rule it broke (the first-order
-                // code on a second order) is written on it for staff (docs/decisions/021).
-                orders.discountWarningQuery(
-                  orderIdSql,
-                  event.id,
-                  discounts.repeatUseWarning(
-                    record.discountCode,
-                    customer,
-                    orderRef,
-                    orders.earlierOrderSql(orderIdSql),
-                  ),
-                ),
-              ]
-            : []),
-          // The customer's other open first-order sessions can no longer be a first order: ended soon after.
-          checkout.expireFirstOrderSessionsQuery(record),
-          db
-            .update(webhookEvents)
-            .set({
-              status: 'processed',
-              orderId: sql`${orderIdSql}`,
-              note: sql`case when (select ${orderRows.sourceEventId} from ${orderRows} where ${orderRows.id} = ${orderIdSql}) = ${event.id} then null else 'order already existed' end`,
-              claimedUntil: null,
-              processingTimeMs: Math.round(performance.now() - started),
-            })
-            .where(eq(webhookEvents.id, event.id)),
-        ]
-      },
-    )
-    if (created && discountWarning) {
-      log.warn('paid order breaks a rule of its discount code', {
-        order: formatOrderNumber(orderId),
-        code: record.discountCode,
-      })
-    }
-    return {
-      status: 'processed',
-      orderId,
-      note: created ? undefined : 'order already existed',
-      recorded: true,
-    }
+      .where(eq(webhookEvents.id, eventId))
   }
 
-  /** A session that can no longer be paid gives its discount use back. */
-  async function releaseDiscount(sessionId: string): Promise<void> {
-    const record = await checkout.record(sessionId)
-    if (record?.discountReservationKey) await discounts.release(record.discountReservationKey)
+  /** A paid session: fulfilment makes the order, with this event's outcome in the same transaction. */
+  async function paid(event: PaymentEvent, session: ProviderSession, started: number): Promise<Handled> {
+    const result = await fulfilment.paidSession({ eventId: event.id, session }, (order) =>
+      outcomeStatement(
+        event.id,
+        {
+          status: 'processed',
+          orderId: order.orderId,
+          note: sql`case when ${order.created} then null else ${ALREADY_EXISTED} end`,
+        },
+        started,
+      ),
+    )
+    switch (result.kind) {
+      case 'unknown-session':
+        return { status: 'ignored', note: 'unknown checkout session' }
+      case 'not-as-asked':
+        return { status: 'failed', note: result.reason }
+      case 'ordered':
+        return {
+          status: 'processed',
+          orderId: result.orderId,
+          note: result.created ? undefined : ALREADY_EXISTED,
+          recorded: true,
+        }
+    }
   }
 
   async function handle(event: PaymentEvent, started: number): Promise<Handled> {
@@ -254,19 +176,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     if (!session) return { status: 'ignored', note: 'not a checkout session event' }
     switch (event.type) {
       case 'checkout.session.completed':
-        if (PAID.has(session.paymentStatus)) return createOrder(event, session, started)
+        if (PAID.has(session.paymentStatus)) return paid(event, session, started)
         // Delayed payment methods: the customer finished, the money follows in an async_payment event.
-        await checkout.markStatus(session.id, 'payment_pending', ['open'])
+        await fulfilment.paymentPending(session.id)
         return { status: 'processed', note: 'payment pending' }
       case 'checkout.session.async_payment_succeeded':
-        return createOrder(event, session, started)
+        return paid(event, session, started)
       case 'checkout.session.async_payment_failed':
-        await checkout.markStatus(session.id, 'payment_failed', ['open', 'payment_pending'])
-        await releaseDiscount(session.id)
+        await fulfilment.sessionEnded(session.id, 'payment_failed')
         return { status: 'processed' }
       case 'checkout.session.expired':
-        await checkout.markStatus(session.id, 'expired', ['open', 'payment_pending'])
-        await releaseDiscount(session.id)
+        await fulfilment.sessionEnded(session.id, 'expired')
         return { status: 'processed' }
       default:
         return { status: 'ignored', note: 'event type not used' }
@@ -381,40 +301,20 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     } catch (error) {
       // Released even while another writer holds the database, so a redelivery can take the event at once
       // instead of waiting out the lease.
+      const note = isDatabaseBusy(error)
+        ? 'database busy'
+        : isStorageFull(error)
+          ? 'disk full'
+          : 'internal error'
       await whileBusy(
-        () =>
-          db
-            .update(webhookEvents)
-            .set({
-              status: 'failed',
-              note: isDatabaseBusy(error)
-                ? 'database busy'
-                : isStorageFull(error)
-                  ? 'disk full'
-                  : 'internal error',
-              claimedUntil: null,
-              processingTimeMs: Math.round(performance.now() - started),
-            })
-            .where(eq(webhookEvents.id, event.id)),
+        () => outcomeStatement(event.id, { status: 'failed', orderId: null, note }, started),
         RELEASE_WAIT_MS,
       )
       throw error
     }
     if (!handled.recorded) {
-      await whileBusy(
-        () =>
-          db
-            .update(webhookEvents)
-            .set({
-              status: handled.status,
-              orderId: handled.orderId ?? null,
-              note: handled.note ?? null,
-              claimedUntil: null,
-              processingTimeMs: Math.round(performance.now() - started),
-            })
-            .where(eq(webhookEvents.id, event.id)),
-        RELEASE_WAIT_MS,
-      )
+      const outcome = { status: handled.status, orderId: handled.orderId ?? null, note: handled.note ?? null }
+      await whileBusy(() => outcomeStatement(event.id, outcome, started), RELEASE_WAIT_MS)
     }
     return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
