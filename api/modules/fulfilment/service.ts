@@ -112,33 +112,33 @@ function notAsAsked(eventId: string, session: ProviderSession, record: CheckoutR
   return null
 }
 
+/**
+ * The discount's part of a paid order: its use redeemed, and a per-customer rule it broke (the first-order
+ * code on a second order) written on the order for staff: the money is taken, so the order stands
+ * (docs/decisions/021).
+ */
+function discountStatements(
+  { orders, discounts }: Pick<FulfilmentDeps, 'orders' | 'discounts'>,
+  record: CheckoutRecord,
+  order: OrderPlacement,
+): Statement[] {
+  const code = record.discountCode
+  if (!code) return []
+  const customer = { email: record.email, userId: record.userId }
+  const earlier = orders.earlierOrderNumber(order)
+  const warning = discounts.repeatUseWarning(code, customer, order.orderNumber, earlier)
+  return [
+    ...discounts.redeemStatements(
+      code,
+      { ...customer, reservationKey: record.discountReservationKey },
+      order.orderNumber,
+    ),
+    orders.discountWarningStatement(order, warning),
+  ]
+}
+
 export function createFulfilmentService(deps: FulfilmentDeps) {
   const { db, checkout, orders, discounts } = deps
-
-  /**
-   * The discount's part of a paid order: its use redeemed, and a per-customer rule it broke (the
-   * first-order code on a second order) written on the order for staff: the money is taken, so the order
-   * stands (docs/decisions/021).
-   */
-  function discountStatements(record: CheckoutRecord, order: OrderPlacement): Statement[] {
-    const code = record.discountCode
-    if (!code) return []
-    const customer = { email: record.email, userId: record.userId }
-    const warning = discounts.repeatUseWarning(
-      code,
-      customer,
-      order.orderNumber,
-      orders.earlierOrderNumber(order),
-    )
-    return [
-      ...discounts.redeemStatements(
-        code,
-        { ...customer, reservationKey: record.discountReservationKey },
-        order.orderNumber,
-      ),
-      orders.discountWarningStatement(order, warning),
-    ]
-  }
 
   return {
     /**
@@ -160,7 +160,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
         ...order.statements,
         ...order.jobs,
         checkout.markCompleteStatement(record.id, order.orderId),
-        ...discountStatements(record, order),
+        ...discountStatements(deps, record, order),
         // The customer's other open first-order sessions can no longer be a first order: ended soon after.
         checkout.expireFirstOrderSessionsStatement(record),
         recordOutcome(order),

@@ -8,8 +8,38 @@ import type { Statement } from '../../lib/statements'
 import type { Order } from './model'
 import { readOrder, withLines } from './reads'
 
+/**
+ * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its shipped
+ * orders stay for the accounts with the customer minimised (no name, e-mail, street or city; state,
+ * country and ZIP prefix kept; no link to the label, which shows the address) and no longer belong to
+ * an account. An order paid in the moment before the batch and not shipped yet keeps its address so it
+ * can still be sent, like a guest's order; the deletion refuses while it can see such an order.
+ */
+function forgetCustomerStatements(
+  { db, clock }: { db: Database; clock: Clock },
+  userId: string,
+): [Statement, Statement] {
+  const now = clock.now()
+  return [
+    db
+      .update(orders)
+      .set({
+        userId: null,
+        email: '',
+        customerKey: '',
+        customerName: '',
+        shippingAddress: minimisedAddressSql(orders.shippingAddress),
+        billingAddress: minimisedAddressSql(orders.billingAddress),
+        labelUrl: null,
+        updatedAt: now,
+      })
+      .where(and(eq(orders.userId, userId), eq(orders.status, 'shipped'))),
+    db.update(orders).set({ userId: null, updatedAt: now }).where(eq(orders.userId, userId)),
+  ]
+}
+
 export function createCustomerOrders(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps
+  const { db } = deps
   return {
     /**
      * Whether this account has ever placed an order (orders exist only once paid). By account only: it
@@ -64,31 +94,6 @@ export function createCustomerOrders(deps: { db: Database; clock: Clock }) {
       return order && order.userId === userId ? order : null
     },
 
-    /**
-     * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its shipped
-     * orders stay for the accounts with the customer minimised (no name, e-mail, street or city; state,
-     * country and ZIP prefix kept; no link to the label, which shows the address) and no longer belong to
-     * an account. An order paid in the moment before the batch and not shipped yet keeps its address so it
-     * can still be sent, like a guest's order; the deletion refuses while it can see such an order.
-     */
-    forgetCustomerQueries(userId: string): [Statement, Statement] {
-      const now = clock.now()
-      return [
-        db
-          .update(orders)
-          .set({
-            userId: null,
-            email: '',
-            customerKey: '',
-            customerName: '',
-            shippingAddress: minimisedAddressSql(orders.shippingAddress),
-            billingAddress: minimisedAddressSql(orders.billingAddress),
-            labelUrl: null,
-            updatedAt: now,
-          })
-          .where(and(eq(orders.userId, userId), eq(orders.status, 'shipped'))),
-        db.update(orders).set({ userId: null, updatedAt: now }).where(eq(orders.userId, userId)),
-      ]
-    },
+    forgetCustomerQueries: (userId: string) => forgetCustomerStatements(deps, userId),
   }
 }

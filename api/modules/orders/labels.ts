@@ -18,86 +18,93 @@ export interface LabelPurchaseDeps {
   get: (id: number) => Promise<Order | null>
 }
 
-export function createLabelPurchase({ shipping, moves, get }: LabelPurchaseDeps) {
-  /** Buys a label; the crash drill may kill the process right after the carrier sold it. */
-  async function buyLabelAtCarrier(
-    request: Parameters<ShippingProvider['buyLabel']>[0],
-  ): Promise<PurchasedLabel> {
-    const label = await shipping.buyLabel(request)
-    crashPoint('label-bought')
-    return label
-  }
+/** Buys a label; the crash drill may kill the process right after the carrier sold it. */
+async function buyLabelAtCarrier(
+  shipping: ShippingProvider,
+  request: Parameters<ShippingProvider['buyLabel']>[0],
+): Promise<PurchasedLabel> {
+  const label = await shipping.buyLabel(request)
+  crashPoint('label-bought')
+  return label
+}
 
-  /** pending → processing, recording the carrier reference before anything is bought; true if this call moved it. */
-  function startPurchase(orderId: number): Promise<boolean> {
-    return moves.move(
-      orderId,
-      'pending',
-      'processing',
-      { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
-      { labelReference: labelReferenceFor(orderId) },
+/** pending → processing, recording the carrier reference before anything is bought; true if this call moved it. */
+function startPurchase(moves: LabelPurchaseDeps['moves'], orderId: number): Promise<boolean> {
+  return moves.move({
+    id: orderId,
+    from: 'pending',
+    to: 'processing',
+    note: { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
+    extra: { labelReference: labelReferenceFor(orderId) },
+  })
+}
+
+/**
+ * The label for an order in processing: one bought earlier under its reference (after a crash, an expired
+ * lease or a lost carrier answer), else a new one. A carrier that no longer sells the paid-for service
+ * fails the order for staff; any other error fails it on the job's last attempt and is thrown.
+ */
+async function labelFor(
+  { shipping, moves }: LabelPurchaseDeps,
+  order: Order,
+  startedHere: boolean,
+  lastAttempt: boolean,
+): Promise<PurchasedLabel | null> {
+  const reference = order.labelReference ?? `${formatOrderNumber(order.id)}-${order.uid}`
+  try {
+    const earlier = startedHere ? null : await shipping.findLabel(reference)
+    return (
+      earlier ??
+      (await buyLabelAtCarrier(shipping, {
+        reference,
+        serviceToken: order.shippingServiceToken,
+        parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
+        address: order.shippingAddress,
+      }))
     )
-  }
-
-  /**
-   * The label for an order in processing: one bought earlier under its reference (after a crash, an expired
-   * lease or a lost carrier answer), else a new one. A carrier that no longer sells the paid-for service
-   * fails the order for staff; any other error fails it on the job's last attempt and is thrown.
-   */
-  async function labelFor(
-    order: Order,
-    startedHere: boolean,
-    lastAttempt: boolean,
-  ): Promise<PurchasedLabel | null> {
-    const reference = order.labelReference ?? `${formatOrderNumber(order.id)}-${order.uid}`
-    try {
-      const earlier = startedHere ? null : await shipping.findLabel(reference)
-      return (
-        earlier ??
-        (await buyLabelAtCarrier({
-          reference,
-          serviceToken: order.shippingServiceToken,
-          parcel: parcelFor(order.itemCount, order.totalWeightTenthsOz),
-          address: order.shippingAddress,
-        }))
-      )
-    } catch (error) {
-      if (error instanceof PaidServiceUnavailableError) {
-        // Retrying on a timer would meet the same rates: staff decide (Retry once it is offered, or refund).
-        const reason = `${error.message}; the customer paid for ${order.shippingService}`
-        log.error('label not bought', { order: formatOrderNumber(order.id), reason: errorMessage(reason) })
-        await moves.failLabel(order.id, reason)
-        return null
-      }
-      if (lastAttempt) await moves.failLabel(order.id, error instanceof Error ? error.message : String(error))
-      throw error
+  } catch (error) {
+    if (error instanceof PaidServiceUnavailableError) {
+      // Retrying on a timer would meet the same rates: staff decide (Retry once it is offered, or refund).
+      const reason = `${error.message}; the customer paid for ${order.shippingService}`
+      log.error('label not bought', { order: formatOrderNumber(order.id), reason: errorMessage(reason) })
+      await moves.failLabel(order.id, reason)
+      return null
     }
+    if (lastAttempt) await moves.failLabel(order.id, error instanceof Error ? error.message : String(error))
+    throw error
   }
+}
 
-  /** processing → label_created with the label; a label bought for an order that moved on is reported. */
-  async function recordLabel(order: Order, label: PurchasedLabel): Promise<void> {
-    const recorded = await moves.move(
-      order.id,
-      'processing',
-      'label_created',
-      { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
-      {
-        shippoTrackingNumber: label.trackingNumber,
-        labelUrl: label.labelUrl,
-        trackingUrl: label.trackingUrl,
-        failureReason: null,
-      },
-    )
-    if (recorded) return
-    const now = await get(order.id)
-    // Another attempt found and recorded this same label first: nothing lost.
-    if (now?.shippoTrackingNumber === label.trackingNumber) return
-    const number = formatOrderNumber(order.id)
-    const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`
-    log.error('label bought but not recorded', { order: number, detail: errorMessage(lost) })
-    throw new Error(lost)
-  }
+/** processing → label_created with the label; a label bought for an order that moved on is reported. */
+async function recordLabel(
+  { moves, get }: LabelPurchaseDeps,
+  order: Order,
+  label: PurchasedLabel,
+): Promise<void> {
+  const recorded = await moves.move({
+    id: order.id,
+    from: 'processing',
+    to: 'label_created',
+    note: { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
+    extra: {
+      shippoTrackingNumber: label.trackingNumber,
+      labelUrl: label.labelUrl,
+      trackingUrl: label.trackingUrl,
+      failureReason: null,
+    },
+  })
+  if (recorded) return
+  const now = await get(order.id)
+  // Another attempt found and recorded this same label first: nothing lost.
+  if (now?.shippoTrackingNumber === label.trackingNumber) return
+  const number = formatOrderNumber(order.id)
+  const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`
+  log.error('label bought but not recorded', { order: number, detail: errorMessage(lost) })
+  throw new Error(lost)
+}
 
+export function createLabelPurchase(deps: LabelPurchaseDeps) {
+  const { moves, get } = deps
   return {
     /**
      * Buys the order's label, once:
@@ -112,12 +119,12 @@ export function createLabelPurchase({ shipping, moves, get }: LabelPurchaseDeps)
      * and a carrier call times out long before a job's lease runs out.
      */
     async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
-      const startedHere = await startPurchase(orderId)
+      const startedHere = await startPurchase(moves, orderId)
       const order = await get(orderId)
       // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
-      const label = await labelFor(order, startedHere, context.lastAttempt)
-      if (label) await recordLabel(order, label)
+      const label = await labelFor(deps, order, startedHere, context.lastAttempt)
+      if (label) await recordLabel(deps, order, label)
     },
 
     /**
@@ -126,7 +133,7 @@ export function createLabelPurchase({ shipping, moves, get }: LabelPurchaseDeps)
      * died; Retry asks the carrier for it before buying (the order carries its reference from here on).
      */
     async abandonLabel(orderId: number, reason: string): Promise<void> {
-      await startPurchase(orderId)
+      await startPurchase(moves, orderId)
       const order = await get(orderId)
       if (order?.status === 'processing') await moves.failLabel(orderId, reason)
     },

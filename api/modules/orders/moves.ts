@@ -13,6 +13,16 @@ import type { Statement } from '../../lib/statements'
 import type { JobQueue } from '../jobs/service'
 import { type MoveNote, ORDER_JOBS, SYSTEM_ACTOR } from './model'
 
+/** One status move: which order, from which status (null: any the rules allow), to which, who and why. */
+export interface Move {
+  id: number
+  from: OrderStatus | null
+  to: OrderStatus
+  note: MoveNote
+  /** Other columns that change with the move (the label's tracking number, a failure reason …). */
+  extra?: SQLiteUpdateSetSource<typeof orders>
+}
+
 /**
  * The carrier reference of an order's label: the padded order number and the order's uid
  * (`000042-3f9c…`). The number alone comes back after a restored backup; the uid never does, so a label
@@ -23,80 +33,81 @@ export function labelReferenceFor(id: number): SQL {
   return sql`coalesce(${orders.labelReference}, ${formatOrderNumber(id)} || '-' || ${orders.uid})`
 }
 
-export function createOrderMoves(deps: { db: Database; clock: Clock; jobs: JobQueue }) {
-  const { db, clock, jobs } = deps
+interface MoveDeps {
+  db: Database
+  clock: Clock
+  jobs: JobQueue
+}
 
-  /**
-   * One move as statements for a transaction: the order moves to `to` only from `from` (or, given null,
-   * from any status the rules allow: `statusesThatCanMoveTo`), so it cannot happen twice; `update` returns
-   * the order's id only if it moved. A move the rules do not allow is a programming error.
-   *
-   * The history entry is an INSERT … SELECT with the same condition, run just before the UPDATE: both see
-   * the same row, so the entry exists exactly when the move happened, and records the status the order
-   * really left. A statement placed right after `update` can ask SQLite's changes() whether it moved.
-   */
-  function moveStatements(
-    id: number,
-    from: OrderStatus | null,
-    to: OrderStatus,
-    note: MoveNote,
-    extra: SQLiteUpdateSetSource<typeof orders> = {},
-  ) {
-    const allowed = statusesThatCanMoveTo(to)
-    if (from !== null && !allowed.includes(from))
-      throw new Error(`an order cannot move from ${from} to ${to}`)
-    const now = clock.now()
-    const eligible = and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from]))
-    return {
-      history:
-        db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
-        select ${orders.id}, ${orders.status}, ${to}, ${note.actor}, ${note.reason.slice(0, 300)}, ${now.getTime()}
-        from ${orders} where ${eligible}`),
-      update: db
-        .update(orders)
-        .set({ ...extra, status: to, updatedAt: now })
-        .where(eligible)
-        .returning({ id: orders.id }),
-    }
+/**
+ * One move as statements for a transaction: the order moves only from `from` (or from a status the rules
+ * allow: `statusesThatCanMoveTo`), so it cannot happen twice; `update` returns the order's id only if it
+ * moved. A move the rules do not allow is a programming error.
+ *
+ * The history entry is an INSERT … SELECT with the same condition, run just before the UPDATE: both see
+ * the same row, so the entry exists exactly when the move happened, and records the status the order
+ * really left. A statement placed right after `update` can ask SQLite's changes() whether it moved.
+ */
+function moveStatements({ db, clock }: Pick<MoveDeps, 'db' | 'clock'>, move: Move) {
+  const { id, from, to, note } = move
+  const allowed = statusesThatCanMoveTo(to)
+  if (from !== null && !allowed.includes(from)) throw new Error(`an order cannot move from ${from} to ${to}`)
+  const now = clock.now()
+  const eligible = and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from]))
+  return {
+    history:
+      db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
+      select ${orders.id}, ${orders.status}, ${to}, ${note.actor}, ${note.reason.slice(0, 300)}, ${now.getTime()}
+      from ${orders} where ${eligible}`),
+    update: db
+      .update(orders)
+      .set({ ...move.extra, status: to, updatedAt: now })
+      .where(eligible)
+      .returning({ id: orders.id }),
   }
+}
+
+/** The shipping e-mail's job, keyed by the order's uid: an order number comes back after a restored backup. */
+function shippedEmailJob(jobs: JobQueue, orderId: number, moved: SQL): Statement {
+  return jobs.enqueueQuery(
+    ORDER_JOBS.shippedEmail,
+    { orderId },
+    {
+      dedupeKey: sql`'order-shipped:' || (select ${orders.uid} from ${orders} where ${orders.id} = ${orderId})`,
+      when: moved,
+    },
+  )
+}
+
+export function createOrderMoves(deps: MoveDeps) {
+  const { db, jobs } = deps
 
   /**
-   * Runs one move; false when the order was not in a status it may move from. `followUp` builds one more
-   * statement for the same transaction (a job to queue) from a condition that holds only if the move
-   * happened.
+   * Runs one move in its own transaction; false when the order was not in a status it may move from.
+   * `followUp` builds one more statement for that transaction (a job to queue) from a condition that holds
+   * only if the move happened.
    */
-  async function move(
-    id: number,
-    from: OrderStatus | null,
-    to: OrderStatus,
-    note: MoveNote,
-    extra: SQLiteUpdateSetSource<typeof orders> = {},
-    followUp?: (moved: SQL) => Statement,
-  ): Promise<boolean> {
-    const { history, update } = moveStatements(id, from, to, note, extra)
+  async function move(change: Move, followUp?: (moved: SQL) => Statement): Promise<boolean> {
+    const { history, update } = moveStatements(deps, change)
     const [, moved] = await db.batch([history, update, ...(followUp ? [followUp(sql`changes() > 0`)] : [])])
     return moved.length > 0
   }
 
   return {
-    moveStatements,
     move,
+
+    /** One move as statements, for a transaction the caller composes (moveStatements above). */
+    moveStatements: (change: Move) => moveStatements(deps, change),
 
     /** processing → failed with the reason staff read; a lost move (the order moved on meanwhile) is logged. */
     async failLabel(id: number, reason: string): Promise<void> {
-      const failed = await move(
-        id,
-        'processing',
-        'failed',
-        { actor: SYSTEM_ACTOR, reason: `Label purchase failed: ${reason}` },
-        { failureReason: reason.slice(0, 300) },
-      )
-      if (!failed) {
-        log.error('order left processing before it could be marked failed', {
-          order: formatOrderNumber(id),
-          reason: errorMessage(reason),
-        })
-      }
+      const note = { actor: SYSTEM_ACTOR, reason: `Label purchase failed: ${reason}` }
+      const extra = { failureReason: reason.slice(0, 300) }
+      if (await move({ id, from: 'processing', to: 'failed', note, extra })) return
+      log.error('order left processing before it could be marked failed', {
+        order: formatOrderNumber(id),
+        reason: errorMessage(reason),
+      })
     },
 
     /**
@@ -104,13 +115,10 @@ export function createOrderMoves(deps: { db: Database; clock: Clock; jobs: JobQu
      * it was not failed. Of two Retries at once only one moves the order, so only one job buys a label.
      */
     async retry(orderId: number, actor: string = SYSTEM_ACTOR): Promise<boolean> {
-      return move(
-        orderId,
-        'failed',
-        'processing',
-        { actor, reason: 'Retry: buying the label again' },
-        { labelReference: labelReferenceFor(orderId) },
-        (moved) => jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, { orderId }, { when: moved }),
+      const note = { actor, reason: 'Retry: buying the label again' }
+      const extra = { labelReference: labelReferenceFor(orderId) }
+      return move({ id: orderId, from: 'failed', to: 'processing', note, extra }, (moved) =>
+        jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, { orderId }, { when: moved }),
       )
     },
 
@@ -120,22 +128,9 @@ export function createOrderMoves(deps: { db: Database; clock: Clock; jobs: JobQu
      * order once and sends one e-mail. False if the order had no label yet or was shipped already.
      */
     async markShipped(orderId: number, actor: string): Promise<boolean> {
-      return move(
-        orderId,
-        'label_created',
-        'shipped',
-        { actor, reason: 'Handed to the carrier' },
-        {},
-        (moved) =>
-          jobs.enqueueQuery(
-            ORDER_JOBS.shippedEmail,
-            { orderId },
-            {
-              // By uid: an order number comes back after a restored backup.
-              dedupeKey: sql`'order-shipped:' || (select ${orders.uid} from ${orders} where ${orders.id} = ${orderId})`,
-              when: moved,
-            },
-          ),
+      const note = { actor, reason: 'Handed to the carrier' }
+      return move({ id: orderId, from: 'label_created', to: 'shipped', note }, (moved) =>
+        shippedEmailJob(jobs, orderId, moved),
       )
     },
   }

@@ -72,50 +72,61 @@ function orderRow(draft: OrderDraft, eventId: string, now: Date) {
   }
 }
 
-export function createOrderPlacement(deps: { db: Database; clock: Clock; jobs: JobQueue }) {
-  const { db, clock, jobs } = deps
+interface PlacementDeps {
+  db: Database
+  clock: Clock
+  jobs: JobQueue
+}
 
-  /** The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. */
-  function rowStatements(draft: OrderDraft, eventId: string, orderId: SQL<number>): Statement[] {
-    const now = clock.now()
-    const lines = draft.lines.map((line, position) => ({
-      orderId,
-      position,
-      productId: line.productId,
-      name: line.name,
-      variant: line.variant,
-      unitCents: line.unitCents,
-      quantity: line.quantity,
-      discountCents: line.discountCents,
-      weightTenthsOz: line.weightTenthsOz,
-    }))
-    return [
-      db
-        .insert(orders)
-        .values(orderRow(draft, eventId, now))
-        .onConflictDoNothing({ target: orders.checkoutSessionId }),
-      db.insert(orderLines).values(lines).onConflictDoNothing(),
-      // The history starts with the payment, once: a repeated event finds the entry there already.
-      db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
-        select ${orders.id}, null, 'pending', ${SYSTEM_ACTOR}, 'Payment confirmed', ${now.getTime()}
-        from ${orders}
-        where ${orders.checkoutSessionId} = ${draft.checkoutSessionId}
-          and not exists (select 1 from ${orderHistory} where ${orderHistory.orderId} = ${orders.id})`),
-    ]
-  }
+/** The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. */
+function rowStatements(
+  { db, clock }: PlacementDeps,
+  draft: OrderDraft,
+  eventId: string,
+  orderId: SQL<number>,
+): Statement[] {
+  const now = clock.now()
+  const lines = draft.lines.map((line, position) => ({
+    orderId,
+    position,
+    productId: line.productId,
+    name: line.name,
+    variant: line.variant,
+    unitCents: line.unitCents,
+    quantity: line.quantity,
+    discountCents: line.discountCents,
+    weightTenthsOz: line.weightTenthsOz,
+  }))
+  return [
+    db
+      .insert(orders)
+      .values(orderRow(draft, eventId, now))
+      .onConflictDoNothing({ target: orders.checkoutSessionId }),
+    db.insert(orderLines).values(lines).onConflictDoNothing(),
+    // The history starts with the payment, once: a repeated event finds the entry there already.
+    db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
+      select ${orders.id}, null, 'pending', ${SYSTEM_ACTOR}, 'Payment confirmed', ${now.getTime()}
+      from ${orders}
+      where ${orders.checkoutSessionId} = ${draft.checkoutSessionId}
+        and not exists (select 1 from ${orderHistory} where ${orderHistory.orderId} = ${orders.id})`),
+  ]
+}
 
-  /** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
-  function jobStatements(checkoutSessionId: string, orderId: SQL<number>): Statement[] {
-    const payload = sql`json_object('orderId', ${orderId})`
-    return [
-      jobs.enqueueQuery(ORDER_JOBS.confirmationEmail, payload, {
-        dedupeKey: `order-confirmation:${checkoutSessionId}`,
-      }),
-      jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, payload, {
-        dedupeKey: `purchase-label:${checkoutSessionId}`,
-      }),
-    ]
-  }
+/** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
+function jobStatements(jobs: JobQueue, checkoutSessionId: string, orderId: SQL<number>): Statement[] {
+  const payload = sql`json_object('orderId', ${orderId})`
+  return [
+    jobs.enqueueQuery(ORDER_JOBS.confirmationEmail, payload, {
+      dedupeKey: `order-confirmation:${checkoutSessionId}`,
+    }),
+    jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, payload, {
+      dedupeKey: `purchase-label:${checkoutSessionId}`,
+    }),
+  ]
+}
+
+export function createOrderPlacement(deps: PlacementDeps) {
+  const { db } = deps
 
   return {
     /** The order a paid checkout session makes, by the payment event `eventId`, as statements. */
@@ -127,8 +138,8 @@ export function createOrderPlacement(deps: { db: Database; clock: Clock; jobs: J
         orderId,
         orderNumber: sql<string>`(select ${orderNumberSql(orders.id)} from ${orders} where ${orders.checkoutSessionId} = ${session})`,
         created,
-        statements: rowStatements(draft, eventId, orderId),
-        jobs: jobStatements(session, orderId),
+        statements: rowStatements(deps, draft, eventId, orderId),
+        jobs: jobStatements(deps.jobs, session, orderId),
         result: resultQuery(db, session, created),
       }
     },
