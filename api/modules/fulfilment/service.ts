@@ -163,7 +163,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
         ...discountStatements(deps, record, order),
         // The customer's other open first-order sessions can no longer be a first order: ended soon after.
         checkout.expireFirstOrderSessionsStatement(record),
-        recordOutcome(order),
+        recordOutcome({ orderId: order.orderId, created: order.created }),
       ]
       const [made] = await commitTogether(db, statements, order.result)
       if (!made) throw new Error(`order for ${record.id} missing after insert`)
