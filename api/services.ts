@@ -12,6 +12,7 @@ import { createCatalogService } from './modules/catalog/service'
 import { createCheckoutService } from './modules/checkout/service'
 import { createDashboardService } from './modules/dashboard/service'
 import { createDiscountService } from './modules/discounts/service'
+import { createFulfilmentService } from './modules/fulfilment/service'
 import { createJobQueue } from './modules/jobs/service'
 import { createNewsletterService } from './modules/newsletter/service'
 import { waitlistsFromContent } from './modules/newsletter/waitlists'
@@ -40,11 +41,11 @@ export function createServices(deps: AppDeps) {
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, jobs })
+  // A payment's order, session and discount use, composed into one transaction per step.
+  const fulfilment = createFulfilmentService({ db, checkout, orders, discounts })
   const webhooks = createWebhookService({
     ...deps,
-    checkout,
-    orders,
-    discounts,
+    fulfilment,
     eventLeaseMs: deps.config.eventLeaseSeconds * 1000,
   })
   const accounts = createAccountService({ db, clock, orders })
@@ -85,6 +86,7 @@ export function createServices(deps: AppDeps) {
     discounts,
     shipping,
     checkout,
+    fulfilment,
     webhooks,
     accounts,
     auth,

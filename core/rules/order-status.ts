@@ -53,10 +53,16 @@ export function statusesThatCanMoveTo(to: OrderStatus): OrderStatus[] {
   return ORDER_STATUSES.filter((from) => canMove(from, to))
 }
 
-/** Order numbers are sequential and shown padded to 6 digits: 42 → '000042'. */
+/**
+ * Order numbers are sequential and shown padded to this many digits. The one transaction that makes an
+ * order writes its number in SQL too (api/modules/orders/number.ts), from this same width.
+ */
+export const ORDER_NUMBER_DIGITS = 6
+
+/** An order's number as customers see it: 42 → '000042'. */
 export function formatOrderNumber(orderNumber: number): string {
   if (!Number.isSafeInteger(orderNumber) || orderNumber < 0) {
     throw new RangeError(`order number must be a non-negative integer (got ${orderNumber})`)
   }
-  return String(orderNumber).padStart(6, '0')
+  return String(orderNumber).padStart(ORDER_NUMBER_DIGITS, '0')
 }

@@ -18,6 +18,7 @@ import {
   shopCounts,
   waitFor,
 } from './support/shop'
+import { doubledIn, onceEach, outboxMails, tallyShop } from './support/tally'
 
 /**
  * Each phase: another writer holds the lock `lockMs` while `checkouts` new checkouts and `payments` paid
@@ -150,7 +151,10 @@ test('the database locked by another writer: requests wait or answer 503, never 
     return `${(heldMs / 1000).toFixed(1)} s lock, ${list.length} requests at once (${checkouts} checkouts): ${ok.length} answered 200 (${ok.filter((a) => a.ms > 1000).length} after waiting over 1 s), ${refused} answered 503 with Retry-After, ${other} other`
   }
   const lost = PAYMENTS - counts.orders
-  const line = `drill database-locked: ${PAYMENTS} payments and ${CHECKOUTS} checkouts under another writer's exclusive lock; ${phases.map(describe).join('; ')}; 0 half-written orders; ${counts.orders} orders after redelivery, lost ${lost}, doubled ${counts.doubledOrders}`
+  // A second charge, e-mail or label for one payment, from the provider's, outbox's and carrier's records.
+  const tally = await tallyShop(shop.db(), shop.dir, sessions, outboxMails(shop.dir))
+  const doubled = doubledIn(tally)
+  const line = `drill database-locked: ${PAYMENTS} payments and ${CHECKOUTS} checkouts under another writer's exclusive lock; ${phases.map(describe).join('; ')}; 0 half-written orders; ${counts.orders} orders after redelivery, lost ${lost}, doubled ${doubled}`
   console.log(line)
   recordDrill('database-locked', line)
   // A lock shorter than the busy timeout is waited out: every request then succeeds, however many came.
@@ -160,4 +164,6 @@ test('the database locked by another writer: requests wait or answer 503, never 
   }
   expect(done).toBe(true)
   expect(counts).toMatchObject({ orders: PAYMENTS, doubledOrders: 0, labelled: PAYMENTS, unfinishedJobs: 0 })
+  expect(doubled).toBe(0)
+  expect(onceEach(tally)).toBe(PAYMENTS)
 }, 120_000)

@@ -21,6 +21,7 @@ import {
   shopCounts,
   waitFor,
 } from './support/shop'
+import { doubledIn, onceEach, outboxMails, tallyShop } from './support/tally'
 
 const PAYMENTS = 20
 const DISK = '8m'
@@ -224,7 +225,10 @@ test('a full disk: writes answer 503 with Retry-After, /api/ready says so, nothi
   const labelFiles = readdirSync(join(files, 'labels')).filter((name) => name.endsWith('.pdf')).length
   const lateRefused = late.filter((a) => a.status !== 200)
   const jobsWaited = jobsWaitedForRoom()
-  const line = `drill disk-full: data folder's ${DISK} filesystem filled: ${jobsWaited} label and e-mail jobs failed for want of room and were tried again, /api/ready ${filesFullAnswer.status}, ${leftWhileFilesFull.length} half-written files; database's ${DISK} filesystem filled (${Math.round(filled / 1024)} KiB by the filler): ${answers.length} checkouts (${answers.length - refusedCheckouts.length} fitted, ${refusedCheckouts.filter((a) => a.status === 503 && Number(a.retryAfter) > 0).length} of ${refusedCheckouts.length} refused with 503 and Retry-After); ${late.length} payment webhooks while full (${lateRefused.filter((a) => a.status === 503 && Number(a.retryAfter) > 0).length} of ${lateRefused.length} refused with 503 and Retry-After); /api/ready ${readyAnswer.status}; 200 again once room was made: ${readyAgain}; half-written files ${leftWhileFull.length} while full, ${leftAfter.length} after; after redelivery ${PAYMENTS} payments, ${counts.orders} orders, ${emails} e-mails, ${labelFiles} labels, lost ${PAYMENTS - Math.min(counts.orders, counts.labelled, emails)}, doubled ${counts.doubledOrders + Math.max(0, emails - PAYMENTS)}`
+  // A second charge, e-mail or label for one payment, from the provider's, outbox's and carrier's records.
+  const tally = await tallyShop(shop.db(), files, sessions, outboxMails(files))
+  const doubled = doubledIn(tally)
+  const line = `drill disk-full: data folder's ${DISK} filesystem filled: ${jobsWaited} label and e-mail jobs failed for want of room and were tried again, /api/ready ${filesFullAnswer.status}, ${leftWhileFilesFull.length} half-written files; database's ${DISK} filesystem filled (${Math.round(filled / 1024)} KiB by the filler): ${answers.length} checkouts (${answers.length - refusedCheckouts.length} fitted, ${refusedCheckouts.filter((a) => a.status === 503 && Number(a.retryAfter) > 0).length} of ${refusedCheckouts.length} refused with 503 and Retry-After); ${late.length} payment webhooks while full (${lateRefused.filter((a) => a.status === 503 && Number(a.retryAfter) > 0).length} of ${lateRefused.length} refused with 503 and Retry-After); /api/ready ${readyAnswer.status}; 200 again once room was made: ${readyAgain}; half-written files ${leftWhileFull.length} while full, ${leftAfter.length} after; after redelivery ${PAYMENTS} payments, ${counts.orders} orders, ${emails} e-mails, ${labelFiles} labels, lost ${PAYMENTS - Math.min(counts.orders, counts.labelled, emails)}, doubled ${doubled}`
   console.log(line)
   recordDrill('disk-full', line)
 
@@ -258,4 +262,6 @@ test('a full disk: writes answer 503 with Retry-After, /api/ready says so, nothi
   })
   expect(labelFiles).toBe(PAYMENTS)
   expect(emails).toBe(PAYMENTS)
+  expect(doubled).toBe(0)
+  expect(onceEach(tally)).toBe(PAYMENTS)
 }, 240_000)

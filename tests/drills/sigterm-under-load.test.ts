@@ -22,6 +22,7 @@ import {
   shopperAddress,
   waitFor,
 } from './support/shop'
+import { doubledIn, onceEach, outboxMails, tallyShop } from './support/tally'
 
 const PAYMENTS = 150
 const WORKERS = 16
@@ -166,7 +167,10 @@ test('SIGTERM under load: no request cut, the job in hand finished, the rest don
   const done = await waitFor(async () => (await shopCounts(shop)).unfinishedJobs === 0, 60_000)
   const counts = await shopCounts(shop)
   const emails = readdirSync(join(shop.dir, 'outbox')).filter((name) => name.endsWith('.eml')).length
-  const line = `drill sigterm-under-load: ${outcomes.length} requests behind the balancer (${answered.length} answered, ${errors} with 5xx, ${refused} refused, ${cut} cut; the balancer saw 'not ready' ${notReadyAt - signalledAt} ms after SIGTERM); ${direct.length} direct requests (${directOk} answered 200, ${directTold} answered 503 with Retry-After, ${directRefused} refused once the listener closed, ${directCut} cut), exit ${exitCode}, jobs at stop ${JSON.stringify(jobsAtStop)}, ${ordersAtStop} orders at stop; after restart ${PAYMENTS} payments, ${counts.orders} orders, ${emails} e-mails, ${counts.labelFiles} labels, lost ${PAYMENTS - Math.min(counts.orders, counts.labelled, emails)}, doubled ${counts.doubledOrders + (counts.labelFiles - counts.labelled)}`
+  // A second charge, e-mail or label for one payment, from the provider's, outbox's and carrier's records.
+  const tally = await tallyShop(shop.db(), shop.dir, sessions, outboxMails(shop.dir))
+  const doubled = doubledIn(tally)
+  const line = `drill sigterm-under-load: ${outcomes.length} requests behind the balancer (${answered.length} answered, ${errors} with 5xx, ${refused} refused, ${cut} cut; the balancer saw 'not ready' ${notReadyAt - signalledAt} ms after SIGTERM); ${direct.length} direct requests (${directOk} answered 200, ${directTold} answered 503 with Retry-After, ${directRefused} refused once the listener closed, ${directCut} cut), exit ${exitCode}, jobs at stop ${JSON.stringify(jobsAtStop)}, ${ordersAtStop} orders at stop; after restart ${PAYMENTS} payments, ${counts.orders} orders, ${emails} e-mails, ${counts.labelFiles} labels, lost ${PAYMENTS - Math.min(counts.orders, counts.labelled, emails)}, doubled ${doubled}`
   console.log(line)
   recordDrill('sigterm-under-load', line)
 
@@ -189,4 +193,6 @@ test('SIGTERM under load: no request cut, the job in hand finished, the rest don
     labelFiles: PAYMENTS,
   })
   expect(emails).toBe(PAYMENTS)
+  expect(doubled).toBe(0)
+  expect(onceEach(tally)).toBe(PAYMENTS)
 }, 120_000)

@@ -1,8 +1,51 @@
+import type { orderHistory, orderLines, orders } from '../../../db/schema/orders'
 import type { ShippingAddress } from '../../adapters/types'
+
+export const ORDER_JOBS = {
+  confirmationEmail: 'order-confirmation-email',
+  purchaseLabel: 'purchase-label',
+  shippedEmail: 'order-shipped-email',
+} as const
+
+/** Who made a status move that no person asked for: the webhook, the label job. */
+export const SYSTEM_ACTOR = 'system'
+
+/** Who moved an order and why, for its history. */
+export interface MoveNote {
+  /** SYSTEM_ACTOR, or the id of the staff member who pressed the button. */
+  actor: string
+  reason: string
+}
+
+export type OrderRow = typeof orders.$inferSelect
+export type OrderLineRow = typeof orderLines.$inferSelect
+export type OrderHistoryEntry = typeof orderHistory.$inferSelect
+
+export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddress'> {
+  shippingAddress: ShippingAddress
+  billingAddress: ShippingAddress
+  lines: OrderLineRow[]
+}
+
+/**
+ * One cart line as charged: the catalogue's price, and this line's share of the order discount, so line
+ * totals add up to what was charged. A checkout session stores its lines in this shape and its order is
+ * made from them unchanged.
+ */
+export interface ChargedLine {
+  productId: number
+  name: string
+  variant: string | null
+  unitCents: number
+  quantity: number
+  /** This line's share of the order discount. */
+  discountCents: number
+  weightTenthsOz: number
+}
 
 /**
  * What an order is made from: the figures the server charged, whoever computed them. The orders module
- * owns this shape; the webhook service fills it from a paid checkout session.
+ * owns this shape; the fulfilment service fills it from a paid checkout session.
  */
 export interface OrderDraft {
   /** The payment provider's checkout session: one session makes at most one order. */
@@ -11,7 +54,7 @@ export interface OrderDraft {
   email: string
   shippingAddress: ShippingAddress
   billingAddress: ShippingAddress
-  lines: OrderDraftLine[]
+  lines: ChargedLine[]
   discountCode: string | null
   subtotalCents: number
   discountCents: number
@@ -22,15 +65,4 @@ export interface OrderDraft {
   shippingCarrier: string
   shippingService: string
   shippingServiceToken: string
-}
-
-export interface OrderDraftLine {
-  productId: number
-  name: string
-  variant: string | null
-  unitCents: number
-  quantity: number
-  /** This line's share of the order discount. */
-  discountCents: number
-  weightTenthsOz: number
 }

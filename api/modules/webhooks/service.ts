@@ -1,19 +1,12 @@
-import { CHARGE_CURRENCY } from '@core/rules/money'
-import { formatOrderNumber } from '@core/rules/order-status'
 import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { orders as orderRows } from '../../../db/schema/orders'
-import { webhookEvents } from '../../../db/schema/webhooks'
-import type { PaymentEvent, PaymentProvider, ProviderSession } from '../../adapters/types'
+import type { PaymentEvent, PaymentProvider } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
-import { log } from '../../lib/log'
 import { isStorageFull } from '../../lib/storage-full'
-import type { CheckoutRecord, CheckoutService } from '../checkout/service'
-import type { DiscountService } from '../discounts/service'
-import type { OrderDraft } from '../orders/model'
-import type { OrdersService } from '../orders/service'
+import type { FulfilmentService } from '../fulfilment/service'
+import { createEventStore, type EventStore } from './events'
+import { type Handled, handleEvent, PAID, PAYMENT_EVENTS } from './handling'
 
 /**
  * A handler's lease on an event, unless EVENT_LEASE_SECONDS says otherwise. Handling takes milliseconds (no
@@ -25,11 +18,6 @@ export const EVENT_LEASE_MS = 60 * 1000
 /** How long a handler keeps trying to write down an event's outcome while another writer holds the database. */
 const RELEASE_WAIT_MS = 10_000
 
-/** The sweep leaves events this young to the request that stored them. */
-const SWEEP_GRACE_MS = 30 * 1000
-/** Events older than this are past any payment session's life: the sweep stops looking at them. */
-const SWEEP_HORIZON_MS = 48 * 60 * 60 * 1000
-
 export interface WebhookOutcome {
   /** True when this event id was already handled: nothing was done again. */
   duplicate: boolean
@@ -39,238 +27,71 @@ export interface WebhookOutcome {
   orderId: number | null
 }
 
-interface Handled {
-  status: WebhookEventStatus
-  orderId?: number | null
-  note?: string
-  /** The event's outcome was written with the order, in the same transaction: nothing left to record. */
-  recorded?: boolean
-}
-
-const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
-const PAYMENT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded'])
-
-/** The event as stored for the sweep: what the shop reads of it, without the customer's e-mail. */
-function storedPayload(event: PaymentEvent): string {
-  const session = event.session ? { ...event.session, customerEmail: null, clientSecret: null } : null
-  return JSON.stringify({ ...event, session })
-}
-
-/** The order a paid checkout session makes: the figures the server stored when it opened the session. */
-function orderDraft(record: CheckoutRecord): OrderDraft {
-  return {
-    checkoutSessionId: record.id,
-    userId: record.userId,
-    email: record.email,
-    shippingAddress: record.shippingAddress,
-    billingAddress: record.billingAddress,
-    lines: record.lines,
-    discountCode: record.discountCode,
-    subtotalCents: record.subtotalCents,
-    discountCents: record.discountCents,
-    shippingCents: record.shippingCents,
-    totalCents: record.totalCents,
-    itemCount: record.itemCount,
-    totalWeightTenthsOz: record.totalWeightTenthsOz,
-    shippingCarrier: record.shippingCarrier,
-    shippingService: record.shippingService,
-    shippingServiceToken: record.shippingServiceToken,
-  }
-}
-
 export interface WebhookServiceDeps {
   db: Database
   clock: Clock
   payments: PaymentProvider
   /** How long a handler holds an event; EVENT_LEASE_MS by default. */
   eventLeaseMs?: number
-  checkout: CheckoutService
-  orders: OrdersService
-  discounts: DiscountService
+  /** What a payment event does to the shop: the order, the session, the discount. */
+  fulfilment: FulfilmentService
 }
 
 /**
- * Handles verified payment events, from Stripe's webhook or the demo provider. Each event id is stored
- * once; each checkout session makes at most one order however many events, in whatever order, arrive.
+ * Handles an event this call has just claimed: its outcome is written down whatever happens, even while
+ * another writer holds the database, so a redelivery can take a failed event at once instead of waiting
+ * out the lease.
+ */
+async function handleClaimed(
+  events: EventStore,
+  fulfilment: FulfilmentService,
+  event: PaymentEvent,
+  started: number,
+): Promise<Handled> {
+  let handled: Handled
+  try {
+    handled = await handleEvent({ fulfilment, events }, event, started)
+  } catch (error) {
+    const note = isDatabaseBusy(error)
+      ? 'database busy'
+      : isStorageFull(error)
+        ? 'disk full'
+        : 'internal error'
+    const failed = { status: 'failed' as const, orderId: null, note }
+    await whileBusy(() => events.outcomeStatement(event.id, failed, started), RELEASE_WAIT_MS)
+    throw error
+  }
+  if (!handled.recorded) {
+    const outcome = { status: handled.status, orderId: handled.orderId ?? null, note: handled.note ?? null }
+    await whileBusy(() => events.outcomeStatement(event.id, outcome, started), RELEASE_WAIT_MS)
+  }
+  return handled
+}
+
+/**
+ * Handles verified payment events, from Stripe's webhook or the demo provider: stores each event id once
+ * and holds a lease on it while it is handled, so of any number of deliveries, processes and instances one
+ * handles it; what the event does to the shop is the fulfilment service's. Each checkout session makes at
+ * most one order however many events, in whatever order, arrive.
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const { db, clock, checkout, orders, discounts } = deps
   const leaseMs = deps.eventLeaseMs ?? EVENT_LEASE_MS
+  const events = createEventStore({ db: deps.db, clock: deps.clock, leaseMs })
 
   /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
   const inFlight = new Map<string, Promise<WebhookOutcome>>()
 
-  /**
-   * Keeps the verified event before anything is done about it, so a crash never loses it. With `claim`,
-   * a new event is stored already leased to the caller (one write instead of two); true means it was new.
-   */
-  async function store(event: PaymentEvent, options: { claim?: boolean } = {}): Promise<boolean> {
-    const now = clock.now()
-    const stored = await db
-      .insert(webhookEvents)
-      .values({
-        id: event.id,
-        eventType: event.type,
-        sessionId: event.session?.id ?? null,
-        status: 'received',
-        payload: storedPayload(event),
-        claimedUntil: options.claim ? now.getTime() + leaseMs : null,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: webhookEvents.id })
-      .returning({ id: webhookEvents.id })
-    return stored.length > 0
-  }
-
-  /**
-   * Takes the lease on an unfinished (or failed) event with one conditional UPDATE: of several handlers,
-   * processes or instances, exactly one gets it.
-   */
-  async function claim(id: string): Promise<boolean> {
-    const now = clock.now().getTime()
-    const taken = await db
-      .update(webhookEvents)
-      .set({ status: 'received', note: null, claimedUntil: now + leaseMs })
-      .where(
-        and(
-          eq(webhookEvents.id, id),
-          or(
-            eq(webhookEvents.status, 'failed'),
-            and(
-              eq(webhookEvents.status, 'received'),
-              or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now)),
-            ),
-          ),
-        ),
-      )
-      .returning({ id: webhookEvents.id })
-    return taken.length > 0
-  }
-
-  async function createOrder(
-    event: PaymentEvent,
-    session: ProviderSession,
-    started: number,
-  ): Promise<Handled> {
-    const record = await checkout.record(session.id)
-    if (!record) return { status: 'ignored', note: 'unknown checkout session' }
-    // The provider charged what it was asked, in the currency it was asked; anything else means the session
-    // is not ours to fulfil. An event that does not say what was charged cannot be checked, so it makes no
-    // order either.
-    if (session.amountTotal === null) {
-      log.error('payment event without an amount', { event: event.id })
-      return { status: 'failed', note: 'amount missing' }
+  async function handleOnce(event: PaymentEvent): Promise<WebhookOutcome> {
+    const started = performance.now()
+    const claimed = (await events.store(event, { claim: true })) || (await events.claim(event.id))
+    if (!claimed) {
+      const existing = await events.current(event.id)
+      const status = existing?.status ?? 'received'
+      const orderId = existing?.orderId ?? null
+      return { duplicate: status !== 'received', inFlight: status === 'received', status, orderId }
     }
-    if (session.amountTotal !== record.totalCents) {
-      log.error('payment amount differs from the checkout session', {
-        event: event.id,
-        charged: session.amountTotal,
-        expected: record.totalCents,
-      })
-      return { status: 'failed', note: 'amount does not match the checkout session' }
-    }
-    // Every session asks for US dollars: 2,100 of another currency's cents is not what was asked for.
-    if (session.currency === null) {
-      log.error('payment event without a currency', { event: event.id })
-      return { status: 'failed', note: 'currency missing' }
-    }
-    if (session.currency !== CHARGE_CURRENCY) {
-      log.error('payment currency differs from the checkout session', {
-        event: event.id,
-        charged: session.currency,
-        expected: CHARGE_CURRENCY,
-      })
-      return { status: 'failed', note: 'currency does not match the checkout session' }
-    }
-    // One transaction: the order, its lines and jobs, the completed session, the discount use and this
-    // event's outcome. A crash leaves all of it undone and the event leased, to be handled again.
-    const customer = { email: record.email, userId: record.userId }
-    const { orderId, created, discountWarning } = await orders.create(
-      orderDraft(record),
-      event.id,
-      (orderIdSql) => {
-        // The order number as formatOrderNumber writes it: six digits at least.
-        const orderRef = sql`printf('%06d', ${orderIdSql})`
-        return [
-          checkout.markCompleteQuery(record.id, orderIdSql),
-          ...(record.discountCode
-            ? [
-                ...discounts.redemptionQueries(
-                  record.discountCode,
-                  { ...customer, reservationKey: record.discountReservationKey },
-                  orderRef,
-                ),
-                // The money is taken, so the order stands; a per-customer rule it broke (the first-order
-                // code on a second order) is written on it for staff (docs/decisions/021).
-                orders.discountWarningQuery(
-                  orderIdSql,
-                  event.id,
-                  discounts.repeatUseWarning(
-                    record.discountCode,
-                    customer,
-                    orderRef,
-                    orders.earlierOrderSql(orderIdSql),
-                  ),
-                ),
-              ]
-            : []),
-          // The customer's other open first-order sessions can no longer be a first order: ended soon after.
-          checkout.expireFirstOrderSessionsQuery(record),
-          db
-            .update(webhookEvents)
-            .set({
-              status: 'processed',
-              orderId: sql`${orderIdSql}`,
-              note: sql`case when (select ${orderRows.sourceEventId} from ${orderRows} where ${orderRows.id} = ${orderIdSql}) = ${event.id} then null else 'order already existed' end`,
-              claimedUntil: null,
-              processingTimeMs: Math.round(performance.now() - started),
-            })
-            .where(eq(webhookEvents.id, event.id)),
-        ]
-      },
-    )
-    if (created && discountWarning) {
-      log.warn('paid order breaks a rule of its discount code', {
-        order: formatOrderNumber(orderId),
-        code: record.discountCode,
-      })
-    }
-    return {
-      status: 'processed',
-      orderId,
-      note: created ? undefined : 'order already existed',
-      recorded: true,
-    }
-  }
-
-  /** A session that can no longer be paid gives its discount use back. */
-  async function releaseDiscount(sessionId: string): Promise<void> {
-    const record = await checkout.record(sessionId)
-    if (record?.discountReservationKey) await discounts.release(record.discountReservationKey)
-  }
-
-  async function handle(event: PaymentEvent, started: number): Promise<Handled> {
-    const session = event.session
-    if (!session) return { status: 'ignored', note: 'not a checkout session event' }
-    switch (event.type) {
-      case 'checkout.session.completed':
-        if (PAID.has(session.paymentStatus)) return createOrder(event, session, started)
-        // Delayed payment methods: the customer finished, the money follows in an async_payment event.
-        await checkout.markStatus(session.id, 'payment_pending', ['open'])
-        return { status: 'processed', note: 'payment pending' }
-      case 'checkout.session.async_payment_succeeded':
-        return createOrder(event, session, started)
-      case 'checkout.session.async_payment_failed':
-        await checkout.markStatus(session.id, 'payment_failed', ['open', 'payment_pending'])
-        await releaseDiscount(session.id)
-        return { status: 'processed' }
-      case 'checkout.session.expired':
-        await checkout.markStatus(session.id, 'expired', ['open', 'payment_pending'])
-        await releaseDiscount(session.id)
-        return { status: 'processed' }
-      default:
-        return { status: 'ignored', note: 'event type not used' }
-    }
+    const handled = await handleClaimed(events, deps.fulfilment, event, started)
+    return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
 
   const service = {
@@ -278,35 +99,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     leaseSeconds: Math.ceil(leaseMs / 1000),
 
     /** The latest events, newest first. */
-    async recent(limit = 50) {
-      return service.page({ limit })
-    },
+    recent: (limit = 50) => events.page({ limit }),
 
-    /**
-     * One page of events, newest first: those older than the event `before` when it is given (an unknown
-     * id gives an empty page). Keyset paging on (created_at, id), one index, flat cost however many events.
-     */
-    async page(options: { limit: number; before?: string }) {
-      const cursor =
-        options.before === undefined
-          ? undefined
-          : sql`(${webhookEvents.createdAt}, ${webhookEvents.id}) < (select ${webhookEvents.createdAt}, ${webhookEvents.id} from ${webhookEvents} where ${webhookEvents.id} = ${options.before})`
-      return db
-        .select({
-          id: webhookEvents.id,
-          eventType: webhookEvents.eventType,
-          orderId: webhookEvents.orderId,
-          status: webhookEvents.status,
-          processingTimeMs: webhookEvents.processingTimeMs,
-          createdAt: webhookEvents.createdAt,
-        })
-        .from(webhookEvents)
-        .where(cursor)
-        .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.id))
-        .limit(Math.min(Math.max(options.limit, 1), 500))
-    },
+    page: events.page,
 
-    store: (event: PaymentEvent) => store(event).then(() => undefined),
+    store: (event: PaymentEvent) => events.store(event).then(() => undefined),
 
     /**
      * Stores the event once, then handles it under a lease. A duplicate of an event this process is handling
@@ -327,24 +124,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * just before it marks the session paid. Returns how many events were finished.
      */
     async sweep(): Promise<number> {
-      const now = clock.now().getTime()
-      const stale = await db
-        .select({ id: webhookEvents.id, payload: webhookEvents.payload })
-        .from(webhookEvents)
-        .where(
-          and(
-            eq(webhookEvents.status, 'received'),
-            or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now)),
-            lt(webhookEvents.createdAt, new Date(now - SWEEP_GRACE_MS)),
-            gt(webhookEvents.createdAt, new Date(now - SWEEP_HORIZON_MS)),
-          ),
-        )
-        .orderBy(webhookEvents.createdAt)
-        .limit(100)
       let finished = 0
-      for (const row of stale) {
-        if (!row.payload) continue
-        const event = JSON.parse(row.payload) as PaymentEvent
+      for (const event of await events.stale()) {
         if (PAYMENT_EVENTS.has(event.type) && event.session) {
           const current = await deps.payments.retrieveSession(event.session.id)
           if (!current || !PAID.has(current.paymentStatus)) continue
@@ -357,68 +138,6 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return finished
     },
   }
-
-  async function handleOnce(event: PaymentEvent): Promise<WebhookOutcome> {
-    const started = performance.now()
-    const claimed = (await store(event, { claim: true })) || (await claim(event.id))
-    if (!claimed) {
-      const [existing] = await db
-        .select({ status: webhookEvents.status, orderId: webhookEvents.orderId })
-        .from(webhookEvents)
-        .where(eq(webhookEvents.id, event.id))
-        .limit(1)
-      const status = existing?.status ?? 'received'
-      return {
-        duplicate: status !== 'received',
-        inFlight: status === 'received',
-        status,
-        orderId: existing?.orderId ?? null,
-      }
-    }
-    let handled: Handled
-    try {
-      handled = await handle(event, started)
-    } catch (error) {
-      // Released even while another writer holds the database, so a redelivery can take the event at once
-      // instead of waiting out the lease.
-      await whileBusy(
-        () =>
-          db
-            .update(webhookEvents)
-            .set({
-              status: 'failed',
-              note: isDatabaseBusy(error)
-                ? 'database busy'
-                : isStorageFull(error)
-                  ? 'disk full'
-                  : 'internal error',
-              claimedUntil: null,
-              processingTimeMs: Math.round(performance.now() - started),
-            })
-            .where(eq(webhookEvents.id, event.id)),
-        RELEASE_WAIT_MS,
-      )
-      throw error
-    }
-    if (!handled.recorded) {
-      await whileBusy(
-        () =>
-          db
-            .update(webhookEvents)
-            .set({
-              status: handled.status,
-              orderId: handled.orderId ?? null,
-              note: handled.note ?? null,
-              claimedUntil: null,
-              processingTimeMs: Math.round(performance.now() - started),
-            })
-            .where(eq(webhookEvents.id, event.id)),
-        RELEASE_WAIT_MS,
-      )
-    }
-    return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
-  }
-
   return service
 }
 

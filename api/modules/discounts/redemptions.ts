@@ -1,0 +1,145 @@
+/**
+ * A code's uses once a session is paid or ends: redeemed with the order, released with an unpaid session,
+ * checked again at payment for every customer (docs/decisions/021), and forgotten with an account.
+ */
+import { customerKey } from '@core/rules/customer'
+import { and, eq, gt, inArray, not, type SQL, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { discountCodes, discountRedemptions } from '../../../db/schema'
+import type { Clock } from '../../lib/clock'
+import { runTogether, type Statement } from '../../lib/statements'
+import { customerOf, type PayingCustomer, type Redemption, sameCustomer } from './model'
+
+interface RedemptionsDeps {
+  db: Database
+  clock: Clock
+}
+
+/** A customer's live reservations of first-order codes: their reservation keys. */
+function firstOrderReservations(paying: PayingCustomer, now: Date): SQL {
+  const customer = customerOf({ subtotalCents: 0, ...paying })
+  if (!customer) throw new Error('a reservation belongs to an e-mail')
+  return sql`select ${discountRedemptions.reservationKey} as key from ${discountRedemptions}
+    where ${discountRedemptions.status} = 'reserved'
+      and ${discountRedemptions.expiresAt} > ${now.getTime()}
+      and ${sameCustomer(customer)}
+      and ${discountRedemptions.code} in (select code from ${discountCodes} where first_order_only)`
+}
+
+/**
+ * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its uses of
+ * codes stay counted (a code's total limit still holds) but name nobody. A reservation whose payment
+ * session may still be paid only stops being the account's: if it is paid, it is a guest's, and the
+ * per-customer rules still see it by e-mail.
+ */
+function forgetCustomerStatements({ db, clock }: RedemptionsDeps, userId: string): [Statement, Statement] {
+  const live = and(eq(discountRedemptions.status, 'reserved'), gt(discountRedemptions.expiresAt, clock.now()))
+  return [
+    db
+      .update(discountRedemptions)
+      .set({ email: '', customerKey: '', userId: null })
+      .where(and(eq(discountRedemptions.userId, userId), not(live as SQL))),
+    db.update(discountRedemptions).set({ userId: null }).where(eq(discountRedemptions.userId, userId)),
+  ]
+}
+
+/**
+ * SQL, for the transaction that makes a paid order: why this payment broke a per-customer rule of `code`,
+ * or NULL. Checked for every customer, by customer key and by account, and answered to staff only (the
+ * order's warning): a first-order code when `earlierOrder` (SQL: the number of this customer's order paid
+ * before, or NULL) is not NULL; a code with uses per customer that this customer had used up.
+ */
+function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, earlierOrder: SQL): SQL {
+  const customer = customerOf({ subtotalCents: 0, ...paying })
+  if (!customer) throw new Error('a paid order has an e-mail')
+  const usedBefore = sql`(select count(*) from ${discountRedemptions}
+    where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
+      and ${discountRedemptions.orderRef} is not ${orderRef} and ${sameCustomer(customer)})`
+  return sql`(select case
+      when c.first_order_only and ${earlierOrder} is not null
+        then printf('%s is for a first order only: this customer''s order %s was paid first.', c.code, ${earlierOrder})
+      when c.max_per_customer is not null and ${usedBefore} >= c.max_per_customer
+        then printf('%s allows %d use(s) per customer: this customer had used them already.', c.code, c.max_per_customer)
+    end
+    from ${discountCodes} c where c.code = ${code})`
+}
+
+export function createRedemptions(deps: RedemptionsDeps) {
+  const { db, clock } = deps
+  const redemptions = {
+    repeatUseWarning,
+
+    /**
+     * SQL: whether this customer (customer key or account) holds a live reservation of a first-order code,
+     * i.e. has a session open with one. A paid order then has those sessions expired (the checkout module).
+     */
+    openFirstOrderReservationExists(paying: PayingCustomer): SQL {
+      return sql`exists (${firstOrderReservations(paying, clock.now())})`
+    },
+
+    /** The reservation keys of this customer's live first-order reservations. */
+    async openFirstOrderReservations(paying: PayingCustomer): Promise<string[]> {
+      const rows = await db.all<{ key: string }>(firstOrderReservations(paying, clock.now()))
+      return rows.map((row) => row.key)
+    },
+
+    /** The session expired or its payment failed: its reservation stops counting. */
+    async release(reservationKey: string): Promise<void> {
+      await redemptions.releaseStatement(reservationKey)
+    },
+
+    /** release as a statement, for the transaction that ends the session. */
+    releaseStatement(reservationKey: string) {
+      return db
+        .update(discountRedemptions)
+        .set({ status: 'released' })
+        .where(
+          and(
+            eq(discountRedemptions.reservationKey, reservationKey),
+            eq(discountRedemptions.status, 'reserved'),
+          ),
+        )
+    },
+
+    /**
+     * recordRedemption as statements for the transaction that makes the order, so the use is counted
+     * with the order: `orderRef` is SQL for the order number there. Same rules: the reservation becomes
+     * the redemption, else (no reservation, or it was already redeemed) a new row, which the unique order
+     * reference makes a no-op the second time.
+     */
+    redeemStatements(code: string, redemption: Omit<Redemption, 'orderRef'>, orderRef: SQL): Statement[] {
+      const email = redemption.email.trim().toLowerCase()
+      const insert = sql`insert into ${discountRedemptions}
+          (code, status, order_ref, email, customer_key, user_id, created_at)
+        select ${code}, 'redeemed', ${orderRef}, ${email}, ${customerKey(email)}, ${redemption.userId},
+               ${clock.now().getTime()}
+        where ${redemption.reservationKey ? sql`changes() = 0` : sql`1`}
+        on conflict do nothing`
+      if (!redemption.reservationKey) return [db.run(insert)]
+      const reserved = and(
+        eq(discountRedemptions.reservationKey, redemption.reservationKey),
+        inArray(discountRedemptions.status, ['reserved', 'released']),
+      )
+      return [
+        db
+          .update(discountRedemptions)
+          .set({ status: 'redeemed', orderRef: sql`${orderRef}` })
+          .where(reserved),
+        // Right after the UPDATE, changes() counts the rows it redeemed.
+        db.run(insert),
+      ]
+    },
+
+    forgetCustomerQueries: (userId: string) => forgetCustomerStatements(deps, userId),
+
+    /**
+     * Counts a paid order's use of a code: its reservation becomes the redemption (even if it had been
+     * released, since the customer did pay), or, for a session without one, a new row. The same order
+     * twice counts once.
+     */
+    async recordRedemption(code: string, redemption: Redemption): Promise<void> {
+      await runTogether(db, redemptions.redeemStatements(code, redemption, sql`${redemption.orderRef}`))
+    },
+  }
+  return redemptions
+}

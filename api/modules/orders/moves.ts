@@ -1,0 +1,139 @@
+/**
+ * Order status moves: each one conditional UPDATE with its history entry in the same transaction, so a
+ * move happens once however many workers or staff press for it (core/rules/order-status.ts).
+ */
+import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '@core/rules/order-status'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
+import type { Database } from '../../../db/client'
+import { orderHistory, orders } from '../../../db/schema/orders'
+import type { Clock } from '../../lib/clock'
+import { errorMessage, log } from '../../lib/log'
+import type { Statement } from '../../lib/statements'
+import type { JobQueue } from '../jobs/service'
+import { type MoveNote, ORDER_JOBS, SYSTEM_ACTOR } from './model'
+
+/** One status move: which order, from which status (null: any the rules allow), to which, who and why. */
+export interface Move {
+  id: number
+  from: OrderStatus | null
+  to: OrderStatus
+  note: MoveNote
+  /** Other columns that change with the move (the label's tracking number, a failure reason …). */
+  extra?: SQLiteUpdateSetSource<typeof orders>
+}
+
+/**
+ * The carrier reference of an order's label: the padded order number and the order's uid
+ * (`000042-3f9c…`). The number alone comes back after a restored backup; the uid never does, so a label
+ * found under this reference is this order's. An order that has a reference keeps it: a label may have
+ * been bought under it (orders from before the uid carry the number alone).
+ */
+export function labelReferenceFor(id: number): SQL {
+  return sql`coalesce(${orders.labelReference}, ${formatOrderNumber(id)} || '-' || ${orders.uid})`
+}
+
+interface MoveDeps {
+  db: Database
+  clock: Clock
+  jobs: JobQueue
+}
+
+/**
+ * One move as statements for a transaction: the order moves only from `from` (or from a status the rules
+ * allow: `statusesThatCanMoveTo`), so it cannot happen twice; `update` returns the order's id only if it
+ * moved. A move the rules do not allow is a programming error.
+ *
+ * The history entry is an INSERT … SELECT with the same condition, run just before the UPDATE: both see
+ * the same row, so the entry exists exactly when the move happened, and records the status the order
+ * really left. A statement placed right after `update` can ask SQLite's changes() whether it moved.
+ */
+function moveStatements({ db, clock }: Pick<MoveDeps, 'db' | 'clock'>, move: Move) {
+  const { id, from, to, note } = move
+  const allowed = statusesThatCanMoveTo(to)
+  if (from !== null && !allowed.includes(from)) throw new Error(`an order cannot move from ${from} to ${to}`)
+  const now = clock.now()
+  const eligible = and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from]))
+  return {
+    history:
+      db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
+      select ${orders.id}, ${orders.status}, ${to}, ${note.actor}, ${note.reason.slice(0, 300)}, ${now.getTime()}
+      from ${orders} where ${eligible}`),
+    update: db
+      .update(orders)
+      .set({ ...move.extra, status: to, updatedAt: now })
+      .where(eligible)
+      .returning({ id: orders.id }),
+  }
+}
+
+/** The shipping e-mail's job, keyed by the order's uid: an order number comes back after a restored backup. */
+function shippedEmailJob(jobs: JobQueue, orderId: number, moved: SQL): Statement {
+  return jobs.enqueueQuery(
+    ORDER_JOBS.shippedEmail,
+    { orderId },
+    {
+      dedupeKey: sql`'order-shipped:' || (select ${orders.uid} from ${orders} where ${orders.id} = ${orderId})`,
+      when: moved,
+    },
+  )
+}
+
+export function createOrderMoves(deps: MoveDeps) {
+  const { db, jobs } = deps
+
+  /**
+   * Runs one move in its own transaction; false when the order was not in a status it may move from.
+   * `followUp` builds one more statement for that transaction (a job to queue) from a condition that holds
+   * only if the move happened.
+   */
+  async function move(change: Move, followUp?: (moved: SQL) => Statement): Promise<boolean> {
+    const { history, update } = moveStatements(deps, change)
+    const [, moved] = await db.batch([history, update, ...(followUp ? [followUp(sql`changes() > 0`)] : [])])
+    return moved.length > 0
+  }
+
+  return {
+    move,
+
+    /** One move as statements, for a transaction the caller composes (moveStatements above). */
+    moveStatements: (change: Move) => moveStatements(deps, change),
+
+    /** processing → failed with the reason staff read; a lost move (the order moved on meanwhile) is logged. */
+    async failLabel(id: number, reason: string): Promise<void> {
+      const note = { actor: SYSTEM_ACTOR, reason: `Label purchase failed: ${reason}` }
+      const extra = { failureReason: reason.slice(0, 300) }
+      if (await move({ id, from: 'processing', to: 'failed', note, extra })) return
+      log.error('order left processing before it could be marked failed', {
+        order: formatOrderNumber(id),
+        reason: errorMessage(reason),
+      })
+    },
+
+    /**
+     * Staff Retry on a failed order: back to processing and a fresh label job, in one transaction; false if
+     * it was not failed. Of two Retries at once only one moves the order, so only one job buys a label.
+     */
+    async retry(orderId: number, actor: string = SYSTEM_ACTOR): Promise<boolean> {
+      const note = { actor, reason: 'Retry: buying the label again' }
+      const extra = { labelReference: labelReferenceFor(orderId) }
+      return move({ id: orderId, from: 'failed', to: 'processing', note, extra }, (moved) =>
+        jobs.enqueueQuery(ORDER_JOBS.purchaseLabel, { orderId }, { when: moved }),
+      )
+    },
+
+    /**
+     * label_created → shipped (staff handed the parcel to the carrier), with the customer's shipping e-mail
+     * queued in the same transaction under a key of its own: pressed twice, or by two people, it moves the
+     * order once and sends one e-mail. False if the order had no label yet or was shipped already.
+     */
+    async markShipped(orderId: number, actor: string): Promise<boolean> {
+      const note = { actor, reason: 'Handed to the carrier' }
+      return move({ id: orderId, from: 'label_created', to: 'shipped', note }, (moved) =>
+        shippedEmailJob(jobs, orderId, moved),
+      )
+    },
+  }
+}
+
+export type OrderMoves = ReturnType<typeof createOrderMoves>

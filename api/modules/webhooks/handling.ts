@@ -1,0 +1,88 @@
+/** What each payment event asks of the shop, handed to the fulfilment service. */
+import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
+import { sql } from 'drizzle-orm'
+import type { PaymentEvent, ProviderSession } from '../../adapters/types'
+import type { FulfilmentService } from '../fulfilment/service'
+import type { EventStore } from './events'
+
+export interface Handled {
+  status: WebhookEventStatus
+  orderId?: number | null
+  note?: string
+  /** The event's outcome was written with the order, in the same transaction: nothing left to record. */
+  recorded?: boolean
+}
+
+/** The note of a paid-session event whose order an earlier event had made (a duplicate or a sibling). */
+const ALREADY_EXISTED = 'order already existed'
+
+export const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
+export const PAYMENT_EVENTS = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+])
+
+interface HandlingDeps {
+  fulfilment: FulfilmentService
+  events: Pick<EventStore, 'outcomeStatement'>
+}
+
+/** A paid session: fulfilment makes the order, with this event's outcome in the same transaction. */
+async function paid(
+  { fulfilment, events }: HandlingDeps,
+  event: PaymentEvent,
+  session: ProviderSession,
+  started: number,
+): Promise<Handled> {
+  const result = await fulfilment.paidSession({ eventId: event.id, session }, (order) =>
+    events.outcomeStatement(
+      event.id,
+      {
+        status: 'processed',
+        orderId: order.orderId,
+        note: sql`case when ${order.created} then null else ${ALREADY_EXISTED} end`,
+      },
+      started,
+    ),
+  )
+  switch (result.kind) {
+    case 'unknown-session':
+      return { status: 'ignored', note: 'unknown checkout session' }
+    case 'not-as-asked':
+      return { status: 'failed', note: result.reason }
+    case 'ordered':
+      return {
+        status: 'processed',
+        orderId: result.orderId,
+        note: result.created ? undefined : ALREADY_EXISTED,
+        recorded: true,
+      }
+  }
+}
+
+/** Handles one event its caller holds the lease on; the outcome is recorded by the caller unless `recorded`. */
+export async function handleEvent(
+  deps: HandlingDeps,
+  event: PaymentEvent,
+  started: number,
+): Promise<Handled> {
+  const session = event.session
+  if (!session) return { status: 'ignored', note: 'not a checkout session event' }
+  switch (event.type) {
+    case 'checkout.session.completed':
+      if (PAID.has(session.paymentStatus)) return paid(deps, event, session, started)
+      // Delayed payment methods: the customer finished, the money follows in an async_payment event.
+      await deps.fulfilment.paymentPending(session.id)
+      return { status: 'processed', note: 'payment pending' }
+    case 'checkout.session.async_payment_succeeded':
+      return paid(deps, event, session, started)
+    case 'checkout.session.async_payment_failed':
+      await deps.fulfilment.sessionEnded(session.id, 'payment_failed')
+      return { status: 'processed' }
+    case 'checkout.session.expired':
+      await deps.fulfilment.sessionEnded(session.id, 'expired')
+      return { status: 'processed' }
+    default:
+      return { status: 'ignored', note: 'event type not used' }
+  }
+}
