@@ -112,6 +112,9 @@ if (runs('unit')) {
   run('import layers', [bun, 'scripts/check-imports.ts'])
   // Every "why" points at a document in the repository: a citation of one that is not here fails the run.
   run('document references', [bun, 'scripts/check-doc-refs.ts'])
+  // Units a newcomer can read at once (docs/architecture.md): no function in api/ over 80 lines, no
+  // component in site/ over 200.
+  run('unit sizes', [bun, 'scripts/check-sizes.ts'])
   // One formatter and linter (docs/architecture.md#conventions): drift or a lint error fails the run like a type error.
   run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
 }

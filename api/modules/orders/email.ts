@@ -49,87 +49,112 @@ export function orderPageUrl(publicUrl: string, id: number): string {
   return `${publicUrl}/account/orders?number=${formatOrderNumber(id)}`
 }
 
-export function orderConfirmationEmail(order: ConfirmationOrder, shop: MailShop): MailMessage {
-  const { publicUrl } = shop
-  const number = formatOrderNumber(order.id)
-  // A guest has no account to open it in; their confirmation is this e-mail.
-  const orderPage = order.userId ? orderPageUrl(publicUrl, order.id) : null
-  const lineText = order.lines.map((line) => {
-    return {
-      name: lineLabel(line),
-      quantity: line.quantity,
-      total: formatCents(line.unitCents * line.quantity),
-    }
-  })
-  const shipping = order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)
-  const totals: [string, string][] = [
-    ['Subtotal', formatCents(order.subtotalCents)],
-    ...(order.discountCents > 0
-      ? ([
+/** What the confirmation says, in the order it says it: the same figures in the text and the HTML. */
+interface Confirmation {
+  number: string
+  firstName: string
+  lines: { name: string; quantity: number; total: string }[]
+  /** Label and amount; the last one is the total. */
+  totals: [string, string][]
+  address: string[]
+  /** The order's page for a customer who was signed in; a guest has no account to open it in. */
+  orderPage: string | null
+  publicUrl: string
+}
+
+function confirmation(order: ConfirmationOrder, publicUrl: string): Confirmation {
+  const discount: [string, string][] =
+    order.discountCents > 0
+      ? [
           [
             `Discount${order.discountCode ? ` (${order.discountCode})` : ''}`,
             `-${formatCents(order.discountCents)}`,
           ],
-        ] as [string, string][])
-      : []),
-    [`Shipping (${order.shippingService})`, shipping],
-    ['Total', formatCents(order.totalCents)],
-  ]
-  const address = addressLines(order.shippingAddress)
-  const firstName = order.customerName.split(' ')[0] || order.customerName
+        ]
+      : []
+  return {
+    number: formatOrderNumber(order.id),
+    firstName: order.customerName.split(' ')[0] || order.customerName,
+    lines: order.lines.map((line) => ({
+      name: lineLabel(line),
+      quantity: line.quantity,
+      total: formatCents(line.unitCents * line.quantity),
+    })),
+    totals: [
+      ['Subtotal', formatCents(order.subtotalCents)],
+      ...discount,
+      [
+        `Shipping (${order.shippingService})`,
+        order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents),
+      ],
+      ['Total', formatCents(order.totalCents)],
+    ],
+    address: addressLines(order.shippingAddress),
+    orderPage: order.userId ? orderPageUrl(publicUrl, order.id) : null,
+    publicUrl,
+  }
+}
 
-  const text = [
-    `Thanks for your order, ${firstName}!`,
+function confirmationText(c: Confirmation): string {
+  return [
+    `Thanks for your order, ${c.firstName}!`,
     '',
-    `Order number: ${number}`,
+    `Order number: ${c.number}`,
     '',
-    ...lineText.map((line) => `${line.quantity} x ${line.name}  ${line.total}`),
+    ...c.lines.map((line) => `${line.quantity} x ${line.name}  ${line.total}`),
     '',
-    ...totals.map(([label, value]) => `${label}: ${value}`),
+    ...c.totals.map(([label, value]) => `${label}: ${value}`),
     '',
     'Shipping to:',
-    ...address,
+    ...c.address,
     '',
     'Your order ships within 1-2 business days.',
-    ...(orderPage ? ['', `See your order any time: ${orderPage}`] : []),
+    ...(c.orderPage ? ['', `See your order any time: ${c.orderPage}`] : []),
     '',
-    `Questions? Reply to this e-mail or visit ${publicUrl}.`,
+    `Questions? Reply to this e-mail or visit ${c.publicUrl}.`,
     '',
     'Grit & Whisker',
   ].join('\n')
+}
 
+function confirmationHtml(c: Confirmation): string {
   const cell = 'padding:4px 8px;border-bottom:1px solid #ddd'
-  const html = `<!doctype html>
+  const last = c.totals.length - 1
+  const strongIfLast = (text: string, index: number) => (index === last ? `<strong>${text}</strong>` : text)
+  return `<!doctype html>
 <html lang="en"><body style="font-family:Arial,Helvetica,sans-serif;color:#1c1917;line-height:1.5">
-<h1 style="font-size:22px">Thanks for your order, ${escapeHtml(firstName)}!</h1>
-<p>Order number: <strong>${number}</strong></p>
+<h1 style="font-size:22px">Thanks for your order, ${escapeHtml(c.firstName)}!</h1>
+<p>Order number: <strong>${c.number}</strong></p>
 <table style="border-collapse:collapse" role="presentation">
-${lineText
+${c.lines
   .map(
     (line) =>
       `<tr><td style="${cell}">${line.quantity} &times; ${escapeHtml(line.name)}</td><td style="${cell};text-align:right">${line.total}</td></tr>`,
   )
   .join('\n')}
-${totals
+${c.totals
   .map(
     ([label, value], index) =>
-      `<tr><td style="${cell}">${index === totals.length - 1 ? `<strong>${escapeHtml(label)}</strong>` : escapeHtml(label)}</td><td style="${cell};text-align:right">${index === totals.length - 1 ? `<strong>${value}</strong>` : value}</td></tr>`,
+      `<tr><td style="${cell}">${strongIfLast(escapeHtml(label), index)}</td><td style="${cell};text-align:right">${strongIfLast(value, index)}</td></tr>`,
   )
   .join('\n')}
 </table>
 <h2 style="font-size:16px">Shipping to</h2>
-<p>${address.map(escapeHtml).join('<br>')}</p>
+<p>${c.address.map(escapeHtml).join('<br>')}</p>
 <p>Your order ships within 1-2 business days.</p>
-${orderPage ? `<p><a href="${escapeHtml(orderPage)}">See your order</a> any time in your account.</p>\n` : ''}<p>Questions? Reply to this e-mail or visit <a href="${escapeHtml(publicUrl)}">${escapeHtml(publicUrl)}</a>.</p>
+${c.orderPage ? `<p><a href="${escapeHtml(c.orderPage)}">See your order</a> any time in your account.</p>\n` : ''}<p>Questions? Reply to this e-mail or visit <a href="${escapeHtml(c.publicUrl)}">${escapeHtml(c.publicUrl)}</a>.</p>
 <p>Grit &amp; Whisker</p>
 </body></html>`
+}
 
+export function orderConfirmationEmail(order: ConfirmationOrder, shop: MailShop): MailMessage {
+  const c = confirmation(order, shop.publicUrl)
   return {
     to: order.email,
-    subject: `Your Grit & Whisker order ${number}`,
-    text,
-    html,
-    messageId: `<order-${number}-${order.uid}-confirmation@${shop.messageIdDomain}>`,
+    subject: `Your Grit & Whisker order ${c.number}`,
+    text: confirmationText(c),
+    html: confirmationHtml(c),
+    messageId: `<order-${c.number}-${order.uid}-confirmation@${shop.messageIdDomain}>`,
   }
 }
 
