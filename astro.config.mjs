@@ -59,7 +59,7 @@ export default defineConfig({
   outDir: './dist',
   output: 'static',
   trailingSlash: 'ignore',
-  build: { format: 'directory', inlineStylesheets: 'auto' },
+  build: { format: 'directory', inlineStylesheets: 'always' },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Each page gets a CSP <meta> listing the hashes of its own scripts and styles: no 'unsafe-inline'.
   // Inline scripts written by hand (the theme script in BaseLayout) add their hash with Astro.csp.

@@ -224,3 +224,55 @@ describe('structured data', () => {
       expect(types(`/products/${entry.data.slug}`)).toEqual(['Product', 'BreadcrumbList'])
   })
 })
+
+// What a phone can paint from the HTML alone (docs/architecture.md#performance-budgets): the site's styles
+// are in each page, not a stylesheet to fetch first, and the picture at the top of a page is drawn in it.
+describe('the first paint needs only the HTML', () => {
+  const sha256 = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('base64')
+
+  test('no page waits for a stylesheet, and each page’s CSP allows its own styles by hash', () => {
+    for (const page of pages) {
+      expect({ page: page.path, links: page.html.match(/<link[^>]*rel="stylesheet"[^>]*>/g) }).toEqual({
+        page: page.path,
+        links: null,
+      })
+      const csp = /<meta http-equiv="content-security-policy" content="([^"]*)"/.exec(page.html)?.[1] ?? ''
+      expect(csp).not.toContain("'unsafe-inline'")
+      for (const style of page.html.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+        expect({ page: page.path, allowed: csp.includes(`'sha256-${sha256(style[1] ?? '')}'`) }).toEqual({
+          page: page.path,
+          allowed: true,
+        })
+      }
+    }
+  })
+
+  test('the top picture of the home, content, teaser and product pages is inline SVG named by its alt text', () => {
+    for (const path of [
+      '/',
+      '/about',
+      '/ingredients',
+      '/heal-her',
+      ...products.map((p) => `/products/${p.data.slug}`),
+    ]) {
+      const page = pages.find((each) => each.path === path)
+      expect(page).toBeDefined()
+      const main = page?.html.slice(page.html.indexOf('<main')) ?? ''
+      const firstPicture = /<(svg|img)\b[^>]*>/.exec(
+        main.replace(/<svg\b[^>]*aria-hidden="true"[\s\S]*?<\/svg>/g, ''),
+      )
+      expect({ path, tag: firstPicture?.[1] }).toEqual({ path, tag: 'svg' })
+      expect(firstPicture?.[0]).toMatch(/role="img" aria-label="[^"]+"/)
+    }
+  })
+
+  test('ids inside inline pictures are unique on every page', () => {
+    for (const page of pages) {
+      const ids = [...page.html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1])
+      expect({ page: page.path, repeated: ids.filter((id, index) => ids.indexOf(id) !== index) }).toEqual({
+        page: page.path,
+        repeated: [],
+      })
+    }
+  })
+})
