@@ -29,7 +29,8 @@ function measured(path: string, indexing: 'indexable' | 'noindex', scores = perf
     status: 'measured',
     indexing,
     scores,
-    lcpMs: 1_500,
+    fcpMs: 900,
+    lcpMs: 1_100,
     tbtMs: 0,
     cls: 0,
     failing:

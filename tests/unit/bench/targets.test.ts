@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import {
+  describePageBudget,
   describeScenarioTarget,
   judgeLargeShop,
   judgeMemory,
@@ -180,27 +181,56 @@ describe('judging the large shop', () => {
 
 describe('judging a Lighthouse page', () => {
   const perfect = { performance: 100, accessibility: 100, bestPractices: 100, seo: 100 }
+  const still = { cls: 0, fcpMs: 900, lcpMs: 1_100 }
 
-  test('content pages need Performance 100, cart and account pages 95', () => {
-    expect(performanceBudget('/')).toBe(100)
-    expect(performanceBudget('/products/whisker-oil')).toBe(100)
-    expect(performanceBudget('/cart')).toBe(95)
-    expect(performanceBudget('/dashboard')).toBe(95)
-    expect(performanceBudget('/checkout')).toBeNull()
-    expect(judgePage('/shop', { ...perfect, performance: 99 }, 0, 'indexable').misses).toEqual([
+  test('every indexable page needs Performance 100, cart and account pages 98', () => {
+    expect(performanceBudget('/', 'indexable')).toBe(100)
+    expect(performanceBudget('/products/whisker-oil', 'indexable')).toBe(100)
+    expect(performanceBudget('/privacy-policy', 'indexable')).toBe(100)
+    expect(performanceBudget('/cart', 'noindex')).toBe(98)
+    expect(performanceBudget('/dashboard', 'noindex')).toBe(98)
+    expect(performanceBudget('/checkout', 'noindex')).toBeNull()
+    expect(judgePage('/shop', { ...perfect, performance: 99 }, still, 'indexable').misses).toEqual([
       'Performance 99 < 100',
     ])
-    expect(judgePage('/profile', { ...perfect, performance: 95 }, 0, 'noindex').met).toBe(true)
+    expect(judgePage('/profile', { ...perfect, performance: 98 }, still, 'noindex').met).toBe(true)
+    expect(judgePage('/profile', { ...perfect, performance: 97 }, still, 'noindex').misses).toEqual([
+      'Performance 97 < 98',
+    ])
+  })
+
+  test('indexable pages paint first within 1 s and fully within 1.2 s; app pages have no paint budget', () => {
+    const slow = { cls: 0, fcpMs: 1_300, lcpMs: 1_600 }
+    expect(judgePage('/about', perfect, slow, 'indexable').misses).toEqual([
+      'FCP 1,300 ms > 1,000 ms',
+      'LCP 1,600 ms > 1,200 ms',
+    ])
+    expect(judgePage('/about', perfect, { cls: 0, fcpMs: 1_000, lcpMs: 1_200 }, 'indexable').met).toBe(true)
+    expect(judgePage('/cart', perfect, slow, 'noindex').met).toBe(true)
   })
 
   test('SEO counts on indexable pages only', () => {
     const cart = { ...perfect, seo: 66 }
-    expect(judgePage('/cart', cart, 0, 'noindex').met).toBe(true)
-    expect(judgePage('/about', cart, 0, 'indexable').misses).toEqual(['SEO 66 < 100'])
+    expect(judgePage('/cart', cart, still, 'noindex').met).toBe(true)
+    expect(judgePage('/about', cart, still, 'indexable').misses).toEqual(['SEO 66 < 100'])
   })
 
-  test('Accessibility, Best Practices and CLS count everywhere', () => {
-    const verdict = judgePage('/cart', { ...perfect, accessibility: 98, bestPractices: 96 }, 0.02, 'noindex')
+  test('Accessibility, Best Practices and CLS count everywhere; the dashboard must not shift at all', () => {
+    const verdict = judgePage(
+      '/cart',
+      { ...perfect, accessibility: 98, bestPractices: 96 },
+      { cls: 0.02 },
+      'noindex',
+    )
     expect(verdict.misses).toEqual(['Accessibility 98 < 100', 'Best Practices 96 < 100', 'CLS 0.02 > 0.01'])
+    expect(judgePage('/profile', perfect, { cls: 0.005 }, 'noindex').met).toBe(true)
+    expect(judgePage('/dashboard', perfect, { cls: 0.005 }, 'noindex').misses).toEqual(['CLS 0.005 > 0'])
+  })
+
+  test('the budget column says what each page is held to', () => {
+    expect(describePageBudget('/about', 'indexable')).toBe(
+      'Perf 100, A11y 100, BP 100, SEO 100, FCP ≤ 1,000 ms, LCP ≤ 1,200 ms, CLS ≤ 0.01',
+    )
+    expect(describePageBudget('/dashboard', 'noindex')).toBe('Perf ≥ 98, A11y 100, BP 100, SEO n/a, CLS 0')
   })
 })
