@@ -15,7 +15,13 @@ const IN_FLIGHT = args.includes('--serial') ? 1 : 16
 /** --no-code: checkout without a discount code, as the load test sends it. */
 const withCode = !args.includes('--no-code')
 
-const shop = await createTestApp({ TRUST_PROXY: 'true' })
+/** --kept=N: prepared statements each database connection keeps (0: prepared on every call, as before). */
+const keptArg = args.find((arg) => arg.startsWith('--kept='))
+const shop = await createTestApp(
+  { TRUST_PROXY: 'true' },
+  {},
+  keptArg ? { keptStatements: Number(keptArg.slice(7)) } : {},
+)
 const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
 if (checkpointArg)
   await shop.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${Number(checkpointArg.slice(17))}`)
