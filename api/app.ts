@@ -23,7 +23,7 @@ import { staticSite } from './plugins/static-site'
 import type { Services } from './services'
 
 /**
- * Builds the whole server from its dependencies; `api/main.ts` wires real ones, tests their own. Services
+ * Builds the whole server from its dependencies; `api/server.ts` wires real ones, tests their own. Services
  * are built once (api/services.ts) and handed to the route modules.
  */
 export function createApp(deps: AppDeps, services: Services) {

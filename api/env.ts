@@ -1,6 +1,7 @@
 // Configuration is read and checked once, at boot. A bad value stops the server with one clear line,
 // instead of failing later in the middle of a customer's checkout.
 
+import { availableParallelism } from 'node:os'
 import { PublicUrlError, publicUrlFrom } from '@core/rules/public-url'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
@@ -49,6 +50,11 @@ export interface Config {
   logLevel: LogLevel
   /** The IANA time zone the shop works in: the dashboard's 'orders today' is today there. */
   shopTimeZone: string
+  /**
+   * How many server processes answer on the port (api/supervisor.ts): the machine's cores in production,
+   * 1 elsewhere, unless WORKERS says.
+   */
+  workers: number
 }
 
 export class ConfigError extends Error {}
@@ -302,5 +308,9 @@ export function readConfig(env: Env = process.env): Config {
     jobRetrySeconds: seconds(env, 'JOB_RETRY_SECONDS', 30, { min: 1, max: 3600 }),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shopTimeZone: timeZone(env, 'SHOP_TIME_ZONE', 'America/Chicago'),
+    workers: count(env, 'WORKERS', nodeEnv === 'production' ? availableParallelism() : 1, {
+      min: 1,
+      max: 64,
+    }),
   }
 }

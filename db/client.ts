@@ -22,6 +22,8 @@ export const BUSY_TIMEOUT_MS = 5000
 export interface DatabaseOptions {
   /** BUSY_TIMEOUT_MS unless a test needs a lock to be given up sooner. */
   busyTimeoutMs?: number
+  /** Prepared statements each connection to a file keeps (db/connection-pool.ts); 0 keeps none. */
+  keptStatements?: number
 }
 
 /**
@@ -47,7 +49,7 @@ export async function openDatabase(
   // A file gets the pool that replaces a connection spoiled by a failed wait (db/connection-pool.ts).
   const client: Client =
     local && path !== ':memory:'
-      ? createFileClient(path, { timeout })
+      ? createFileClient(path, { timeout, keptStatements: options.keptStatements })
       : createClient({ url, authToken, timeout })
   if (local) {
     await client.execute('PRAGMA journal_mode = WAL')

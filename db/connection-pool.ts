@@ -15,9 +15,16 @@
 import { ConnectionPool, Sqlite3Client } from '@libsql/client/sqlite3'
 
 type Connection = ReturnType<ConnectionPool['acquireSync']>
+type Statement = ReturnType<Connection['prepare']>
 
 /** The client's own default: how many connections one client may hold. */
 const MAX_CONNECTIONS = 20
+
+/**
+ * How many prepared statements each connection keeps, the least recently used dropped first. The shop
+ * sends a few hundred distinct SQL texts at most; a kept statement costs a few KB of native memory.
+ */
+export const KEPT_STATEMENTS = 256
 
 function failedBusy(error: unknown): boolean {
   return String((error as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY')
@@ -25,37 +32,108 @@ function failedBusy(error: unknown): boolean {
 
 /** Connections with a statement that failed busy: closed when they come back to the pool. */
 const spoiled = new WeakSet<Connection>()
-const watched = new WeakSet<Connection>()
+/** Each connection's kept statements by SQL text, in order of use (the last used last). */
+const keptBy = new WeakMap<Connection, Map<string, Statement>>()
 
 /**
- * Marks the connection spoiled when one of its statements fails busy. The client runs every statement
- * through `prepare(…).run()` or `.all()`, so those two are watched.
+ * A prepared statement kept for the next call with the same SQL. The binding resets a statement before
+ * each run and binds every argument anew, and the client runs every statement to its end (`run`, or `all`
+ * reading every row), which finishes it: a kept statement holds no read snapshot or lock between calls.
+ * The one exception is a statement that failed busy, which stays in progress: its connection is marked
+ * spoiled and closed with every statement it kept (ReplacingPool.release).
+ *
+ * The client asks each call for `safeIntegers(true)`, `raw(true)` (which throws for a statement that
+ * returns no rows) and `columns()` twice; those answers belong to the prepared statement, so they are
+ * asked of the binding once and remembered.
  */
-function watch(connection: Connection): void {
-  if (watched.has(connection)) return
-  watched.add(connection)
+function keep(connection: Connection, statement: Statement): Statement {
+  const native = {
+    run: statement.run.bind(statement) as (...args: unknown[]) => unknown,
+    all: statement.all.bind(statement) as (...args: unknown[]) => unknown,
+  }
+  const watched =
+    (step: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      try {
+        return step(...args)
+      } catch (error) {
+        if (failedBusy(error)) spoiled.add(connection)
+        throw error
+      }
+    }
+  const kept = statement as unknown as Record<string, unknown>
+  kept.run = watched(native.run)
+  kept.all = watched(native.all)
+
+  let safe: boolean | undefined
+  const safeIntegers = statement.safeIntegers.bind(statement)
+  kept.safeIntegers = (on = true) => {
+    if (safe !== on) safeIntegers(on)
+    safe = on
+    return statement
+  }
+  let raw: { on: boolean } | { refused: unknown } | undefined
+  const setRaw = statement.raw.bind(statement)
+  kept.raw = (on = true) => {
+    if (raw && 'refused' in raw) throw raw.refused
+    if (raw?.on !== on) {
+      try {
+        setRaw(on)
+      } catch (error) {
+        raw = { refused: error }
+        throw error
+      }
+    }
+    raw = { on }
+    return statement
+  }
+  let columns: ReturnType<Statement['columns']> | undefined
+  const readColumns = statement.columns.bind(statement)
+  kept.columns = () => {
+    columns ??= readColumns()
+    return columns
+  }
+  return statement
+}
+
+/**
+ * Lends the connection's kept statement for `source`, preparing and keeping it on first use (and then
+ * dropping the least recently used beyond `limit`). With a limit of 0 nothing is kept: every call prepares
+ * again, as the client does on its own.
+ */
+function watch(connection: Connection, limit: number): void {
+  if (keptBy.has(connection)) return
+  const kept = new Map<string, Statement>()
+  keptBy.set(connection, kept)
   const prepare = connection.prepare.bind(connection)
   connection.prepare = ((source: string) => {
-    const statement = prepare(source)
-    for (const method of ['run', 'all'] as const) {
-      const step = statement[method].bind(statement) as (...args: unknown[]) => unknown
-      ;(statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-        try {
-          return step(...args)
-        } catch (error) {
-          if (failedBusy(error)) spoiled.add(connection)
-          throw error
-        }
-      }
+    const found = kept.get(source)
+    if (found) {
+      // Map keeps insertion order: moved to the end, it is the most recently used.
+      kept.delete(source)
+      kept.set(source, found)
+      return found
+    }
+    const statement = keep(connection, prepare(source))
+    if (limit > 0) {
+      kept.set(source, statement)
+      if (kept.size > limit) kept.delete(kept.keys().next().value as string)
     }
     return statement
   }) as Connection['prepare']
 }
 
 class ReplacingPool extends ConnectionPool {
+  readonly #keptStatements: number
+
+  constructor(path: string, options: { timeout: number }, keptStatements: number) {
+    super(path, options, MAX_CONNECTIONS)
+    this.#keptStatements = keptStatements
+  }
+
   override acquireSync(forTransaction = false): Connection {
     const connection = super.acquireSync(forTransaction)
-    watch(connection)
+    watch(connection, this.#keptStatements)
     return connection
   }
 
@@ -65,6 +143,8 @@ class ReplacingPool extends ConnectionPool {
       return
     }
     spoiled.delete(connection)
+    // The stuck statement and every other one go with the connection (each holds it open until dropped).
+    keptBy.get(connection)?.clear()
     try {
       // Closing rolls back what the connection holds and frees the lock its stuck statement kept.
       connection.close()
@@ -82,8 +162,18 @@ class ReplacingPool extends ConnectionPool {
   }
 }
 
-/** A client for the database file at `path` whose every connection waits `timeout` ms for a lock. */
-export function createFileClient(path: string, options: { timeout: number }): Sqlite3Client {
-  const pool = new ReplacingPool(path, { timeout: options.timeout }, MAX_CONNECTIONS)
+/**
+ * A client for the database file at `path` whose every connection waits `timeout` ms for a lock and keeps
+ * up to `keptStatements` prepared statements (KEPT_STATEMENTS by default; 0 prepares on every call).
+ */
+export function createFileClient(
+  path: string,
+  options: { timeout: number; keptStatements?: number },
+): Sqlite3Client {
+  const pool = new ReplacingPool(
+    path,
+    { timeout: options.timeout },
+    options.keptStatements ?? KEPT_STATEMENTS,
+  )
   return new Sqlite3Client(pool, 'number')
 }

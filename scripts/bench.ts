@@ -4,6 +4,7 @@
 // webhook) besides the baseline, for checking one change; the report then says the others were not measured.
 // `--only=large-shop` runs the large shop alone (nothing else: no API load, start time, JavaScript or
 // Lighthouse) and rewrites only its section of BENCHMARKS.md, leaving the rest as the last full run wrote it.
+// `--workers=1,2` runs the API load once per count of server processes (WORKERS), side by side.
 //
 // 1. API load: the built server on one core (`taskset -c 0`) with a fresh temporary database, autocannon in
 //    a Node process on the other core, a static-file baseline and five API scenarios one after the other,
@@ -49,7 +50,13 @@ const args = process.argv.slice(2)
 const known = new Set(['--quick', '--skip-load', '--skip-large-shop', '--skip-lighthouse'])
 const ONLY = '--only='
 const LARGE_SHOP = 'large-shop'
+const WORKERS = '--workers='
 for (const arg of args) {
+  if (arg.startsWith(WORKERS)) {
+    if (/^\d+(,\d+)*$/.test(arg.slice(WORKERS.length))) continue
+    console.error(`${arg}: give worker counts separated by commas, as --workers=1,2`)
+    process.exit(2)
+  }
   if (arg.startsWith(ONLY)) {
     const names = arg.slice(ONLY.length).split(',')
     const unknown = names.filter((name) => !(API_SCENARIOS as readonly string[]).includes(name))
@@ -60,11 +67,21 @@ for (const arg of args) {
     process.exit(2)
   }
   if (!known.has(arg)) {
-    console.error(`Unknown option ${arg}. Options: ${[...known, `${ONLY}<scenarios>`].join(', ')}`)
+    console.error(
+      `Unknown option ${arg}. Options: ${[...known, `${ONLY}<scenarios>`, `${WORKERS}1,2`].join(', ')}`,
+    )
     process.exit(2)
   }
 }
 const quick = args.includes('--quick')
+/**
+ * `--workers=1,2`: the API load (section 1) once per count of server processes (WORKERS), the first in
+ * section 1 and judged against the targets, the others beside it. One worker unless asked.
+ */
+const workerCounts = (args.find((arg) => arg.startsWith(WORKERS))?.slice(WORKERS.length) ?? '1')
+  .split(',')
+  .map(Number)
+  .filter((count) => count >= 1)
 const onlyArg = args.find((arg) => arg.startsWith(ONLY))
 /** `--only=large-shop`: that scenario alone, written into its own section of the report. */
 const largeShopOnly = onlyArg === `${ONLY}${LARGE_SHOP}`
@@ -149,8 +166,15 @@ function baselinePath(): string {
   throw new Error('dist/ has no favicon.svg, robots.txt or favicon.ico for the baseline')
 }
 
-function pinningPlan(): { server: string | null; load: string | null; text: string } {
+function pinningPlan(workers = 1): { server: string | null; load: string | null; text: string } {
   const cores = Number(command(['nproc'])) || cpus().length
+  if (workers > 1) {
+    return {
+      server: null,
+      load: null,
+      text: `**WORKERS=${workers}, not pinned:** the ${workers} server processes and the load generator share all ${cores} CPUs.`,
+    }
+  }
   if (!Bun.which('taskset')) {
     return {
       server: null,
@@ -189,9 +213,10 @@ async function buildLoadGenerators(): Promise<{ load: string; largeShop: string 
 
 const clockTicks = () => Number(command(['getconf', 'CLK_TCK'])) || 100
 
-async function runLoad(): Promise<LoadSection> {
-  const pin = pinningPlan()
+async function runLoad(workers = 1): Promise<LoadSection> {
+  const pin = pinningPlan(workers)
   const section: LoadSection = {
+    workers,
     results: null,
     pinning: pin.text,
     connections: CONNECTIONS,
@@ -199,7 +224,12 @@ async function runLoad(): Promise<LoadSection> {
     durationSeconds: DURATION_SECONDS,
   }
   const generator = (await buildLoadGenerators()).load
-  const server = await startServer({ dir: join(work, 'load'), core: pin.server, distDir: DIST })
+  const server = await startServer({
+    dir: join(work, `load-${workers}`),
+    core: pin.server,
+    distDir: DIST,
+    workers,
+  })
   try {
     const allowed = cpusAllowed(server.pid)
     if (pin.server !== null && allowed !== pin.server) {
@@ -427,24 +457,32 @@ async function main(): Promise<number> {
   let failed = false
 
   let load: ReportInput['load'] = 'skipped'
+  let moreLoads: LoadSection[] = []
   if (!skipLoad) {
     console.log(
       `API load: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${DURATION_SECONDS} s per scenario`,
     )
-    try {
-      load = await runLoad()
-      if (load.failure) failed = true
-    } catch (error) {
-      failed = true
-      load = {
-        results: null,
-        failure: messageOf(error),
-        pinning: '',
-        connections: CONNECTIONS,
-        warmupSeconds: WARMUP_SECONDS,
-        durationSeconds: DURATION_SECONDS,
+    const loads: LoadSection[] = []
+    for (const workers of workerCounts) {
+      if (isInterrupted()) break
+      if (workerCounts.length > 1) console.log(`  WORKERS=${workers}`)
+      try {
+        loads.push(await runLoad(workers))
+      } catch (error) {
+        loads.push({
+          workers,
+          results: null,
+          failure: messageOf(error),
+          pinning: '',
+          connections: CONNECTIONS,
+          warmupSeconds: WARMUP_SECONDS,
+          durationSeconds: DURATION_SECONDS,
+        })
       }
     }
+    if (loads.some((each) => each.failure)) failed = true
+    load = loads[0] ?? 'skipped'
+    moreLoads = loads.slice(1)
   }
 
   if (isInterrupted()) return 130
@@ -511,6 +549,7 @@ async function main(): Promise<number> {
     flags: args,
     machine: machineFacts(lighthouseVersion),
     load,
+    moreLoads,
     startup,
     largeShop,
     budget,

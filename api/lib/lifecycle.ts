@@ -4,7 +4,7 @@
  * client sends another request down a connection that is about to close; requests still arriving are
  * served in full. Once the drain is over it is closing: a new request is answered 503 with Retry-After
  * (a client that sends without asking /api/ready is told to come back, not cut off), and the listener
- * closes once no request has come for a moment (api/main.ts).
+ * closes once no request has come for a moment (api/server.ts).
  */
 export const lifecycle = {
   draining: false,

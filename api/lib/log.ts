@@ -25,9 +25,17 @@ let write: (line: string) => void = (line) => {
   process.stdout.write(line)
 }
 
+/** Fields every line of this process carries: `worker` when several server processes share the log. */
+let processFields: Fields = {}
+
 function emit(level: Exclude<LogLevel, 'silent'>, msg: string, fields?: Fields): void {
   if (rank[level] > threshold) return
-  write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`)
+  write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...processFields, ...fields })}\n`)
+}
+
+/** Adds `fields` to every line this process writes from now on (api/supervisor.ts names each worker). */
+export function setProcessLogFields(fields: Fields): void {
+  processFields = { ...fields }
 }
 
 export const log = {

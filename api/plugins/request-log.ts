@@ -25,7 +25,7 @@ export function requestLog(options: { trustForwardedId: boolean }) {
       const forwarded = options.trustForwardedId ? request.headers.get('x-request-id') : null
       const id = forwarded && FORWARDED_ID.test(forwarded) ? forwarded : randomUUID()
       set.headers['x-request-id'] = id
-      // Noted for a shutdown, which closes the listener once requests stop coming (api/main.ts).
+      // Noted for a shutdown, which closes the listener once requests stop coming (api/server.ts).
       lifecycle.lastRequestAt = performance.now()
       // Shutting down: the client opens a new connection for its next request (to another instance).
       if (lifecycle.draining) set.headers.connection = 'close'

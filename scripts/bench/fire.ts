@@ -3,7 +3,7 @@
 // requests, every answer's latency, the CPU both sides used and the server's peak memory meanwhile.
 import { readFileSync } from 'node:fs'
 import autocannon, { type RequestSpec } from 'autocannon'
-import { followPeakRss } from './memory'
+import { followPeakRss, processTree } from './memory'
 import type { ScenarioResult } from './types'
 
 /** The server under load: where it listens and how to read its CPU time and memory from /proc. */
@@ -47,15 +47,22 @@ function percentile(sorted: Float64Array, q: number): number {
   return sorted[index] ?? 0
 }
 
-/** The server's user + system CPU seconds so far, from /proc (null if unreadable). */
+/**
+ * The server's user + system CPU seconds so far, from /proc (null if unreadable): with WORKERS=N, its
+ * supervisor's and every worker's (a worker that died meanwhile takes its seconds with it).
+ */
 function serverCpuSeconds(target: FireTarget): number | null {
-  try {
-    const stat = readFileSync(`/proc/${target.serverPid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / target.clockTicks
-  } catch {
-    return null
+  let seconds: number | null = null
+  for (const pid of processTree(target.serverPid)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      seconds = (seconds ?? 0) + (Number(fields[11]) + Number(fields[12])) / target.clockTicks
+    } catch {
+      // gone
+    }
   }
+  return seconds
 }
 
 function generatorCpuSeconds(): number {

@@ -12,6 +12,30 @@ export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   }
 }
 
+/**
+ * The process and every process under it (a WORKERS=N server is its supervisor and N workers), from
+ * /proc/<pid>/task/<pid>/children; just `pid` where that is unreadable.
+ */
+export function processTree(pid: number): number[] {
+  const tree = [pid]
+  for (let i = 0; i < tree.length; i++) {
+    try {
+      const children = readFileSync(`/proc/${tree[i]}/task/${tree[i]}/children`, 'utf8').trim()
+      if (children) tree.push(...children.split(/\s+/).map(Number))
+    } catch {
+      // gone, or not readable: counted without its children
+    }
+  }
+  return tree
+}
+
+/** A size field summed over the process tree (null if the root could not be read). */
+export function treeStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  const sizes = processTree(pid).map((each) => statusKb(each, field))
+  if (sizes[0] === null) return null
+  return sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0)
+}
+
 /** /proc's kB are KiB; the budget is in MB (10^6 bytes), so 150 MB means 150,000,000 bytes. */
 export const kbToMb = (kb: number) => Math.round((kb * 1024) / 100_000) / 10
 
@@ -23,18 +47,23 @@ export interface PeakRss {
 /**
  * Follows a process's peak RSS over a stretch of work. The kernel's high-water mark (VmHWM) sees spikes
  * that fall between samples; writing 5 to /proc/<pid>/clear_refs resets it, so it covers this stretch
- * only. A sample every 50 ms backs it up, and stands in alone where the reset is refused.
+ * only. A sample every 50 ms backs it up, and stands in alone where the reset is refused. A process with
+ * children (WORKERS=N) counts the whole tree: the sum of their RSS, sampled only, since their peaks need
+ * not come at the same moment.
  */
 export function followPeakRss(pid: number): PeakRss {
-  let highWaterMarkReset = true
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5')
-  } catch {
-    highWaterMarkReset = false
+  const single = processTree(pid).length === 1
+  let highWaterMarkReset = single
+  if (single) {
+    try {
+      writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    } catch {
+      highWaterMarkReset = false
+    }
   }
-  let sampled = statusKb(pid, 'VmRSS')
+  let sampled = treeStatusKb(pid, 'VmRSS')
   const sample = () => {
-    const now = statusKb(pid, 'VmRSS')
+    const now = treeStatusKb(pid, 'VmRSS')
     if (now !== null) sampled = Math.max(sampled ?? 0, now)
   }
   const timer = setInterval(sample, 50)

@@ -5,6 +5,7 @@
 import Stripe from 'stripe'
 import { DEMO_WEBHOOK_SECRET } from '../../api/adapters/demo-payments'
 import { createTestApp } from '../../tests/api/support/test-app'
+import { kbToMb, statusKb } from './memory'
 
 const args = process.argv.slice(2)
 const n = Number(args.find((arg) => arg.startsWith('--n='))?.slice(4) ?? 2000)
@@ -15,10 +16,26 @@ const IN_FLIGHT = args.includes('--serial') ? 1 : 16
 /** --no-code: checkout without a discount code, as the load test sends it. */
 const withCode = !args.includes('--no-code')
 
-const shop = await createTestApp({ TRUST_PROXY: 'true' })
+/**
+ * --kept=N: prepared statements each database connection keeps (0: prepared on every call). --kept=0,256
+ * builds one shop per value and takes turns between them in rounds, so both see the same machine load:
+ * the way to compare old and new on a machine others are using.
+ */
+const keptArg = args.find((arg) => arg.startsWith('--kept='))
+const variants: (number | undefined)[] = keptArg ? keptArg.slice(7).split(',').map(Number) : [undefined]
+const ROUNDS = variants.length > 1 ? 10 : 1
+const shops = await Promise.all(
+  variants.map((kept) =>
+    createTestApp({ TRUST_PROXY: 'true' }, {}, kept === undefined ? {} : { keptStatements: kept }),
+  ),
+)
+/** The shop the scenarios talk to now (each in turn when comparing). */
+let shop = shops[0] as (typeof shops)[number]
+let turn = 0
 const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
-if (checkpointArg)
-  await shop.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${Number(checkpointArg.slice(17))}`)
+for (const each of shops)
+  if (checkpointArg)
+    await each.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${Number(checkpointArg.slice(17))}`)
 
 // --trace: time spent in each SQL statement (by its first 70 characters), to see where a scenario waits.
 const traced = new Map<string, { calls: number; ms: number }>()
@@ -68,28 +85,52 @@ const cart = [
   { id: 4, quantity: 2 },
 ]
 
+/** Each shop in turn (one when not comparing): `setUp` prepares what its requests need. */
+async function forEachShop(setUp: () => Promise<void>): Promise<void> {
+  for (const [index, each] of shops.entries()) {
+    shop = each
+    turn = index
+    await setUp()
+  }
+}
+
 async function timed(label: string, count: number, one: (i: number) => Promise<void>) {
-  for (let i = 0; i < Math.min(200, count); i++) await one(-1 - i) // warm-up
+  const perRound = Math.floor(count / ROUNDS)
+  const totals = shops.map(() => ({ ms: 0, cpu: 0, done: 0 }))
   let next = 0
+  await forEachShop(async () => {
+    for (let i = 0; i < Math.min(200, count); i++) await one(-1 - i) // warm-up
+  })
   traced.clear()
-  const cpuBefore = process.cpuUsage()
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < count) await one(next++)
-    }),
-  )
-  const ms = performance.now() - started
-  const cpu = process.cpuUsage(cpuBefore)
-  // CPU time per request is steadier than wall time on a machine others are using too.
-  const cpuMicros = (cpu.user + cpu.system) / count
+  for (let round = 0; round < ROUNDS; round++) {
+    await forEachShop(async () => {
+      const total = totals[turn] as (typeof totals)[number]
+      const end = Math.min(count, total.done + perRound)
+      next = total.done
+      const cpuBefore = process.cpuUsage()
+      const started = performance.now()
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (next < end) await one(next++)
+        }),
+      )
+      total.ms += performance.now() - started
+      const cpu = process.cpuUsage(cpuBefore)
+      total.cpu += cpu.user + cpu.system
+      total.done = end
+    })
+  }
   for (const [sql, { calls, ms: spent }] of [...traced].sort((a, b) => b[1].ms - a[1].ms))
     console.log(
       `  ${((spent * 1000) / count).toFixed(0).padStart(5)} µs/request ${(calls / count).toFixed(2)}× ${sql}`,
     )
-  console.log(
-    `${label.padEnd(10)} ${count} in ${ms.toFixed(0)} ms: ${((count / ms) * 1000).toFixed(0)}/s, ${((ms * 1000) / count).toFixed(0)} µs each, CPU ${cpuMicros.toFixed(0)} µs each`,
-  )
+  for (const [index, { ms, cpu, done }] of totals.entries()) {
+    const kept = variants[index] === undefined ? '' : ` kept=${variants[index]}`
+    // CPU time per request is steadier than wall time on a machine others are using too.
+    console.log(
+      `${label.padEnd(10)}${kept} ${done} in ${ms.toFixed(0)} ms: ${((done / ms) * 1000).toFixed(0)}/s, ${((ms * 1000) / done).toFixed(0)} µs each, CPU ${(cpu / done).toFixed(0)} µs each`,
+    )
+  }
 }
 
 async function ok(res: Response): Promise<unknown> {
@@ -132,66 +173,73 @@ for (const scenario of scenarios) {
     )
   if (scenario === 'rates') await timed('rates', n, async (i) => void (await rate(i)))
   if (scenario === 'checkout') {
-    const rates = await Promise.all(Array.from({ length: 64 }, (_, i) => rate(i)))
+    const ratesOf: string[][] = []
+    await forEachShop(async () => {
+      ratesOf[turn] = await Promise.all(Array.from({ length: 64 }, (_, i) => rate(i)))
+    })
     await timed('checkout', n, async (i) => {
       const k = ((i % 64) + 64) % 64
-      await session(i + 1_000_000 * (k + 1), rates[k] as string, k)
+      await session(i + 1_000_000 * (k + 1), ratesOf[turn]?.[k] as string, k)
     })
   }
   if (scenario === 'webhook') {
     const count = Math.min(n, 1500)
-    const rates = await Promise.all(Array.from({ length: 64 }, (_, i) => rate(i)))
-    const ids: string[] = []
-    let made = 0
-    await Promise.all(
-      Array.from({ length: IN_FLIGHT }, async () => {
-        while (made < count + 200) {
-          const i = made++
-          ids.push(await session(i + 50_000_000, rates[i % 64] as string, i % 64))
-        }
-      }),
-    )
-    const signer = new Stripe('sk_test_signing_only')
-    const events: { payload: string; header: string }[] = []
-    const ts = Math.floor(shop.clock.now().getTime() / 1000)
-    for (const [index, id] of ids.entries()) {
-      const summary = (await ok(await call('GET', `/api/demo-payments/${id}`))) as {
-        amountTotal: number
-        customerEmail: string
-      }
-      const payload = JSON.stringify({
-        id: `evt_micro_${index}`,
-        object: 'event',
-        type: 'checkout.session.completed',
-        created: ts,
-        livemode: false,
-        data: {
-          object: {
-            id,
-            object: 'checkout.session',
-            amount_total: summary.amountTotal,
-            currency: 'usd',
-            customer_email: summary.customerEmail,
-            customer_details: { email: summary.customerEmail },
-            livemode: false,
-            metadata: {},
-            mode: 'payment',
-            payment_status: 'paid',
-            status: 'complete',
-          },
-        },
-      })
-      events.push({
-        payload,
-        header: await signer.webhooks.generateTestHeaderStringAsync({
-          payload,
-          secret: DEMO_WEBHOOK_SECRET,
-          timestamp: ts,
+    const eventsOf: { payload: string; header: string }[][] = []
+    await forEachShop(async () => {
+      const rates = await Promise.all(Array.from({ length: 64 }, (_, i) => rate(i)))
+      const ids: string[] = []
+      let made = 0
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          while (made < count + 200) {
+            const i = made++
+            ids.push(await session(i + 50_000_000, rates[i % 64] as string, i % 64))
+          }
         }),
-      })
-    }
+      )
+      const signer = new Stripe('sk_test_signing_only')
+      const events: { payload: string; header: string }[] = []
+      eventsOf[turn] = events
+      const ts = Math.floor(shop.clock.now().getTime() / 1000)
+      for (const [index, id] of ids.entries()) {
+        const summary = (await ok(await call('GET', `/api/demo-payments/${id}`))) as {
+          amountTotal: number
+          customerEmail: string
+        }
+        const payload = JSON.stringify({
+          id: `evt_micro_${index}`,
+          object: 'event',
+          type: 'checkout.session.completed',
+          created: ts,
+          livemode: false,
+          data: {
+            object: {
+              id,
+              object: 'checkout.session',
+              amount_total: summary.amountTotal,
+              currency: 'usd',
+              customer_email: summary.customerEmail,
+              customer_details: { email: summary.customerEmail },
+              livemode: false,
+              metadata: {},
+              mode: 'payment',
+              payment_status: 'paid',
+              status: 'complete',
+            },
+          },
+        })
+        events.push({
+          payload,
+          header: await signer.webhooks.generateTestHeaderStringAsync({
+            payload,
+            secret: DEMO_WEBHOOK_SECRET,
+            timestamp: ts,
+          }),
+        })
+      }
+    })
     const post = async (i: number) => {
-      const event = events[i < 0 ? -1 - i : 200 + i] as { payload: string; header: string }
+      const event = eventsOf[turn]?.[i < 0 ? -1 - i : 200 + i] as { payload: string; header: string }
       const res = await shop.app.handle(
         new Request('http://localhost:4321/api/stripe/webhook', {
           method: 'POST',
@@ -206,5 +254,10 @@ for (const scenario of scenarios) {
   }
 }
 const rss = process.memoryUsage()
-console.log(`rss ${(rss.rss / 1e6).toFixed(0)} MB, heap used ${(rss.heapUsed / 1e6).toFixed(0)} MB`)
-shop.close()
+// The peak (the kernel's high-water mark) is what the RSS budget is about; with --kept=a,b it is both
+// shops' together, so compare variants in separate runs.
+const peakKb = statusKb(process.pid, 'VmHWM') ?? 0
+console.log(
+  `rss ${(rss.rss / 1e6).toFixed(0)} MB (peak ${kbToMb(peakKb)} MB), heap used ${(rss.heapUsed / 1e6).toFixed(0)} MB`,
+)
+for (const each of shops) each.close()

@@ -38,6 +38,8 @@ export interface MachineFacts {
 }
 
 export interface LoadSection {
+  /** Server processes answering (WORKERS); 1 unless `--workers=` asked for more. */
+  workers?: number
   results: LoadResults | null
   failure?: string
   pinning: string
@@ -68,6 +70,8 @@ export interface ReportInput {
   flags: string[]
   machine: MachineFacts
   load: LoadSection | 'skipped'
+  /** The same load with other WORKERS counts (`--workers=1,2`), shown beside section 1. */
+  moreLoads?: LoadSection[]
   startup: StartupSection | 'skipped'
   largeShop: LargeShopSection | 'skipped'
   budget: { output: string; exitCode: number } | null
@@ -266,8 +270,37 @@ function summarySection(input: ReportInput): string[] {
 // ---------------------------------------------------------------------------------------------------------
 // 1. API throughput and latency
 
-function loadSection(load: LoadSection): string[] {
-  const lines = ['## 1. API throughput and latency', '']
+/** The same scenarios with WORKERS=N: its own table, and req/s and p99 beside section 1's. */
+function workersSection(first: LoadSection, more: LoadSection): string[] {
+  const n = more.workers ?? 1
+  const lines = loadSection(more, `### 1b. The same with WORKERS=${n}`)
+  const before = new Map((first.results?.scenarios ?? []).map((result) => [result.id, result]))
+  const rows: string[] = []
+  const all = [...(more.results?.scenarios ?? []), ...(more.results?.webhook ? [more.results.webhook] : [])]
+  for (const result of all) {
+    const old = result.id === first.results?.webhook?.id ? first.results.webhook : before.get(result.id)
+    if (!old) continue
+    rows.push(
+      `| ${result.title} | ${fmt(old.perSecond)} | ${fmt(old.latency.p99, 2)} | ${cpu(old)} | ${fmt(result.perSecond)} | ${fmt(result.latency.p99, 2)} | ${cpu(result)} | ${ratio(result.perSecond, old.perSecond)} |`,
+    )
+  }
+  if (rows.length === 0) return lines
+  lines.push(
+    '',
+    `Side by side, ${first.workers ?? 1} worker${(first.workers ?? 1) === 1 ? '' : 's'} (section 1) and ${n}:`,
+    '',
+    `| scenario | req/s, ${first.workers ?? 1} | p99 ms, ${first.workers ?? 1} | CPU server / generator, ${first.workers ?? 1} | req/s, ${n} | p99 ms, ${n} | CPU server / generator, ${n} | req/s ${n} ÷ ${first.workers ?? 1} |`,
+    '|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows,
+    '',
+    `With ${n} workers the server's CPU column adds up every worker's share of a core (up to ${n * 100} %). On a machine with ${n} cores the load generator then takes its CPU from the same cores: its column is what the gain gives up to it, and on a machine where it had a core of its own the server would have that share too.`,
+    '',
+  )
+  return lines
+}
+
+function loadSection(load: LoadSection, heading = '## 1. API throughput and latency'): string[] {
+  const lines = [heading, '']
   lines.push(
     `${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.durationSeconds} s per scenario, one scenario at a time. ${load.pinning} Every request comes from a different client address (\`X-Forwarded-For\`, \`TRUST_PROXY=true\`), so per-address rate limits see many shoppers, not one abuser. Fresh temporary database and data folder; demo payment provider, built-in rate table, outbox e-mail. Latencies are measured by the load generator for every answer (errors included).`,
     '',
@@ -574,6 +607,8 @@ export function renderReport(input: ReportInput): string {
   if (input.load === 'skipped')
     lines.push('## 1. API throughput and latency', '', 'Skipped (`--skip-load`).', '')
   else lines.push(...loadSection(input.load))
+  if (input.load !== 'skipped')
+    for (const more of input.moreLoads ?? []) lines.push(...workersSection(input.load, more))
   lines.push(...startupSection(input))
   lines.push(...largeShopSection(input.largeShop))
 

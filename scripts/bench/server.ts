@@ -31,6 +31,8 @@ export interface ServerOptions {
   distDir: string
   /** Milliseconds between health checks while it starts: short when the start itself is being timed. */
   pollMs?: number
+  /** WORKERS: server processes on the one port (1 unless set). */
+  workers?: number
 }
 
 export interface Server {
@@ -70,6 +72,7 @@ export async function startServer(options: ServerOptions): Promise<Server> {
     DATA_DIR: join(options.dir, 'data'),
     DIST_DIR: options.distDir,
     TRUST_PROXY: 'true',
+    WORKERS: String(options.workers ?? 1),
   })
   const cmd = [
     ...(options.core === null ? [] : ['taskset', '-c', options.core]),
@@ -97,6 +100,11 @@ export async function startServer(options: ServerOptions): Promise<Server> {
       // not listening yet
     }
     await Bun.sleep(options.pollMs ?? 200)
+  }
+  // Several workers start one after the other: the load waits until every one of them listens.
+  while ((options.workers ?? 1) > 1 && firstAnswerMs !== null && Date.now() < deadline) {
+    if (existsSync(log) && readFileSync(log, 'utf8').includes('"every worker is serving"')) break
+    await Bun.sleep(100)
   }
   const stop = () => stopUnlessExited(started.child, 10_000)
   if (firstAnswerMs === null) {

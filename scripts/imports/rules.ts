@@ -53,13 +53,13 @@ export const IMPORT_RULES: readonly ImportRule[] = [
     name: 'lib is a leaf',
     why: 'api/lib holds small helpers every layer may use, so it uses none of them',
     from: /^api\/lib\//,
-    to: /^api\/(modules|plugins|adapters|services|app|main|boot|deps)/,
+    to: /^api\/(modules|plugins|adapters|services|app|main|server|supervisor|boot|deps)/,
   },
   {
     name: 'modules do not reach up',
     why: 'api/services.ts and api/app.ts build and wire the modules; a module takes the service types it calls',
     from: /^api\/modules\//,
-    to: /^api\/(services|app|main|boot|deps)\.ts$/,
+    to: /^api\/(services|app|main|server|supervisor|boot|deps)\.ts$/,
   },
   {
     name: 'modules use adapters through their types',

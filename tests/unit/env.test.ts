@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { availableParallelism } from 'node:os'
 import { ConfigError, demoPaymentsNotice, readConfig } from '../../api/env'
 
 describe('configuration', () => {
@@ -160,6 +161,28 @@ describe('TRUST_PROXY', () => {
     expect(readConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1)
     expect(readConfig({ TRUST_PROXY: '2' }).trustedProxyHops).toBe(2)
     expect(() => readConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY must be the number of proxies/)
+  })
+})
+
+describe('WORKERS', () => {
+  const production = {
+    NODE_ENV: 'production',
+    STRIPE_SECRET_KEY: 'sk_live_x',
+    STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
+    STRIPE_WEBHOOK_SECRET: 'whsec_x',
+  }
+  test('one server process in development and tests, one per core in production', () => {
+    expect(readConfig({}).workers).toBe(1)
+    expect(readConfig({ NODE_ENV: 'test' }).workers).toBe(1)
+    expect(readConfig(production).workers).toBe(availableParallelism())
+  })
+  test('as many as asked, within reason', () => {
+    expect(readConfig({ WORKERS: '2' }).workers).toBe(2)
+    expect(readConfig({ ...production, WORKERS: '1' }).workers).toBe(1)
+    expect(() => readConfig({ WORKERS: '0' })).toThrow(
+      new ConfigError('WORKERS must be a whole number from 1 to 64 (got "0")'),
+    )
+    expect(() => readConfig({ WORKERS: 'all' })).toThrow(/WORKERS must be a whole number/)
   })
 })
 

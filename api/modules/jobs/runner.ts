@@ -8,7 +8,7 @@ import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
- * directly); `start()` polls in the background for api/main.ts, sweeping unfinished payment events now and
+ * directly); `start()` polls in the background for api/server.ts, sweeping unfinished payment events now and
  * then (first right after start, which is when a crash's leftovers are found), and returns a function that
  * stops it.
  */

@@ -1,4 +1,4 @@
-// Answers while the server shuts down (api/main.ts): draining, every answer closes its connection;
+// Answers while the server shuts down (api/server.ts): draining, every answer closes its connection;
 // closing, a new request is told to come back (503, Retry-After) and nothing is done for it.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { lifecycle } from '../../../api/lib/lifecycle'

@@ -9,7 +9,7 @@ import { fixedClock } from '../../../api/lib/clock'
 import { createJobRunner } from '../../../api/modules/jobs/runner'
 import { loadStaticSite } from '../../../api/plugins/static-site'
 import { createServices, type Services } from '../../../api/services'
-import { openDatabase } from '../../../db/client'
+import { type DatabaseOptions, openDatabase } from '../../../db/client'
 
 export const ORIGIN = 'http://localhost:4321'
 
@@ -44,10 +44,12 @@ export interface TestApp {
  * site instead of the Astro build. Each test file gets its own. Outside services are the built-in
  * stand-ins chosen from `env` (rate table, demo payments, outbox in the temporary folder) unless
  * `overrides` replaces them; pass a function to build overrides from the test's database and clock.
+ * `databaseOptions` tunes the database client (scripts/bench/micro.ts compares kept statements with none).
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<AppDeps> | ((base: AppDeps) => Partial<AppDeps>) = {},
+  databaseOptions: DatabaseOptions = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'shop-test-'))
   const config = readConfig({
@@ -57,7 +59,7 @@ export async function createTestApp(
     DATA_DIR: dir,
     ...env,
   })
-  const database = await openDatabase(config.databaseUrl)
+  const database = await openDatabase(config.databaseUrl, undefined, databaseOptions)
   await prepareData(database.db)
   const clock = fixedClock(new Date('2026-03-02T15:00:00Z'))
   const base = depsFromConfig(config, database.db, {

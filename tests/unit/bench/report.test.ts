@@ -154,6 +154,43 @@ describe('the report', () => {
   })
 })
 
+describe('the API load with several worker counts (--workers=1,2)', () => {
+  const scenario = (perSecond: number, p99: number, server: number): ScenarioResult => ({
+    id: 'catalog',
+    title: 'Catalogue',
+    method: 'GET',
+    path: '/api/catalog',
+    requests: perSecond * 8,
+    seconds: 8,
+    perSecond,
+    latency: { p50: 1, p90: 1, p99, max: p99 },
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCodes: { '200': perSecond * 8 },
+    cpuPercent: { server, generator: 90 },
+    rssPeakMb: 120,
+  })
+  const load = (workers: number, perSecond: number, server: number) => ({
+    workers,
+    results: { scenarios: [scenario(perSecond, 2, server)], webhook: null, notes: [] },
+    pinning: '',
+    connections: 16,
+    warmupSeconds: 2,
+    durationSeconds: 8,
+  })
+
+  test('shows the second count in its own table and beside the first', () => {
+    const text = report({ load: load(1, 20_000, 95), moreLoads: [load(2, 30_000, 150)] })
+    expect(text).toContain('### 1b. The same with WORKERS=2')
+    expect(text).toContain(
+      '| Catalogue | 20,000 | 2.00 | 95 % / 90 % | 30,000 | 2.00 | 150 % / 90 % | 1.50× |',
+    )
+    // Section 1, judged against the targets, stays the first count's.
+    expect(text.indexOf('## 1. API throughput and latency')).toBeLessThan(text.indexOf('### 1b.'))
+  })
+})
+
 describe('the large shop measured alone (--only=large-shop)', () => {
   const section: ReportInput['largeShop'] = {
     sizes: [1_000],
