@@ -211,6 +211,25 @@ test.describe('/shipping', () => {
     await expect(page).toHaveURL(/\/cart$/)
   })
 
+  test('an empty cart goes back to /cart before any script of the page loads, a full one stays', async ({
+    page,
+  }) => {
+    // The page's own scripts never arrive, as on a phone still fetching them: the head's check does it.
+    const shippingScripts: string[] = []
+    await page.route('**/_astro/*.js', (route) => {
+      if (new URL(page.url()).pathname === '/shipping') shippingScripts.push(route.request().url())
+      return route.abort()
+    })
+    await page.goto('/shipping')
+    await expect(page).toHaveURL(/\/cart$/)
+    expect(shippingScripts).toEqual([])
+
+    await page.evaluate(() => window.localStorage.setItem('cart', JSON.stringify([{ quantity: 1 }])))
+    await page.goto('/shipping')
+    await expect(page.getByRole('heading', { name: 'Shipping', level: 1 })).toBeVisible()
+    await expect(page).toHaveURL(/\/shipping$/)
+  })
+
   test('failed calls show their messages', async ({ page, axe }) => {
     await withCart(page, '/shipping')
     await waitForIsland(page, 'ShippingCheckout')
