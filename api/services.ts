@@ -22,6 +22,7 @@ import { createOrderSearch } from './modules/orders/search'
 import { createOrdersService } from './modules/orders/service'
 import { createPrivacyService } from './modules/privacy/service'
 import { createShippingService } from './modules/shipping/service'
+import { createStockService } from './modules/stock/service'
 import { createWebhookService } from './modules/webhooks/service'
 
 export function createServices(deps: AppDeps) {
@@ -36,6 +37,8 @@ export function createServices(deps: AppDeps) {
   // same requests, in the database (docs/product.md#rate-limits).
   const sharedRateCounter = createRateCounter(db, clock)
   const catalog = createCatalogService(db, clock)
+  // Units per product and variant: held by checkouts, sold by payments, put back by cancels and refunds.
+  const stock = createStockService({ db, clock, catalog })
   const newsletter = createNewsletterService(db, clock, deps.waitlists ?? waitlistsFromContent())
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
@@ -81,6 +84,7 @@ export function createServices(deps: AppDeps) {
     rateCounter,
     sharedRateCounter,
     catalog,
+    stock,
     newsletter,
     orders,
     discounts,

@@ -17,6 +17,8 @@ export interface CatalogProduct {
   weightTenthsOz: number
   /** Shop-window stars from the content file. */
   rating: number
+  /** Its variants (scents) in the content file's order; [] when it has none (core/rules/stock.ts). */
+  variants: string[]
 }
 
 /** A product as GET /api/catalog lists it: dollars and ounces as text, like the pages show them. */
@@ -43,6 +45,13 @@ const columns = {
   priceCents: products.priceCents,
   weightTenthsOz: products.weightTenthsOz,
   rating: products.rating,
+  variants: products.variants,
+}
+
+/** The variants column's JSON: written by syncCatalog from the content, so always an array of names. */
+function variantsOf(json: string): string[] {
+  const parsed: unknown = JSON.parse(json)
+  return Array.isArray(parsed) ? parsed.filter((name): name is string => typeof name === 'string') : []
 }
 
 /** How often an instance asks the database whether another instance changed the catalogue. */
@@ -86,7 +95,7 @@ export function createCatalogService(
       ])
       .then(([version, rows]) => ({
         version: version[0]?.version ?? 0,
-        byId: new Map(rows.map((row) => [row.id, row])),
+        byId: new Map(rows.map((row) => [row.id, { ...row, variants: variantsOf(row.variants) }])),
       }))
       .catch((error: unknown) => {
         // A failed read is not remembered: the next request asks the database again.
@@ -226,6 +235,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
           priceCents: product.priceCents,
           weightTenthsOz: product.weightTenthsOz,
           rating: product.rating,
+          variants: JSON.stringify(product.variants),
           listed: true,
           updatedAt: now,
         })
@@ -238,6 +248,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
             description: product.description,
             priceCents: product.priceCents,
             rating: product.rating,
+            variants: JSON.stringify(product.variants),
             listed: true,
             weightTenthsOz: sql`case when ${products.weightOverridden} then ${products.weightTenthsOz} else ${product.weightTenthsOz} end`,
             updatedAt: now,

@@ -268,7 +268,9 @@ describe('catalogue service', () => {
       priceCents: 1300,
       rating: 4.9,
       weightTenthsOz: 26,
+      variants: [],
     })
+    expect((await service.byId(1))?.variants).toEqual(['Hammered Citrus', 'Cedar Shop', 'Unscented'])
     expect((await service.bySlug('accessories'))?.id).toBe(5)
     expect(await service.byId(42)).toBeNull()
     expect(await service.byId(1.5)).toBeNull()
