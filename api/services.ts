@@ -43,9 +43,9 @@ export function createServices(deps: AppDeps) {
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
-  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, jobs })
-  // A payment's order, session and discount use, composed into one transaction per step.
-  const fulfilment = createFulfilmentService({ db, checkout, orders, discounts })
+  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, stock, jobs })
+  // A payment's order, session, discount use and units, composed into one transaction per step.
+  const fulfilment = createFulfilmentService({ db, clock, checkout, orders, discounts, stock })
   const webhooks = createWebhookService({
     ...deps,
     fulfilment,
