@@ -57,6 +57,7 @@ export function createServices(deps: AppDeps) {
     ...deps,
     orders,
     catalog,
+    stock,
     webhooks,
     accounts,
     orderSearch: createOrderSearch({ db }),
