@@ -283,7 +283,7 @@ describe('catalogue routes', () => {
   test('GET /api/catalog lists products with prices and weights as the site shows them', async () => {
     const res = await shop.call('GET', '/api/catalog')
     expect(res.status).toBe(200)
-    expect(res.headers.get('cache-control')).toBe('public, max-age=60')
+    expect(res.headers.get('cache-control')).toBe('public, max-age=5')
     const body = await res.json()
     expect(
       body.products.map((p: { id: number; price: string; weight: string; rating: number }) => [
