@@ -1,22 +1,18 @@
 /**
  * Stock as shoppers and staff see it (docs/decisions/026-stock-reserved-at-checkout.md). Small on purpose:
- * the shop grid, the product page and the cart load it.
+ * the shop grid, the product page and the cart load it. What a note says is in ./stock-note.ts, all the
+ * shop grid loads.
  */
+import type { StockState } from './stock-note'
 
-/** What the catalogue says of a product's or variant's stock: not tracked, or how many can still be bought. */
-export interface StockState {
-  tracked: boolean
-  /** Units on the shelf less those held by open checkouts; null when not tracked. */
-  available: number | null
-}
-
-/** 'Only N left' shows from this many down. */
-export const LOW_STOCK_AT = 5
+export { LOW_STOCK_AT, type StockState, stockNote } from './stock-note'
 
 /** The most units staff can record for one product or variant. */
 export const MAX_STOCK = 99_999
 
-export const STOCK_MESSAGE = `Stock must be a whole number of units from 0 to ${MAX_STOCK.toLocaleString('en-US')}, or empty to stop counting it.`
+/** MAX_STOCK written out: a plain literal, so the pages that load these rules carry no formatting code. */
+export const STOCK_MESSAGE =
+  'Stock must be a whole number of units from 0 to 99,999, or empty to stop counting it.'
 
 /**
  * The stock a cart line draws on: '' for a product without variants (whatever the line says); the
@@ -34,13 +30,6 @@ export function stockVariant(variants: readonly string[], variant: string | null
 export function purchasable(stock: StockState | null | undefined, wanted: number): number {
   if (!stock?.tracked || stock.available === null) return wanted
   return Math.max(0, Math.min(wanted, stock.available))
-}
-
-/** 'Sold out', 'Only 3 left', or null when there is plenty (or nobody counts). */
-export function stockNote(stock: StockState | null | undefined): string | null {
-  if (!stock?.tracked || stock.available === null) return null
-  if (stock.available <= 0) return 'Sold out'
-  return stock.available <= LOW_STOCK_AT ? `Only ${stock.available} left` : null
 }
 
 /** The 409 a checkout gets when a line asks for more than is left: names the line and what is left. */
