@@ -1,10 +1,11 @@
 // Live stock on the storefront: a scent at 0 shows Sold out and cannot be added, one at 2 shows "Only 2
 // left", the note arrives without moving the page, the shop card's button says Sold out, and the cart
-// offers to lower a line that asks for more than is left. Stock is set in the server's database as staff's
-// PATCH /api/products/{id}/stock leaves it (tests/api/stock/staff.test.ts covers that call).
+// offers to lower a line that asks for more than is left. For these, stock is set in the server's database
+// as staff's PATCH /api/products/{id}/stock leaves it; the last test sets it on the dashboard.
 import { createClient } from '@libsql/client'
-import { expect, test } from './support/fixtures'
-import { DATABASE_URL } from './support/staff'
+import type { Page } from '@playwright/test'
+import { expect, test, waitForIsland } from './support/fixtures'
+import { addStaff, DATABASE_URL, STAFF_PASSWORD } from './support/staff'
 
 /** Barrel & Timber (whisker-tamer): scents Barrel & Timber, Fresh Cut Pine, Unscented. */
 const BALM = 2
@@ -83,4 +84,52 @@ test('the shop card of a product whose first scent is gone cannot add it', async
   await expect(page.locator('[data-product-card][data-id="4"] [data-add-to-cart]')).toHaveAccessibleName(
     'Add to Cart: Workforce Repair Original Grit',
   )
+})
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/login?next=/dashboard')
+  await waitForIsland(page, 'LoginForm')
+  await page.getByLabel(/^Email/).fill(email)
+  await page.getByLabel(/^Password/).fill(STAFF_PASSWORD)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await waitForIsland(page, 'DashboardPage')
+}
+
+test('staff count a product on the dashboard, are told what is wrong, and stop counting it', async ({
+  page,
+  axe,
+}, testInfo) => {
+  // A staff account hashes a password in a process of its own: slow on a busy machine.
+  test.setTimeout(90_000)
+  const staff = `stock.${testInfo.project.name}.${Date.now()}@example.com`
+  addStaff(staff)
+  await signIn(page, staff)
+
+  // The Brush & Comb Duo: no scents, so one field.
+  const form = page.locator('[data-product="5"] [data-stock-form]')
+  const field = form.getByLabel('Units of The Brush & Comb Duo', { exact: true })
+  await expect(field).toHaveValue('')
+  await expect(form.getByText('Not counted', { exact: true })).toBeVisible()
+  const toasts = page.locator('.toast-list li')
+
+  await field.fill('2.5')
+  await form.getByRole('button', { name: 'Save stock of The Brush & Comb Duo' }).click()
+  await expect(toasts.filter({ hasText: 'Update Failed' }).first()).toContainText(
+    'The Brush & Comb Duo: Stock must be a whole number of units from 0 to 99,999, or empty to stop counting it.',
+  )
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+
+  await field.fill('40')
+  await form.getByRole('button', { name: 'Save stock of The Brush & Comb Duo' }).click()
+  await expect(toasts.filter({ hasText: 'Stock Updated' }).first()).toContainText(
+    'The Brush & Comb Duo: 40 on the shelf, 40 free.',
+  )
+  await expect(form.getByText('40 free', { exact: true })).toBeVisible()
+  await axe({ include: ['[data-product="5"]'] })
+
+  await field.fill('')
+  await form.getByRole('button', { name: 'Save stock of The Brush & Comb Duo' }).click()
+  await expect(toasts.filter({ hasText: 'The Brush & Comb Duo: not counted.' }).first()).toBeVisible()
+  await expect(form.getByText('Not counted', { exact: true })).toBeVisible()
 })
