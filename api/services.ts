@@ -22,6 +22,7 @@ import { createOrderSearch } from './modules/orders/search'
 import { createOrdersService } from './modules/orders/service'
 import { createPrivacyService } from './modules/privacy/service'
 import { createShippingService } from './modules/shipping/service'
+import { createStockService } from './modules/stock/service'
 import { createWebhookService } from './modules/webhooks/service'
 
 export function createServices(deps: AppDeps) {
@@ -36,13 +37,15 @@ export function createServices(deps: AppDeps) {
   // same requests, in the database (docs/product.md#rate-limits).
   const sharedRateCounter = createRateCounter(db, clock)
   const catalog = createCatalogService(db, clock)
+  // Units per product and variant: held by checkouts, sold by payments, put back by cancels and refunds.
+  const stock = createStockService({ db, clock, catalog })
   const newsletter = createNewsletterService(db, clock, deps.waitlists ?? waitlistsFromContent())
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
-  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, jobs })
-  // A payment's order, session and discount use, composed into one transaction per step.
-  const fulfilment = createFulfilmentService({ db, checkout, orders, discounts })
+  const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, stock, jobs })
+  // A payment's order, session, discount use and units, composed into one transaction per step.
+  const fulfilment = createFulfilmentService({ db, clock, checkout, orders, discounts, stock })
   const webhooks = createWebhookService({
     ...deps,
     fulfilment,
@@ -54,6 +57,7 @@ export function createServices(deps: AppDeps) {
     ...deps,
     orders,
     catalog,
+    stock,
     webhooks,
     accounts,
     orderSearch: createOrderSearch({ db }),
@@ -81,6 +85,7 @@ export function createServices(deps: AppDeps) {
     rateCounter,
     sharedRateCounter,
     catalog,
+    stock,
     newsletter,
     orders,
     discounts,

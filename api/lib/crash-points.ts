@@ -3,7 +3,7 @@
  * itself there with SIGKILL, as a power cut or `kill -9` would, so the drill can prove that a restart
  * loses and doubles nothing. Anywhere else this does nothing.
  */
-export const CRASH_POINTS = ['event-stored', 'session-paid', 'label-bought'] as const
+export const CRASH_POINTS = ['event-stored', 'session-paid', 'label-bought', 'stock-reserved'] as const
 export type CrashPoint = (typeof CRASH_POINTS)[number]
 
 const armed = process.env.NODE_ENV === 'test' ? process.env.FAULT_CRASH_AT : undefined

@@ -70,6 +70,11 @@ export const dashboardOrderSchema = t.Object({
    * order), else null: the money was taken at that price, and staff decide what to do.
    */
   discountWarning: t.Nullable(t.String()),
+  /**
+   * Why the payment found too few units (its stock hold had run out and others took them), else null: the
+   * money was taken, and staff decide whether to wait for more or refund.
+   */
+  stockWarning: t.Nullable(t.String()),
   /** /api/orders/{id}/label once a label is bought, else null. */
   labelUrl: t.Nullable(t.String()),
 })
@@ -118,6 +123,11 @@ export const orderDetailSchema = t.Composite([
 
 export type OrderDetail = typeof orderDetailSchema.static
 
+/** Counted stock: units on the shelf, and how many of them open checkouts leave free. */
+export const stockLevelSchema = t.Object({ onHand: t.Integer(), available: t.Integer() })
+
+export type StockLevelAnswer = typeof stockLevelSchema.static
+
 /** docs/product.md#catalogue Dashboard product. */
 export const dashboardProductSchema = t.Object({
   id: t.Integer(),
@@ -125,6 +135,10 @@ export const dashboardProductSchema = t.Object({
   description: t.String(),
   /** Ounces, one decimal. */
   weight: t.Number(),
+  /** A product without variants: its stock, or null when nobody counts it. Null for one with variants. */
+  stock: t.Nullable(stockLevelSchema),
+  /** Its variants (scents) in the catalogue's order, each with its stock or null; [] when it has none. */
+  variants: t.Array(t.Object({ name: t.String(), stock: t.Nullable(stockLevelSchema) })),
 })
 
 export type DashboardProduct = typeof dashboardProductSchema.static
@@ -146,6 +160,9 @@ export type OrderActionResponse = typeof orderActionResponse.static
 
 export const weightResponse = t.Object({ message: t.String(), product: dashboardProductSchema })
 export type WeightResponse = typeof weightResponse.static
+
+export const stockResponse = t.Object({ message: t.String(), product: dashboardProductSchema })
+export type StockResponse = typeof stockResponse.static
 
 /** ?limit=&before= of the paged lists; checked by the service for a 422 that says what is wrong. */
 export const pageQuery = t.Object({

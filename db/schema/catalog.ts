@@ -15,9 +15,14 @@ export const products = sqliteTable('products', {
   priceCents: integer('price_cents').notNull(),
   /** Tenths of an ounce, so 2.0 oz is 20: weights stay exact integers like money. */
   weightTenthsOz: integer('weight_tenths_oz').notNull(),
-  /** True when staff changed the weight; a content sync then keeps the staff value. */
   /** Shop-window stars from the content file; not money, shown as the catalogue lists it. */
   rating: real('rating').notNull().default(0),
+  /**
+   * JSON: the names of the product's variants (its scents) in the content file's order, the first being
+   * the one a line without a variant stands for; [] for a product without variants.
+   */
+  variants: text('variants').notNull().default('[]'),
+  /** True when staff changed the weight; a content sync then keeps the staff value. */
   weightOverridden: integer('weight_overridden', { mode: 'boolean' }).notNull().default(false),
   /** False while the product is not in the published content: not sold, not listed. */
   listed: integer('listed', { mode: 'boolean' }).notNull().default(true),

@@ -22,6 +22,8 @@ export const checkoutSessions = sqliteTable(
     discountCode: text('discount_code'),
     /** The discount use this session holds (discount_redemptions.reservation_key). */
     discountReservationKey: text('discount_reservation_key'),
+    /** The stock this session holds (stock_reservations.reservation_key): the checkout's idempotency key. */
+    stockReservationKey: text('stock_reservation_key'),
     subtotalCents: integer('subtotal_cents').notNull(),
     discountCents: integer('discount_cents').notNull(),
     shippingCents: integer('shipping_cents').notNull(),

@@ -62,6 +62,11 @@ export const orders = sqliteTable(
      * customer's second paid order): the money was taken, so the order stands, and staff decide.
      */
     discountWarning: text('discount_warning'),
+    /**
+     * Set when the payment came after its stock reservation had run out and found too few units left: the
+     * money was taken, so the order stands, and staff decide (pack it when more are made, or refund).
+     */
+    stockWarning: text('stock_warning'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },

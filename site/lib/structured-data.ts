@@ -47,9 +47,11 @@ export interface ProductFacts {
 }
 
 /**
- * Whether a product can be bought now, as schema.org says it (https://schema.org/InStock). Stock is not
- * tracked yet, so nothing is claimed: the property is left out of every Offer. When stock is tracked, this
- * is the one place to return it, read from the live stock so it changes without a rebuild.
+ * Whether a product can be bought now, as schema.org says it (https://schema.org/InStock): left out of every
+ * Offer, on purpose. Stock is live (docs/decisions/026-stock-reserved-at-checkout.md) and this JSON-LD is in
+ * the page's static HTML, built without the database: a build-time InStock would stay on a product that
+ * sold out an hour later, and search engines penalise markup that disagrees with the page. The page shows
+ * 'Sold out' from the live catalogue instead; crawlers read the price and the product without a claim.
  */
 export function availability(_product: ProductFacts): Record<string, never> {
   return {}

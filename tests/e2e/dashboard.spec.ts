@@ -163,18 +163,18 @@ test.describe('staff dashboard', () => {
 
     // A product weight, edited in place and put back.
     const product = page.locator('li[data-product="5"]')
-    const field = product.getByRole('spinbutton')
+    const field = product.getByRole('spinbutton', { name: /^Weight of/ })
     const original = await field.inputValue()
     const changed = (Number(original) + 1).toFixed(1)
     await field.fill(changed)
-    await product.getByRole('button', { name: /^Save/ }).click()
+    await product.getByRole('button', { name: /^Save weight/ }).click()
     await expect(toast(page, 'Weight Updated')).toBeVisible()
     await expect(product.locator('[data-weight]')).toHaveText(`${changed} oz`)
     await field.fill('0')
-    await product.getByRole('button', { name: /^Save/ }).click()
+    await product.getByRole('button', { name: /^Save weight/ }).click()
     await expect(toast(page, 'Update Failed')).toBeVisible()
     await field.fill(original)
-    await product.getByRole('button', { name: /^Save/ }).click()
+    await product.getByRole('button', { name: /^Save weight/ }).click()
     await expect(product.locator('[data-weight]')).toHaveText(`${original} oz`)
 
     // The package calculator, and its fallback to 1.

@@ -14,6 +14,8 @@ export interface ContentProduct {
   priceCents: number
   weightTenthsOz: number
   rating: number
+  /** Its scents' names in the file's order, each a variant of its cart lines; [] when it has none. */
+  variants: string[]
 }
 
 /** content/products: the files the site's product pages are built from. */
@@ -41,6 +43,7 @@ export function loadCatalogFromContent(dir: string = PRODUCT_CONTENT_DIR): Conte
       priceCents: dollarsToCents(data.price) ?? 0,
       weightTenthsOz: Math.round(Number(data.weight) * 10),
       rating: data.rating,
+      variants: data.scents.map((scent) => scent.name),
     }))
     .sort((a, b) => a.id - b.id)
 }

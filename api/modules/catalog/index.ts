@@ -1,15 +1,24 @@
 import { Elysia } from 'elysia'
 import { notFoundResponse, respond, type StaticSite } from '../../plugins/static-site'
+import type { StockService } from '../stock/service'
 import type { CatalogService } from './service'
 
-export function catalogRoutes({ catalog }: { catalog: CatalogService }, site: StaticSite) {
+export function catalogRoutes(
+  { catalog, stock }: { catalog: CatalogService; stock: Pick<StockService, 'snapshot'> },
+  site: StaticSite,
+) {
   return (
     new Elysia()
       // The shop's live prices: pages are prerendered, so this is how a page learns of a change since its build.
-      // The answer is built once per catalogue change and kept ready, compressed, with an ETag.
-      .get('/api/catalog', async ({ request }) => respond(await catalog.listing(), request), {
-        detail: { summary: 'Live prices and stock of the catalogue', tags: ['Shop'] },
-      })
+      // The answer is built once per catalogue change and stock figures (read at most once a second) and
+      // kept ready, compressed, with an ETag.
+      .get(
+        '/api/catalog',
+        async ({ request }) => respond(await catalog.listing(await stock.snapshot()), request),
+        {
+          detail: { summary: 'Live prices and stock of the catalogue', tags: ['Shop'] },
+        },
+      )
       // Old links used numeric ids (/product/1); the pages live at /products/{slug}.
       .get(
         '/product/:id',

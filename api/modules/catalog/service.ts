@@ -1,4 +1,5 @@
 import { centsToDollars } from '@core/rules/money'
+import type { StockState } from '@core/rules/stock'
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { catalogVersion, products } from '../../../db/schema'
@@ -17,10 +18,34 @@ export interface CatalogProduct {
   weightTenthsOz: number
   /** Shop-window stars from the content file. */
   rating: number
+  /** Its variants (scents) in the content file's order; [] when it has none (core/rules/stock.ts). */
+  variants: string[]
+}
+
+/**
+ * The live stock the catalogue answer carries (api/modules/stock), at one moment. `key` changes whenever a
+ * figure does; the answer is rebuilt only then.
+ */
+export interface StockView {
+  key: string
+  state(productId: number, variant: string): StockState
+}
+
+const NOT_COUNTED: StockView = { key: '', state: () => ({ tracked: false, available: null }) }
+
+/**
+ * A product's own stock, for one with variants: tracked when every variant is, and then what they have
+ * left together (so 'Sold out' means no scent is left).
+ */
+function productStock(product: CatalogProduct, stock: StockView): StockState {
+  if (product.variants.length === 0) return stock.state(product.id, '')
+  const states = product.variants.map((variant) => stock.state(product.id, variant))
+  if (!states.every((state) => state.tracked)) return { tracked: false, available: null }
+  return { tracked: true, available: states.reduce((sum, state) => sum + (state.available ?? 0), 0) }
 }
 
 /** A product as GET /api/catalog lists it: dollars and ounces as text, like the pages show them. */
-function listed(product: CatalogProduct) {
+function listed(product: CatalogProduct, stock: StockView) {
   return {
     id: product.id,
     slug: product.slug,
@@ -31,6 +56,9 @@ function listed(product: CatalogProduct) {
     // The tenths-of-an-ounce integer as the one-decimal text the pages show ('2.0').
     weight: (product.weightTenthsOz / 10).toFixed(1),
     rating: product.rating,
+    stock: productStock(product, stock),
+    // Each scent's own stock: what a cart line of that scent can still take.
+    variants: product.variants.map((name) => ({ name, stock: stock.state(product.id, name) })),
   }
 }
 
@@ -43,6 +71,13 @@ const columns = {
   priceCents: products.priceCents,
   weightTenthsOz: products.weightTenthsOz,
   rating: products.rating,
+  variants: products.variants,
+}
+
+/** The variants column's JSON: written by syncCatalog from the content, so always an array of names. */
+function variantsOf(json: string): string[] {
+  const parsed: unknown = JSON.parse(json)
+  return Array.isArray(parsed) ? parsed.filter((name): name is string => typeof name === 'string') : []
 }
 
 /** How often an instance asks the database whether another instance changed the catalogue. */
@@ -68,7 +103,7 @@ export function createCatalogService(
 ) {
   const checkEveryMs = options.checkEveryMs ?? CATALOG_CHECK_MS
   let loaded: Promise<Loaded> | null = null
-  let listing: Promise<StaticFile> | null = null
+  let listing: { stockKey: string; file: Promise<StaticFile> } | null = null
   let checkedAt = Number.NEGATIVE_INFINITY
   let checking: Promise<void> | null = null
 
@@ -86,7 +121,7 @@ export function createCatalogService(
       ])
       .then(([version, rows]) => ({
         version: version[0]?.version ?? 0,
-        byId: new Map(rows.map((row) => [row.id, row])),
+        byId: new Map(rows.map((row) => [row.id, { ...row, variants: variantsOf(row.variants) }])),
       }))
       .catch((error: unknown) => {
         // A failed read is not remembered: the next request asks the database again.
@@ -145,19 +180,34 @@ export function createCatalogService(
       return null
     },
     /**
-     * GET /api/catalog's answer, built once per catalogue version: prices in dollars and weights in ounces
-     * as the site shows them, ready to send (its ETag is the body's hash, so it changes with the weights).
+     * GET /api/catalog's answer, built once per catalogue version and stock figures: prices in dollars and
+     * weights in ounces as the site shows them, and what is left of each counted product, ready to send
+     * (its ETag is the body's hash). The stock figures move at most once a second (api/modules/stock), so
+     * the answer is rebuilt at most that often however many ask.
      */
-    async listing(): Promise<StaticFile> {
+    async listing(stock: StockView = NOT_COUNTED): Promise<StaticFile> {
       await current()
-      listing ??= load().then(({ byId }) =>
-        prepareFile(new TextEncoder().encode(JSON.stringify({ products: [...byId.values()].map(listed) })), {
-          type: 'application/json; charset=utf-8',
-          cacheControl: 'public, max-age=60',
-          compressible: true,
-        }),
-      )
-      return listing
+      if (listing?.stockKey !== stock.key) {
+        const file = load().then(({ byId }) =>
+          prepareFile(
+            new TextEncoder().encode(
+              JSON.stringify({ products: [...byId.values()].map((product) => listed(product, stock)) }),
+            ),
+            {
+              type: 'application/json; charset=utf-8',
+              // Stock changes with every checkout: browsers keep the answer briefly and ask again with the
+              // ETag (a 304 costs nothing to build).
+              cacheControl: 'public, max-age=5',
+              compressible: true,
+            },
+          ),
+        )
+        listing = { stockKey: stock.key, file }
+        file.catch(() => {
+          if (listing?.file === file) listing = null
+        })
+      }
+      return listing.file
     },
 
     /** Reads the rows again now, on this instance (other instances notice the version within a second). */
@@ -226,6 +276,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
           priceCents: product.priceCents,
           weightTenthsOz: product.weightTenthsOz,
           rating: product.rating,
+          variants: JSON.stringify(product.variants),
           listed: true,
           updatedAt: now,
         })
@@ -238,6 +289,7 @@ export async function syncCatalog(db: Database, catalog: ContentProduct[], now: 
             description: product.description,
             priceCents: product.priceCents,
             rating: product.rating,
+            variants: JSON.stringify(product.variants),
             listed: true,
             weightTenthsOz: sql`case when ${products.weightOverridden} then ${products.weightTenthsOz} else ${product.weightTenthsOz} end`,
             updatedAt: now,

@@ -16,6 +16,8 @@ export interface CheckoutRecord {
   discountCode: string | null
   /** The discount use this session holds until it is paid, expires or fails. */
   discountReservationKey: string | null
+  /** The units this session holds (stock_reservations), under the same key. */
+  stockReservationKey: string | null
   subtotalCents: number
   discountCents: number
   shippingCents: number
@@ -48,7 +50,7 @@ export function toRecord({
 export const PAYMENT_SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000
 
 /**
- * How long a discount stays reserved for an unpaid session: by then the session can no longer be paid; the
+ * How long a discount use and units stay reserved for an unpaid session: by then the session can no longer be paid; the
  * extra hour covers clock differences with the provider.
  */
 export const RESERVATION_LIFETIME_MS = PAYMENT_SESSION_LIFETIME_MS + 60 * 60 * 1000

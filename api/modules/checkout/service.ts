@@ -7,6 +7,7 @@ import type { CreateSessionBody } from '@core/contracts/checkout'
 import { isEmail } from '@core/rules/address'
 import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '@core/rules/discounts'
 import { MIN_CHARGE_CENTS } from '@core/rules/money'
+import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import {
@@ -17,8 +18,10 @@ import {
   type ShippingAddress,
 } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
+import { crashPoint } from '../../lib/crash-points'
 import { invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
+import { commitTogether, runTogether, type Statement } from '../../lib/statements'
 import { buildCart, type Cart, type CartItemInput, lineName, pricedLines } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
@@ -26,6 +29,7 @@ import type { JobQueue } from '../jobs/service'
 import type { ChargedLine } from '../orders/model'
 import { normalizeAddress } from '../shipping/address'
 import type { Quote, ShippingService } from '../shipping/service'
+import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
 import { createFirstOrderExpiry } from './first-order'
 import { RESERVATION_LIFETIME_MS } from './model'
 import { createCheckoutSessions } from './sessions'
@@ -60,7 +64,9 @@ interface PricedCheckout {
   discountCents: number
   shippingCents: number
   lines: ChargedLine[]
-  /** What the provider is asked for; its idempotency key also keys the discount's reservation. */
+  /** The cart's lines as stock counts them: what the session holds of counted products. */
+  stockLines: StockLine[]
+  /** What the provider is asked for; its idempotency key also keys the discount's and the stock's reservations. */
   request: CheckoutSessionRequest
 }
 
@@ -130,12 +136,16 @@ export interface CheckoutServiceDeps {
   catalog: CatalogService
   discounts: DiscountService
   shipping: ShippingService
+  stock: Pick<
+    StockService,
+    'linesOf' | 'reserveStatements' | 'holdStatement' | 'releaseStatement' | 'refusal'
+  >
   jobs: JobQueue
 }
 
 /**
- * The code's terms for pricing the session, from memory. Its use limits are checked once, by
- * `discounts.reserve`, in the same statement that holds the use.
+ * The code's terms for pricing the session, from memory. Its use limits are checked once, by the
+ * statement that holds the use (`discounts.prepareReservation`).
  */
 async function discountTerms(
   discounts: DiscountService,
@@ -169,6 +179,7 @@ async function price(
 ): Promise<PricedCheckout> {
   const { email, shippingAddress, billingAddress } = customerOf(body)
   const cart = await buildCart(deps.catalog, body.line_items.map(cartItem))
+  const stockLines = await deps.stock.linesOf(cart.lines, { strict: true })
   const shipping = await deps.shipping.priceFor(body.shipping_rate.id, cart, shippingAddress)
   const terms = await discountTerms(deps.discounts, body.discount_code, cart.subtotalCents)
   const discount = discountCents(cart.subtotalCents, terms)
@@ -188,50 +199,84 @@ async function price(
     discountCents: discount,
     shippingCents,
     lines: chargedLines(cart, discount),
+    stockLines,
     request: { ...request, idempotencyKey: idempotencyKey(request, userId) },
   }
 }
 
 /**
- * Step 2, reserve: the code's use is held before the provider is asked, so parallel sessions can never
- * pass a code's limits together.
+ * Step 2, reserve: the code's use and the units of every counted line are held before the provider is
+ * asked, in one transaction, so parallel sessions can never pass a code's limits or take more units than
+ * are on the shelf together. A line short of units aborts the whole transaction (the stock guard), and the
+ * answer names it; a code used up holds no units either.
  */
-async function reserve({ discounts, clock }: CheckoutServiceDeps, priced: PricedCheckout): Promise<void> {
-  if (!priced.terms) return
-  await discounts.reserve(
-    priced.terms.code,
-    { subtotalCents: priced.cart.subtotalCents, email: priced.email, userId: priced.userId },
-    {
-      key: priced.request.idempotencyKey,
-      expiresAt: new Date(clock.now().getTime() + RESERVATION_LIFETIME_MS),
-    },
-  )
+async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promise<void> {
+  const { db, clock, discounts, stock } = deps
+  const key = priced.request.idempotencyKey
+  const now = clock.now()
+  const discount = priced.terms
+    ? await discounts.prepareReservation(
+        priced.terms.code,
+        { subtotalCents: priced.cart.subtotalCents, email: priced.email, userId: priced.userId },
+        { key, expiresAt: new Date(now.getTime() + RESERVATION_LIFETIME_MS) },
+      )
+    : null
+  // Until the session is stored (step 4) the units are held briefly: a process that dies before then
+  // gives them back within minutes.
+  const units = stock.reserveStatements(key, priced.stockLines, {
+    now,
+    expiresAt: new Date(now.getTime() + OPEN_HOLD_MS),
+    onlyIf: discount?.held,
+  })
+  const statements: Statement[] = [...(discount ? [discount.statement] : []), ...units]
+  if (statements.length === 0) return
+  let held: { held: number } | undefined
+  try {
+    ;[held] = await commitTogether(
+      db,
+      statements,
+      db.all<{ held: number }>(sql`select ${discount?.held ?? sql`1`} as held`),
+    )
+  } catch (error) {
+    throw (await stock.refusal(error, priced.stockLines)) ?? error
+  }
+  if (discount && !held?.held) await discount.refused()
 }
 
-/** Step 3, open: the provider's session; a refusal gives the reserved use back and answers 502. */
+/** What the session holds (its code's use, its units), given back when it will never be paid. */
+function releaseStatements({ discounts, stock }: CheckoutServiceDeps, priced: PricedCheckout): Statement[] {
+  const key = priced.request.idempotencyKey
+  return [...(priced.terms ? [discounts.releaseStatement(key)] : []), stock.releaseStatement(key)]
+}
+
+/** Step 3, open: the provider's session; a refusal gives the code's use and the units back and answers 502. */
 async function open(
-  { payments, discounts }: CheckoutServiceDeps,
+  deps: CheckoutServiceDeps,
   priced: PricedCheckout,
 ): Promise<ProviderSession & { clientSecret: string }> {
   try {
-    return await payments.createCheckoutSession(priced.request)
+    return await deps.payments.createCheckoutSession(priced.request)
   } catch (error) {
-    if (priced.terms) await discounts.release(priced.request.idempotencyKey)
+    await runTogether(deps.db, releaseStatements(deps, priced))
     if (!(error instanceof PaymentProviderError)) throw error
     log.error('payment provider refused a session', { error: errorMessage(error) })
     throw upstreamFailed('We could not start the secure payment. Please try again in a moment.')
   }
 }
 
-/** Step 4, store: everything the order will be made from, under the provider's session id. */
+/**
+ * Step 4, store: everything the order will be made from, under the provider's session id, and the units'
+ * hold extended to the session's life, in one transaction.
+ */
 async function store(
-  { db, clock, payments }: CheckoutServiceDeps,
+  { db, clock, payments, stock }: CheckoutServiceDeps,
   priced: PricedCheckout,
   sessionId: string,
 ): Promise<void> {
   const now = clock.now()
   const { cart, quote, terms } = priced
-  await db
+  const key = priced.request.idempotencyKey
+  const session = db
     .insert(checkoutSessions)
     .values({
       id: sessionId,
@@ -243,7 +288,8 @@ async function store(
       billingAddress: JSON.stringify(priced.billingAddress),
       lines: JSON.stringify(priced.lines),
       discountCode: terms?.code ?? null,
-      discountReservationKey: terms ? priced.request.idempotencyKey : null,
+      discountReservationKey: terms ? key : null,
+      stockReservationKey: key,
       subtotalCents: cart.subtotalCents,
       discountCents: priced.discountCents,
       shippingCents: priced.shippingCents,
@@ -261,14 +307,17 @@ async function store(
     })
     // A double click gets the provider's same session back (idempotency key): store it once.
     .onConflictDoNothing({ target: checkoutSessions.id })
+  const until = new Date(now.getTime() + RESERVATION_LIFETIME_MS)
+  await runTogether(db, [session, stock.holdStatement(key, now, until)])
 }
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
   return {
     /**
-     * Opens a payment session for the cart: priced on the server, the discount's use reserved, the
-     * provider's session opened, and what was asked for stored for the order the payment will make.
+     * Opens a payment session for the cart: priced on the server, the discount's use and the units
+     * reserved, the provider's session opened, and what was asked for stored for the order the payment
+     * will make.
      */
     async createSession(
       body: CreateSessionBody,
@@ -276,6 +325,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     ): Promise<{ sessionId: string; url: string }> {
       const priced = await price(deps, body, userId)
       await reserve(deps, priced)
+      crashPoint('stock-reserved')
       const session = await open(deps, priced)
       await store(deps, priced, session.id)
       return {

@@ -11,10 +11,12 @@ import {
   ordersQuery,
   packageRecommendationSchema,
   pageQuery,
+  stockResponse,
   webhookEventSchema,
   weightResponse,
 } from '@core/contracts/dashboard'
 import { PRODUCT_WEIGHT_MESSAGE } from '@core/rules/product-weight'
+import { STOCK_MESSAGE } from '@core/rules/stock'
 import { Elysia, t } from 'elysia'
 import type { Clock } from '../../lib/clock'
 import { sessionAuth } from '../auth/guard'
@@ -149,12 +151,12 @@ async function labelAnswer(dashboard: DashboardService, id: string): Promise<Res
   })
 }
 
-/** The products' shipping weights, the payment events, and the package size tool. */
+/** The products' shipping weights and stock, the payment events, and the package size tool. */
 function shopRoutes({ auth, dashboard }: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
   return (
     staffCalls(auth, clock)
       .get('/api/products', () => dashboard.products(), {
-        detail: { summary: 'Products with their shipping weights', tags: ['Staff'] },
+        detail: { summary: 'Products with their shipping weights and stock', tags: ['Staff'] },
         staff: true,
         response: { 200: t.Array(dashboardProductSchema) },
       })
@@ -166,6 +168,21 @@ function shopRoutes({ auth, dashboard }: { auth: AuthService; dashboard: Dashboa
         body: t.Unknown({ description: `{ "weight": ounces }. ${PRODUCT_WEIGHT_MESSAGE}` }),
         parse: 'json',
         response: { 200: weightResponse },
+      })
+      // As the weight: the service reads the body, so -1, 2.5 or text get a 422 that says what stock must be.
+      .patch('/api/products/:id/stock', ({ params, body }) => dashboard.setStock(params.id, body), {
+        detail: {
+          summary:
+            "Set a product's units on the shelf: { stock: units | null }, or { variants: { scent: units | null } }",
+          tags: ['Staff'],
+        },
+        staff: true,
+        params: idParams,
+        body: t.Unknown({
+          description: `{ "stock": units } or { "variants": { "scent": units } }. ${STOCK_MESSAGE}`,
+        }),
+        parse: 'json',
+        response: { 200: stockResponse },
       })
       .get('/api/webhooks', ({ query }) => dashboard.webhookEvents(query), {
         detail: { summary: 'Payment webhook events, newest first', tags: ['Staff'] },

@@ -13,9 +13,11 @@ import {
   PAGE_LIMIT_MAX,
   type PackageRecommendationAnswer,
   STATS_DAYS,
+  type StockResponse,
   type WebhookEventAnswer,
   type WeightResponse,
 } from '@core/contracts/dashboard'
+import { lineLabel } from '@core/rules/catalog'
 import {
   DATE_ORDER_PROBLEM,
   dateProblem,
@@ -44,6 +46,7 @@ import type { FailedOrderEmails } from '../orders/failed-emails'
 import type { LabelSource } from '../orders/label'
 import type { OrderSearch, OrderSearchCriteria } from '../orders/search'
 import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
+import type { StockService, StockSnapshot } from '../stock/service'
 import type { WebhookService } from '../webhooks/service'
 import { ordersCsv } from './export'
 
@@ -123,17 +126,36 @@ function dashboardOrder(order: Omit<OrderRow, 'shippingAddress' | 'billingAddres
     shippingService: order.shippingService,
     failureReason: order.status === 'failed' ? order.failureReason : null,
     discountWarning: order.discountWarning,
+    stockWarning: order.stockWarning,
     labelUrl: order.labelUrl ? `/api/orders/${order.id}/label` : null,
   }
 }
 
-function dashboardProduct(product: CatalogProduct): DashboardProduct {
+function dashboardProduct(product: CatalogProduct, stock: StockSnapshot): DashboardProduct {
   return {
     id: product.id,
     name: product.name,
     description: product.description,
     weight: ounces(product.weightTenthsOz),
+    stock: product.variants.length === 0 ? stock.level(product.id, '') : null,
+    variants: product.variants.map((name) => ({ name, stock: stock.level(product.id, name) })),
   }
+}
+
+/** 'Workforce Repair Original Grit: 12 on the shelf, 10 free.', 'Hammered Citrus (Cedar Shop): not counted.' */
+function stockMessage(product: DashboardProduct): string {
+  const parts =
+    product.variants.length === 0
+      ? [{ label: product.name, stock: product.stock }]
+      : product.variants.map((variant) => ({
+          label: lineLabel({ name: product.name, variant: variant.name }),
+          stock: variant.stock,
+        }))
+  return parts
+    .map(({ label, stock }) =>
+      stock ? `${label}: ${stock.onHand} on the shelf, ${stock.available} free.` : `${label}: not counted.`,
+    )
+    .join(' ')
 }
 
 /**
@@ -147,6 +169,7 @@ export function createDashboardService(deps: {
   config: Pick<Config, 'shopTimeZone'>
   orders: OrdersService
   catalog: CatalogService
+  stock: Pick<StockService, 'snapshot' | 'setLevels'>
   webhooks: Pick<WebhookService, 'page'>
   accounts: Pick<AccountService, 'findById'>
   orderSearch: OrderSearch
@@ -333,7 +356,20 @@ export function createDashboardService(deps: {
     },
 
     async products(): Promise<DashboardProduct[]> {
-      return (await catalog.list()).map(dashboardProduct)
+      const stock = await deps.stock.snapshot()
+      return (await catalog.list()).map((product) => dashboardProduct(product, stock))
+    },
+
+    /**
+     * Staff set a product's units on the shelf (docs/product.md#staff-calls): `{ stock: n | null }`, or
+     * `{ variants: { name: n | null } }` for one with scents; null stops counting.
+     */
+    async setStock(segment: string, body: unknown): Promise<StockResponse> {
+      const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
+      if (id === null) throw notFound(PRODUCT_NOT_FOUND)
+      const changed = await deps.stock.setLevels(id, body)
+      const product = dashboardProduct(changed, await deps.stock.snapshot())
+      return { message: stockMessage(product), product }
     },
 
     /** Staff weight edit: ounces above 0, at most 1,000, one decimal; later rates and labels use it. */
@@ -345,7 +381,7 @@ export function createDashboardService(deps: {
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
       return {
         message: `${product.name} now weighs ${ounces(product.weightTenthsOz).toFixed(1)} oz.`,
-        product: dashboardProduct(product),
+        product: dashboardProduct(product, await deps.stock.snapshot()),
       }
     },
 

@@ -4,11 +4,12 @@
  */
 import type { DiscountTerms } from '@core/rules/discounts'
 import { formatCents } from '@core/rules/money'
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { invalid, notFound } from '../../lib/domain-errors'
+import { commitTogether, type Statement } from '../../lib/statements'
 import {
   ALREADY_USED_MESSAGE,
   type CodeRow,
@@ -67,21 +68,21 @@ async function usage(db: Database, code: string, now: Date, userId: string | nul
 
 /**
  * One conditional INSERT that holds a use of `code` only while its limits allow: the total limit, and a
- * signed-in account's per-customer limit, count redeemed uses and live reservations. The reservation's
- * id, or nothing when a limit was reached or the same request had reserved already.
+ * signed-in account's per-customer limit, count redeemed uses and live reservations. It inserts nothing
+ * when a limit was reached or the same request had reserved already (`heldSql` then tells the two apart).
  */
-async function insertReservation(
+function insertReservation(
   db: Database,
   code: string,
   customer: Customer,
   reservation: Reservation,
   now: Date,
-): Promise<{ id: number } | undefined> {
+): Statement {
   const live = sql`(status = 'redeemed' or (status = 'reserved' and expires_at > ${now.getTime()}))`
   // A guest's per-customer uses are not counted here: every guest passes (the rules are applied when the
   // order is paid), so the per-customer test below is written to hold for them.
   const mine = customer.userId ? sql`user_id = ${customer.userId}` : sql`0`
-  const [row] = await db.all<{ id: number }>(sql`
+  return db.run(sql`
     insert into discount_redemptions
       (code, status, reservation_key, email, customer_key, user_id, expires_at, created_at)
     select ${code}, 'reserved', ${reservation.key}, ${customer.email}, ${customer.key}, ${customer.userId},
@@ -99,19 +100,26 @@ async function insertReservation(
                   when c.first_order_only then min(coalesce(c.max_per_customer, 1), 1)
                   else c.max_per_customer
                 end)
-    on conflict (reservation_key) do nothing
-    returning id`)
-  return row
+    on conflict (reservation_key) do nothing`)
 }
 
-/** Whether the reservation under this key holds a use (made by the same request before). */
-async function heldAlready(db: Database, key: string): Promise<boolean> {
-  const [existing] = await db
-    .select({ status: discountRedemptions.status })
-    .from(discountRedemptions)
-    .where(eq(discountRedemptions.reservationKey, key))
-    .limit(1)
-  return existing !== undefined && existing.status !== 'released'
+/** SQL: whether the reservation under this key holds a use (made now, or by the same request before). */
+function heldSql(key: string): SQL<number> {
+  return sql<number>`exists (select 1 from ${discountRedemptions}
+    where ${discountRedemptions.reservationKey} = ${key} and ${discountRedemptions.status} <> 'released')`
+}
+
+/**
+ * A use of a code ready to be held for a checkout session: the statement that holds it, for the
+ * transaction that reserves everything the session needs (its stock too), and what to do after it.
+ */
+export interface DiscountHold {
+  terms: DiscountTerms
+  statement: Statement
+  /** SQL, true once the statement ran if the session holds the use. */
+  held: SQL<number>
+  /** The statement held nothing: throws the limit's message. */
+  refused(): Promise<never>
 }
 
 /**
@@ -184,20 +192,41 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
     },
 
     /**
-     * Validates the code for this customer and holds one use of it for a checkout session, in one
-     * conditional INSERT, so sessions opened in parallel can never pass a limit together. A guest's
+     * Validates the code for this customer and prepares the conditional INSERT that holds one use of it
+     * for a checkout session, so sessions opened in parallel can never pass a limit together. A guest's
      * reservation counts against the total only: it holds nobody's own use (DiscountContext). The same
-     * request (a double click) gets its existing reservation back.
+     * request (a double click) keeps its existing reservation.
      */
-    async reserve(code: string, context: DiscountContext, reservation: Reservation): Promise<DiscountTerms> {
+    async prepareReservation(
+      code: string,
+      context: DiscountContext,
+      reservation: Reservation,
+    ): Promise<DiscountHold> {
       const terms = await limits.validate(code, context)
       const customer = customerOf(context)
       if (!customer) throw new Error('a discount is reserved for a customer: the e-mail is required')
-      if (await insertReservation(db, code, customer, reservation, clock.now())) return terms
-      if (await heldAlready(db, reservation.key)) return terms
-      // Another session took the last use between the check and the insert: say which limit it was.
-      await limits.validate(code, context)
-      throw invalid(USED_UP_MESSAGE)
+      return {
+        terms,
+        statement: insertReservation(db, code, customer, reservation, clock.now()),
+        held: heldSql(reservation.key),
+        async refused(): Promise<never> {
+          // Another session took the last use between the check and the insert: say which limit it was.
+          await limits.validate(code, context)
+          throw invalid(USED_UP_MESSAGE)
+        },
+      }
+    },
+
+    /** prepareReservation, held on its own: the code's terms, or the limit's message. */
+    async reserve(code: string, context: DiscountContext, reservation: Reservation): Promise<DiscountTerms> {
+      const hold = await limits.prepareReservation(code, context, reservation)
+      const [row] = await commitTogether(
+        db,
+        [hold.statement],
+        db.all<{ held: number }>(sql`select ${hold.held} as held`),
+      )
+      if (!row?.held) await hold.refused()
+      return hold.terms
     },
   }
   return limits

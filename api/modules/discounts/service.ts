@@ -3,6 +3,9 @@
  * or ends (redemptions.ts).
  */
 import { createDiscountLimits, type DiscountLimitsDeps } from './limits'
+
+export type { DiscountHold } from './limits'
+
 import { createRedemptions } from './redemptions'
 
 export {

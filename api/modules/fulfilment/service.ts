@@ -14,12 +14,14 @@ import { formatOrderNumber } from '@core/rules/order-status'
 import type { SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import type { ProviderSession } from '../../adapters/types'
+import type { Clock } from '../../lib/clock'
 import { log } from '../../lib/log'
 import { commitTogether, runTogether, type Statement } from '../../lib/statements'
 import type { CheckoutRecord, CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
 import type { OrderPlacement, OrdersService } from '../orders/service'
+import type { StockService } from '../stock/service'
 
 export interface FulfilmentDeps {
   db: Database
@@ -31,8 +33,13 @@ export interface FulfilmentDeps {
     | 'markCompleteStatement'
     | 'expireFirstOrderSessionsStatement'
   >
-  orders: Pick<OrdersService, 'placement' | 'discountWarningStatement' | 'earlierOrderNumber'>
+  orders: Pick<
+    OrdersService,
+    'placement' | 'discountWarningStatement' | 'stockWarningStatement' | 'earlierOrderNumber'
+  >
   discounts: Pick<DiscountService, 'redeemStatements' | 'repeatUseWarning' | 'releaseStatement'>
+  stock: Pick<StockService, 'linesOf' | 'saleStatements' | 'shortfallWarning' | 'releaseStatement'>
+  clock: Clock
 }
 
 /** The order a paid session made, as SQL evaluated inside its transaction. */
@@ -137,14 +144,34 @@ function discountStatements(
   ]
 }
 
+/**
+ * The stock's part of a paid order: its units taken off the shelf and its reservation sold, and, when the
+ * hold had run out and too few were left, a warning on the order for staff: the money is taken, so the
+ * order stands (docs/decisions/026-stock-reserved-at-checkout.md). The warning is read before the units go.
+ */
+async function stockStatements(
+  { orders, stock, clock }: Pick<FulfilmentDeps, 'orders' | 'stock' | 'clock'>,
+  record: CheckoutRecord,
+  order: OrderPlacement,
+): Promise<Statement[]> {
+  const lines = await stock.linesOf(record.lines)
+  if (lines.length === 0) return []
+  const now = clock.now()
+  const key = record.stockReservationKey
+  return [
+    orders.stockWarningStatement(order, stock.shortfallWarning(key, lines, now)),
+    ...stock.saleStatements(key, lines, order.created, now),
+  ]
+}
+
 export function createFulfilmentService(deps: FulfilmentDeps) {
-  const { db, checkout, orders, discounts } = deps
+  const { db, checkout, orders, discounts, stock } = deps
 
   return {
     /**
      * A paid checkout session makes its order, once, in one transaction: the order, its lines and first
      * history entry, its jobs (confirmation e-mail, label), the session marked complete, the discount's use
-     * and warning, the job that ends the customer's other first-order sessions, and the caller's outcome.
+     * and warning, its units sold (and a warning when too few were left), the job that ends the customer's other first-order sessions, and the caller's outcome.
      * A crash leaves all of it undone and the claim to run out, so it is all done again, once.
      */
     async paidSession(
@@ -161,6 +188,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
         ...order.jobs,
         checkout.markCompleteStatement(record.id, order.orderId),
         ...discountStatements(deps, record, order),
+        ...(await stockStatements(deps, record, order)),
         // The customer's other open first-order sessions can no longer be a first order: ended soon after.
         checkout.expireFirstOrderSessionsStatement(record),
         recordOutcome({ orderId: order.orderId, created: order.created }),
@@ -174,6 +202,9 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
           code: record.discountCode,
         })
       }
+      if (created && made.stockWarning) {
+        log.warn('paid order found too few units left', { order: formatOrderNumber(made.id) })
+      }
       return { kind: 'ordered', orderId: made.id, created }
     },
 
@@ -184,16 +215,18 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
 
     /**
      * A session that can no longer be paid (it expired, or its delayed payment failed) ends and gives its
-     * discount use back, in one transaction. A session already complete stays complete: events may
-     * arrive in any order.
+     * discount use and its units back, in one transaction. A session already complete stays complete
+     * (and its units sold): events may arrive in any order.
      */
     async sessionEnded(sessionId: string, end: UnpaidEnd): Promise<void> {
       const record = await checkout.record(sessionId)
       if (!record) return
       const key = record.discountReservationKey
+      const units = record.stockReservationKey
       await runTogether(db, [
         checkout.statusStatement(sessionId, end, ['open', 'payment_pending']),
         ...(key ? [discounts.releaseStatement(key)] : []),
+        ...(units ? [stock.releaseStatement(units)] : []),
       ])
     },
   }

@@ -13,10 +13,15 @@ import type { JobQueue } from '../jobs/service'
 import { ORDER_JOBS, type OrderDraft, SYSTEM_ACTOR } from './model'
 import { orderNumberSql } from './number'
 
-/** Reads back what the transaction made: the order's id, whether this event made it, its discount warning. */
+/** Reads back what the transaction made: the order's id, whether this event made it, its warnings. */
 function resultQuery(db: Database, checkoutSessionId: string, created: SQL<number>) {
   return db
-    .select({ id: orders.id, created, discountWarning: orders.discountWarning })
+    .select({
+      id: orders.id,
+      created,
+      discountWarning: orders.discountWarning,
+      stockWarning: orders.stockWarning,
+    })
     .from(orders)
     .where(eq(orders.checkoutSessionId, checkoutSessionId))
     .limit(1)
@@ -41,7 +46,7 @@ export interface OrderPlacement {
   statements: Statement[]
   /** Its follow-up jobs, queued once per order: the confirmation e-mail and the label purchase. */
   jobs: Statement[]
-  /** The last statement: reads back `{ id, created, discountWarning }`. */
+  /** The last statement: reads back `{ id, created, discountWarning, stockWarning }`. */
   result: ReturnType<typeof resultQuery>
 }
 
@@ -158,6 +163,24 @@ export function createOrderPlacement(deps: PlacementDeps) {
             sql`${orders.id} = ${order.orderId}`,
             sql`${order.created}`,
             sql`${orders.discountWarning} is null`,
+          ),
+        )
+    },
+
+    /**
+     * Writes `warning` (SQL evaluated in the transaction; NULL leaves it as it is) on the order for staff:
+     * a payment that came after its stock hold ran out and found too few units. Only the event that made
+     * the order sets it, before the order's units are taken off the shelf.
+     */
+    stockWarningStatement(order: OrderPlacement, warning: SQL): Statement {
+      return db
+        .update(orders)
+        .set({ stockWarning: sql`${warning}` })
+        .where(
+          and(
+            sql`${orders.id} = ${order.orderId}`,
+            sql`${order.created}`,
+            sql`${orders.stockWarning} is null`,
           ),
         )
     },

@@ -1,4 +1,5 @@
 import { formatCents, formatCurrency } from '@core/rules/money'
+import { purchasable, type StockState } from '@core/rules/stock'
 import { MAX_QUANTITY } from './cart-logic'
 import { removeFromCart, setLineQuantity } from './checkout-store'
 import type { CartLine } from './store'
@@ -9,11 +10,42 @@ export function lineId(line: CartLine): string {
   return `${line.product.id}-${line.selectedVariant ?? ''}`.replace(/[^\w-]/g, '_')
 }
 
-/** One line of the cart: the product, its quantity stepper, Remove and the line total. */
-export function CartLineRow({ line }: { line: CartLine }) {
+/** When a line asks for more than is left: what to tell the shopper, and the way to fix it. */
+function StockWarning({ line, left }: { line: CartLine; left: number }) {
+  const { product, selectedVariant } = line
+  const name = selectedVariant ? `${product.name} (${selectedVariant})` : product.name
+  return (
+    <p
+      className="mt-2 flex flex-wrap items-center gap-2 text-sm font-bold text-danger"
+      role="alert"
+      data-stock-warning
+    >
+      {left === 0 ? `${name} is sold out.` : `Only ${left} left of ${name}.`}
+      <button
+        type="button"
+        className="underline"
+        onClick={() =>
+          left === 0
+            ? removeFromCart(product.id, selectedVariant)
+            : setLineQuantity(product.id, left, selectedVariant)
+        }
+      >
+        {left === 0 ? 'Remove it' : `Lower to ${left}`}
+        <span className="sr-only"> {name}</span>
+      </button>
+    </p>
+  )
+}
+
+/**
+ * One line of the cart: the product, its quantity stepper, Remove and the line total; and, when `stock`
+ * (live, ../catalog/stock.ts) has fewer left than the line asks for, a warning that offers to lower it.
+ */
+export function CartLineRow({ line, stock }: { line: CartLine; stock?: StockState | null }) {
   const { product, quantity, selectedVariant } = line
   const id = `qty-${lineId(line)}`
   const setQuantity = (value: number) => setLineQuantity(product.id, value, selectedVariant)
+  const left = purchasable(stock, quantity)
   return (
     <li className="flex gap-4 p-4" data-cart-line={product.slug}>
       <img
@@ -78,6 +110,7 @@ export function CartLineRow({ line }: { line: CartLine }) {
               Remove<span className="sr-only"> {product.name}</span>
             </button>
           </div>
+          {left < quantity && <StockWarning line={line} left={left} />}
         </div>
         <p className="font-bold" data-line-total>
           {formatCents(unitCents(product) * quantity)}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
+import { type LiveProduct, lineStock, liveCatalog } from '../catalog/stock'
 import { showToast } from '../toasts/store'
 import { CartLineRow, lineId } from './CartLineRow'
 import { CartSummary } from './CartSummary'
@@ -10,6 +11,15 @@ import { cartTotals } from './totals'
 
 /** What the static HTML was rendered with; one constant so hydration sees a stable value. */
 const NO_LINES: CartLine[] = []
+
+/** How long the cart waits for what is left before it shows without it (checkout checks again anyway). */
+const STOCK_WAIT_MS = 2500
+
+/** The catalogue's live stock, or [] when it does not come in time: the lines show as they are. */
+function stockInTime(): Promise<readonly LiveProduct[]> {
+  const late = new Promise<LiveProduct[]>((resolve) => setTimeout(() => resolve([]), STOCK_WAIT_MS))
+  return Promise.race([liveCatalog().catch(() => []), late])
+}
 
 /** A saved code may have expired or stopped applying since it was accepted: asked once per visit. */
 function recheckSavedDiscount() {
@@ -34,14 +44,15 @@ function recheckSavedDiscount() {
 export default function CartView() {
   const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore(discountApplied, null)
-  const [hydrated, setHydrated] = useState(false)
+  const [live, setLive] = useState<readonly LiveProduct[] | null>(null)
 
   useEffect(() => {
-    setHydrated(true)
     recheckSavedDiscount()
+    // The lines show once what is left is known, so a warning under a line never pushes the page about.
+    void stockInTime().then(setLive)
   }, [])
 
-  if (!hydrated) {
+  if (!live) {
     // The cart lives in this browser only; keep the space steady until it has been read.
     return <p className="min-h-64 py-8 text-muted">Loading your cart…</p>
   }
@@ -66,7 +77,14 @@ export default function CartView() {
         </h2>
         <ul className="m-0 list-none divide-y divide-line rounded-lg border border-line bg-surface p-0">
           {lines.map((line) => (
-            <CartLineRow key={lineId(line)} line={line} />
+            <CartLineRow
+              key={lineId(line)}
+              line={line}
+              stock={lineStock(
+                live.find((product) => product.id === line.product.id),
+                line.selectedVariant,
+              )}
+            />
           ))}
         </ul>
       </section>

@@ -1,7 +1,27 @@
 /** The product page's quantity stepper and add-to-cart form (markup in AddToCart.astro). */
+
+import { purchasable, stockNote } from '@core/rules/stock'
 import { clampQuantity } from '../cart/cart-logic'
 import { addToCart } from '../cart/store'
 import { productOf } from './add-to-cart'
+import { type LiveProduct, lineStock, liveCatalog } from './stock'
+
+let live: readonly LiveProduct[] = []
+
+/** The chosen scent's stock on the form: its note, and Add to Cart disabled when none is left. */
+function showStock(form: HTMLFormElement): void {
+  const product = live.find((other) => other.id === productOf(form)?.id)
+  if (!product) return
+  const variant = new FormData(form).get('variant')
+  const stock = lineStock(product, typeof variant === 'string' ? variant : null)
+  const note = form.querySelector('[data-stock-note]')
+  if (note) note.textContent = stockNote(stock) ?? ''
+  const button = form.querySelector<HTMLButtonElement>('[data-add-button]')
+  if (!button) return
+  const soldOut = purchasable(stock, 1) === 0
+  button.disabled = soldOut
+  button.textContent = soldOut ? 'Sold out' : 'Add to Cart'
+}
 
 // The forms are sent here from now on: their buttons were disabled until this script could add to the cart.
 for (const form of document.querySelectorAll<HTMLFormElement>('[data-add-form]')) {
@@ -12,6 +32,21 @@ for (const form of document.querySelectorAll<HTMLFormElement>('[data-add-form]')
   }
   form.querySelector<HTMLElement>('[data-add-pending]')?.setAttribute('hidden', '')
 }
+
+// What is left of the form's chosen scent. Without an answer the page sells as built; checkout refuses
+// what is gone.
+liveCatalog()
+  .then((products) => {
+    live = products
+    for (const form of document.querySelectorAll<HTMLFormElement>('[data-add-form]')) showStock(form)
+  })
+  .catch(() => {})
+
+document.addEventListener('change', (event) => {
+  const form =
+    event.target instanceof Element ? event.target.closest<HTMLFormElement>('[data-add-form]') : null
+  if (form) showStock(form)
+})
 
 document.addEventListener('click', (event) => {
   const step = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-step]') : null

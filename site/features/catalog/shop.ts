@@ -1,6 +1,6 @@
 /**
  * The shop's filters (docs/product.md#shop): `?category=` (legacy 'repair' included) and `?search=` narrow the
- * prerendered grid, and GET /api/catalog confirms prices and which products are still sold.
+ * prerendered grid, and GET /api/catalog confirms prices, which products are still sold and what is left.
  *
  * Loading and failure: every card is already in the HTML with its build-time price, so the page is usable
  * before (and without) the catalogue answer. 'Loading products...' and the failure message therefore show
@@ -9,12 +9,10 @@
  */
 import { normalizeCategory } from '@core/rules/catalog'
 import { filterByCategory, searchProducts } from '@core/rules/search'
+import { stockNote } from '@core/rules/stock-note'
 import { apiRequest } from '../../lib/api'
 import { productOf } from './add-to-cart'
-
-interface CatalogAnswer {
-  products: { id: number; price: string; weight: string }[]
-}
+import type { LiveProduct } from './stock'
 
 interface Item {
   element: HTMLElement
@@ -96,20 +94,30 @@ export function setupShop(): void {
 
   render()
   if (status && items.length === 0) status.textContent = 'Loading products...'
-  apiRequest<CatalogAnswer>('GET', '/api/catalog')
+  apiRequest<{ products: LiveProduct[] }>('GET', '/api/catalog')
     .then(({ products }) => {
       sold = new Set(products.map((product) => product.id))
+      // Each card: the live price; 'Sold out' or 'Only N left' beside it (the product as a whole); and its
+      // button, which adds the first scent, disabled when that scent is gone.
       for (const product of products) {
         const card = document.querySelector<HTMLElement>(`[data-product-card][data-id="${product.id}"]`)
-        const button = card?.querySelector<HTMLElement>('[data-add-to-cart]')
+        const price = card?.querySelector('[data-price]')
+        const note = card?.querySelector('[data-stock-note]')
+        const button = card?.querySelector<HTMLButtonElement>('[data-add-to-cart]')
         const built = button && productOf(button)
-        if (!card || !button || !built || (built.price === product.price && built.weight === product.weight))
-          continue
-        button.dataset.product = JSON.stringify({ ...built, price: product.price, weight: product.weight })
+        if (!price || !note || !button || !built) continue
         // The API sends canonical dollar text ('21.00', from centsToDollars); the shop's prices are far below
         // $1,000, so it reads exactly as formatCurrency would print it, without loading the money module here.
-        const price = card.querySelector('[data-price]')
-        if (price) price.textContent = `$${product.price}`
+        button.dataset.product = JSON.stringify({ ...built, price: product.price, weight: product.weight })
+        price.textContent = `$${product.price}`
+        // null empties it, as '' would.
+        note.textContent = stockNote(product.stock)
+        // The button adds the first scent (core/rules/stock.ts stockVariant), or the product without scents.
+        const label =
+          stockNote(product.variants[0]?.stock ?? product.stock) === 'Sold out' ? 'Sold out' : 'Add to Cart'
+        button.disabled = label === 'Sold out'
+        button.textContent = label
+        button.setAttribute('aria-label', `${label}: ${card?.dataset.name}`)
       }
       if (status) status.textContent = ''
       render()

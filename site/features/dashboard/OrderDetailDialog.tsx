@@ -95,6 +95,11 @@ export function OrderDetailDialog(props: {
                 at this price: ask the customer for the difference, refund, or let it stand.
               </p>
             )}
+            {order.stockWarning && (
+              <p className="text-sm text-danger">
+                <strong>Paid for more than was left:</strong> {order.stockWarning}
+              </p>
+            )}
             <div className="grid gap-4 sm:grid-cols-3">
               <div>
                 <h3 className="text-sm font-bold uppercase text-muted">Customer</h3>

@@ -105,6 +105,9 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
         {order.discountWarning && (
           <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.discountWarning}</div>
         )}
+        {order.stockWarning && (
+          <div className="mt-1 max-w-[14rem] text-xs text-danger">{order.stockWarning}</div>
+        )}
       </td>
       <td>
         <OrderActionButtons order={order} actions={actions} busy={busy} />

@@ -3,15 +3,19 @@ import { type FormEvent, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductWeight } from './api'
 import { formatOunces, serverMessageOr, weightFromField } from './dashboard-logic'
+import { ProductStock } from './ProductStock'
 import { Section } from './Section'
 import type { Polled } from './use-polling'
 
-/** Products with their shipping weight, each editable in place (rates and labels use it from then on). */
+/**
+ * Products with their shipping weight and stock, each editable in place (rates and labels use the weight
+ * from then on; checkouts the stock).
+ */
 export function ProductWeights({ state }: { state: Polled<DashboardProduct[]> }) {
-  const [saved, setSaved] = useState<Record<number, number>>({})
-  const products = (state.data ?? []).map((product) =>
-    saved[product.id] === undefined ? product : { ...product, weight: saved[product.id] as number },
-  )
+  const [saved, setSaved] = useState<Record<number, Partial<DashboardProduct>>>({})
+  const products = (state.data ?? []).map((product) => ({ ...product, ...saved[product.id] }))
+  const save = (id: number, change: Partial<DashboardProduct>) =>
+    setSaved((current) => ({ ...current, [id]: { ...current[id], ...change } }))
   return (
     <Section
       id="products"
@@ -26,7 +30,8 @@ export function ProductWeights({ state }: { state: Polled<DashboardProduct[]> })
           <WeightRow
             key={product.id}
             product={product}
-            onSaved={(weight) => setSaved((current) => ({ ...current, [product.id]: weight }))}
+            onSaved={(weight) => save(product.id, { weight })}
+            onStockSaved={(changed) => save(product.id, { stock: changed.stock, variants: changed.variants })}
           />
         ))}
       </ul>
@@ -34,7 +39,15 @@ export function ProductWeights({ state }: { state: Polled<DashboardProduct[]> })
   )
 }
 
-function WeightRow({ product, onSaved }: { product: DashboardProduct; onSaved: (weight: number) => void }) {
+function WeightRow({
+  product,
+  onSaved,
+  onStockSaved,
+}: {
+  product: DashboardProduct
+  onSaved: (weight: number) => void
+  onStockSaved: (product: DashboardProduct) => void
+}) {
   const [value, setValue] = useState(product.weight.toFixed(1))
   const [busy, setBusy] = useState(false)
   const [invalid, setInvalid] = useState(false)
@@ -102,6 +115,7 @@ function WeightRow({ product, onSaved }: { product: DashboardProduct; onSaved: (
           </button>
         </div>
       </form>
+      <ProductStock product={product} onSaved={onStockSaved} />
     </li>
   )
 }

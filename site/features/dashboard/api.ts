@@ -8,6 +8,7 @@ import type {
   OrderActionResponse,
   OrderDetail,
   PackageRecommendationAnswer,
+  StockResponse,
   WebhookEventAnswer,
   WeightResponse,
 } from '@core/contracts/dashboard'
@@ -52,6 +53,12 @@ export const fetchProducts = (signal?: AbortSignal) =>
 export const retryOrder = (id: number) => apiRequest<OrderActionResponse>('POST', `/api/orders/${id}/retry`)
 
 export const markShipped = (id: number) => apiRequest<OrderActionResponse>('POST', `/api/orders/${id}/ship`)
+
+/** `{ stock }` for a product without scents, `{ variants: { scent: units } }` for one with them; null stops counting. */
+export const setProductStock = (
+  id: number,
+  body: { stock: number | null } | { variants: Record<string, number | null> },
+) => apiRequest<StockResponse>('PATCH', `/api/products/${id}/stock`, body)
 
 export const setProductWeight = (id: number, weight: number) =>
   apiRequest<WeightResponse>('PATCH', `/api/products/${id}/weight`, { weight })

@@ -204,8 +204,9 @@ function staffRoutes(): { method: string; path: string; body?: unknown }[] {
       const path = route.path.startsWith('/api/products/')
         ? route.path.replace(':id', '2')
         : route.path.replace(':id', String(id))
-      const body =
-        route.method === 'PATCH'
+      const body = route.path.endsWith('/stock')
+        ? { variants: { Unscented: 4 } }
+        : route.method === 'PATCH'
           ? { weight: 2.8 }
           : route.path === '/api/calculate-package'
             ? { itemCount: 3 }
@@ -230,6 +231,7 @@ describe('the staff access matrix', () => {
         'POST /api/orders/n/emails/retry',
         'GET /api/products',
         'PATCH /api/products/n/weight',
+        'PATCH /api/products/n/stock',
         'GET /api/webhooks',
         'POST /api/calculate-package',
       ]),

@@ -268,7 +268,9 @@ describe('catalogue service', () => {
       priceCents: 1300,
       rating: 4.9,
       weightTenthsOz: 26,
+      variants: [],
     })
+    expect((await service.byId(1))?.variants).toEqual(['Hammered Citrus', 'Cedar Shop', 'Unscented'])
     expect((await service.bySlug('accessories'))?.id).toBe(5)
     expect(await service.byId(42)).toBeNull()
     expect(await service.byId(1.5)).toBeNull()
@@ -281,7 +283,7 @@ describe('catalogue routes', () => {
   test('GET /api/catalog lists products with prices and weights as the site shows them', async () => {
     const res = await shop.call('GET', '/api/catalog')
     expect(res.status).toBe(200)
-    expect(res.headers.get('cache-control')).toBe('public, max-age=60')
+    expect(res.headers.get('cache-control')).toBe('public, max-age=5')
     const body = await res.json()
     expect(
       body.products.map((p: { id: number; price: string; weight: string; rating: number }) => [

@@ -33,13 +33,19 @@ export async function getRates(
   items: Items,
   address: Record<string, unknown> = HOME,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<RateAnswer[]> {
-  const res = await shop.call('POST', '/api/shipping/rates', {
-    address,
-    items: items.map((item) => ({ ...item, name: 'Anything', weight: '0.1' })),
-    subtotal: '0.01',
-    ...extra,
-  })
+  const res = await shop.call(
+    'POST',
+    '/api/shipping/rates',
+    {
+      address,
+      items: items.map((item) => ({ ...item, name: 'Anything', weight: '0.1' })),
+      subtotal: '0.01',
+      ...extra,
+    },
+    headers,
+  )
   expect(res.status).toBe(200)
   return ((await res.json()) as { rates: RateAnswer[] }).rates
 }

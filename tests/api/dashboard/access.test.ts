@@ -45,6 +45,8 @@ function staffCalls(): [method: string, path: string, body?: unknown][] {
     ['POST', `/api/orders/${labelled}/ship`],
     ['GET', '/api/products'],
     ['PATCH', '/api/products/2/weight', { weight: 2.8 }],
+    ['PATCH', '/api/products/4/stock', { stock: 7 }],
+    ['PATCH', '/api/products/1/stock', { variants: { 'Cedar Shop': 3 } }],
     ['GET', '/api/webhooks'],
     ['POST', '/api/calculate-package', { itemCount: 3 }],
   ]
@@ -76,6 +78,8 @@ describe('access', () => {
     expect(carrier.state.bought).toHaveLength(1)
     const products = await shop.services.catalog.byId(2)
     expect(products?.weightTenthsOz).toBe(28)
+    const stock = await shop.services.stock.snapshot()
+    expect([stock.level(4, ''), stock.level(1, 'Cedar Shop')]).toEqual([null, null])
   })
 
   test('staff get an answer from every staff call', async () => {

@@ -94,6 +94,7 @@ describe('orders', () => {
       shippingService: 'USPS Priority Mail',
       failureReason: null,
       discountWarning: null,
+      stockWarning: null,
       labelUrl: null,
     })
     expect(first[0]).toMatchObject({ itemCount: 5, packageType: 'large' })
@@ -191,6 +192,12 @@ describe('products and weights', () => {
       name: expect.any(String),
       description: expect.any(String),
       weight: 3,
+      stock: null,
+      variants: [
+        { name: 'Hammered Citrus', stock: null },
+        { name: 'Cedar Shop', stock: null },
+        { name: 'Unscented', stock: null },
+      ],
     })
   })
 

@@ -52,7 +52,7 @@ describe('JSON-LD', () => {
     expect(JSON.stringify(data)).not.toMatch(/aggregateRating|review/i)
   })
 
-  test('availability is left out until stock is tracked', () => {
+  test('availability is left out: the static page cannot know live stock (docs/decisions/026)', () => {
     expect(availability(OIL)).toEqual({})
     const offer = product(SITE, OIL, `${SITE}/products/whisker-oil`, []).offers as Record<string, unknown>
     expect(offer).not.toHaveProperty('availability')

@@ -1,0 +1,58 @@
+import type { StockState } from '@core/rules/stock'
+
+/** A cart or order line as stock counts it: the variant is the stock's (core/rules/stock.ts `stockVariant`). */
+export interface StockLine {
+  productId: number
+  /** '' for a product without variants. */
+  variant: string
+  quantity: number
+  /** How the line is named to people: 'Hammered Citrus (Cedar Shop)'. */
+  label: string
+}
+
+/** A line as a cart, a checkout session or an order holds it: its variant as the shopper chose it. */
+export interface LineInput {
+  productId: number
+  variant?: string | null
+  quantity: number
+}
+
+/** One product's or variant's counted stock: on the shelf, and what open checkouts leave of it. */
+export interface StockLevel {
+  onHand: number
+  available: number
+}
+
+/**
+ * Every counted product and variant at one moment, as the catalogue answer and the dashboard show it.
+ * `key` changes whenever a figure does, so an answer built from it is rebuilt only then.
+ */
+export interface StockSnapshot {
+  key: string
+  level(productId: number, variant: string): StockLevel | null
+  state(productId: number, variant: string): StockState
+}
+
+/**
+ * A reservation is held this long before its payment session exists: a process that dies between holding
+ * the units and storing the session gives them back after it, not after a payment session's whole life.
+ * Storing the session extends the hold to the session's life (api/modules/checkout/service.ts).
+ */
+export const OPEN_HOLD_MS = 15 * 60 * 1000
+
+/** The stock figures in hand are read again after this; sooner on this instance when staff change them. */
+export const SNAPSHOT_MS = 1000
+
+/** What the reservation guard (migration 0017's trigger) aborts with. */
+export const SHORT_MARKER = 'stock: too few left'
+
+/** Whether `error` is the reservation guard refusing: some line asked for more than was left. */
+export function isShortage(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (current instanceof Error && current.message.includes(SHORT_MARKER)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
+
+export const stockKey = (productId: number, variant: string) => `${productId}\u0000${variant}`

@@ -1,0 +1,161 @@
+/**
+ * The statements that hold, sell, release and return units, for the transactions other modules run
+ * (docs/decisions/026-stock-reserved-at-checkout.md): checkout reserves with its discount use, fulfilment
+ * sells with the order, cancels and refunds restock with their own writes.
+ */
+import { and, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { stockLevels, stockReservations } from '../../../db/schema/stock'
+import type { Statement } from '../../lib/statements'
+import type { StockLine } from './model'
+
+interface ReservationsDeps {
+  db: Database
+}
+
+/** SQL: units other live reservations hold of this line's product and variant at `now`. */
+function heldByOthers(line: StockLine, key: string | null, now: Date): SQL<number> {
+  return sql<number>`coalesce((select sum(r.quantity) from ${stockReservations} r
+    where r.product_id = ${line.productId} and r.variant = ${line.variant} and r.status = 'reserved'
+      and r.expires_at > ${now.getTime()} and r.reservation_key is not ${key}), 0)`
+}
+
+/** SQL: whether the reservation `key` still held this line's units at `now`. */
+function stillHeld(line: StockLine, key: string | null, now: Date): SQL {
+  if (key === null) return sql`0`
+  return sql`exists (select 1 from ${stockReservations} r
+    where r.reservation_key = ${key} and r.product_id = ${line.productId} and r.variant = ${line.variant}
+      and r.status = 'reserved' and r.expires_at > ${now.getTime()})`
+}
+
+/** This line's product and variant, counted (a row with on_hand). */
+function counted(line: StockLine) {
+  return and(
+    eq(stockLevels.productId, line.productId),
+    eq(stockLevels.variant, line.variant),
+    sql`${stockLevels.onHand} is not null`,
+  )
+}
+
+export function createReservations({ db }: ReservationsDeps) {
+  return {
+    /**
+     * Holds each counted line's units under `key` until `expiresAt`, for the transaction that reserves a
+     * checkout session's cart: one INSERT per line, each refused by the guard (migration 0017's trigger)
+     * when too few are left, which aborts the whole transaction. Lines nobody counts are left alone.
+     * `onlyIf` (SQL) holds nothing unless it is true: the session's discount use, reserved just before.
+     * The same key again (a double click) takes its own hold over, never shortening it.
+     */
+    reserveStatements(
+      key: string,
+      lines: readonly StockLine[],
+      hold: { now: Date; expiresAt: Date; onlyIf?: SQL },
+    ): Statement[] {
+      const now = hold.now.getTime()
+      const until = hold.expiresAt.getTime()
+      return lines.map((line) =>
+        db.run(sql`insert into ${stockReservations}
+            (reservation_key, product_id, variant, quantity, status, expires_at, created_at)
+          select ${key}, ${line.productId}, ${line.variant}, ${line.quantity}, 'reserved', ${until}, ${now}
+          where exists (select 1 from ${stockLevels} where ${counted(line)}) and (${hold.onlyIf ?? sql`1`})
+          on conflict (reservation_key, product_id, variant) do update set
+            quantity = excluded.quantity,
+            status = 'reserved',
+            created_at = excluded.created_at,
+            expires_at = case
+              when ${stockReservations.status} = 'reserved' and ${stockReservations.expiresAt} > excluded.created_at
+                then max(${stockReservations.expiresAt}, excluded.expires_at)
+              else excluded.expires_at end
+          where ${stockReservations.status} <> 'sold'`),
+      )
+    },
+
+    /**
+     * The session is stored: its hold lasts as long as the session can be paid. A hold that already ran
+     * out is not taken back (others may have the units now); its payment is checked when it comes.
+     */
+    holdStatement(key: string, now: Date, until: Date): Statement {
+      return db
+        .update(stockReservations)
+        .set({ expiresAt: until })
+        .where(
+          and(
+            eq(stockReservations.reservationKey, key),
+            eq(stockReservations.status, 'reserved'),
+            gt(stockReservations.expiresAt, now),
+          ),
+        )
+    },
+
+    /** The session ended unpaid, or never opened: its units are free for others. */
+    releaseStatement(key: string): Statement {
+      return db
+        .update(stockReservations)
+        .set({ status: 'released' })
+        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved')))
+    },
+
+    /**
+     * SQL for the paid order's staff warning, or NULL: the lines whose hold had run out (or been released)
+     * before the payment came and which found fewer units than they took. Evaluated before
+     * `saleStatements`, in the same transaction.
+     */
+    shortfallWarning(key: string | null, lines: readonly StockLine[], now: Date): SQL {
+      if (lines.length === 0) return sql`null`
+      const cases = lines.map(
+        (line) => sql`select case
+            when not ${stillHeld(line, key, now)}
+             and l.on_hand - ${heldByOthers(line, key, now)} < ${line.quantity}
+            then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity},
+                        max(l.on_hand - ${heldByOthers(line, key, now)}, 0))
+          end as short
+          from ${stockLevels} l
+          where l.product_id = ${line.productId} and l.variant = ${line.variant} and l.on_hand is not null`,
+      )
+      const list = sql`(select group_concat(short, '; ') from (${sql.join(cases, sql` union all `)}))`
+      return sql`(select case when ${list} is null then null else printf(
+          'Paid after its stock hold ran out, with too few left: %s. Check the shelf before packing; refund what cannot be sent.',
+          ${list}) end)`
+    },
+
+    /**
+     * A paid order takes its units off the shelf and its reservation becomes a sale, once: only when
+     * `created` (SQL: this payment made the order) holds. A shelf never goes below 0; a payment that found
+     * too few is marked for staff by `shortfallWarning`.
+     */
+    saleStatements(key: string | null, lines: readonly StockLine[], created: SQL, now: Date): Statement[] {
+      return lines.flatMap((line) => [
+        ...(key === null
+          ? []
+          : [
+              db
+                .update(stockReservations)
+                .set({ status: 'sold' })
+                .where(
+                  and(
+                    eq(stockReservations.reservationKey, key),
+                    eq(stockReservations.productId, line.productId),
+                    eq(stockReservations.variant, line.variant),
+                    ne(stockReservations.status, 'sold'),
+                    sql`${created}`,
+                  ),
+                ),
+            ]),
+        db
+          .update(stockLevels)
+          .set({ onHand: sql`max(${stockLevels.onHand} - ${line.quantity}, 0)`, updatedAt: now })
+          .where(and(counted(line), sql`${created}`)),
+      ])
+    },
+
+    /** Units back on the shelf (a cancel, a refund with restock): counted lines only. */
+    restockStatements(lines: readonly StockLine[], now: Date): Statement[] {
+      return lines.map((line) =>
+        db
+          .update(stockLevels)
+          .set({ onHand: sql`${stockLevels.onHand} + ${line.quantity}`, updatedAt: now })
+          .where(counted(line)),
+      )
+    },
+  }
+}

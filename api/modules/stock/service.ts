@@ -1,0 +1,150 @@
+/**
+ * Stock: units on the shelf per product and variant, held for open checkouts, sold with paid orders, put
+ * back by cancels and refunds (docs/decisions/026-stock-reserved-at-checkout.md). The figures and staff's
+ * edits are in levels.ts; the statements other modules' transactions run are in reservations.ts.
+ */
+import { lineLabel } from '@core/rules/catalog'
+import { parseStock, STOCK_MESSAGE, shortageMessage, stockVariant } from '@core/rules/stock'
+import type { Database } from '../../../db/client'
+import type { Clock } from '../../lib/clock'
+import { conflict, type DomainError, invalid, notFound } from '../../lib/domain-errors'
+import type { Statement } from '../../lib/statements'
+import type { CatalogProduct, CatalogService } from '../catalog/service'
+import { createLevels } from './levels'
+import { isShortage, type LineInput, type StockLine } from './model'
+import { createReservations } from './reservations'
+
+export {
+  isShortage,
+  type LineInput,
+  OPEN_HOLD_MS,
+  type StockLevel,
+  type StockLine,
+  type StockSnapshot,
+} from './model'
+
+export const UNKNOWN_OPTION_MESSAGE = 'Please choose a product option from the list.'
+const PRODUCT_NOT_FOUND = 'Product not found.'
+
+export interface StockServiceDeps {
+  db: Database
+  clock: Clock
+  catalog: Pick<CatalogService, 'byId'>
+}
+
+/** Adds a line to `lines`, or to the line of the same product and variant already there. */
+function merge(lines: StockLine[], line: StockLine): void {
+  const same = lines.find((other) => other.productId === line.productId && other.variant === line.variant)
+  if (same) same.quantity += line.quantity
+  else lines.push(line)
+}
+
+/**
+ * Reads staff's edit for `product`: `{ stock: n | null }` for a product without variants,
+ * `{ variants: { name: n | null, … } }` for one with them (only the named ones change).
+ */
+function staffLevels(product: CatalogProduct, body: unknown): Map<string, number | null> {
+  const edit = (typeof body === 'object' && body !== null ? body : {}) as {
+    stock?: unknown
+    variants?: unknown
+  }
+  const levels = new Map<string, number | null>()
+  if (product.variants.length === 0) {
+    if (edit.variants !== undefined) throw invalid(`${product.name} has no scents: send { "stock": units }.`)
+    if (!('stock' in edit)) throw invalid(`Send { "stock": units } (${STOCK_MESSAGE})`)
+    const units = parseStock(edit.stock)
+    if (units === undefined) throw invalid(STOCK_MESSAGE)
+    return levels.set('', units)
+  }
+  const variants = edit.variants
+  if (typeof variants !== 'object' || variants === null || Array.isArray(variants)) {
+    throw invalid(
+      `${product.name} comes in scents: send { "variants": { "${product.variants[0]}": units } }.`,
+    )
+  }
+  for (const [name, value] of Object.entries(variants)) {
+    if (!product.variants.includes(name)) {
+      throw invalid(
+        `${product.name} has no scent "${name.slice(0, 60)}": use one of ${product.variants.join(', ')}.`,
+      )
+    }
+    const units = parseStock(value)
+    if (units === undefined) throw invalid(`${name}: ${STOCK_MESSAGE}`)
+    levels.set(name, units)
+  }
+  if (levels.size === 0) throw invalid(`Name at least one scent of ${product.name}.`)
+  return levels
+}
+
+export function createStockService(deps: StockServiceDeps) {
+  const { clock, catalog } = deps
+  const levels = createLevels(deps)
+  const reservations = createReservations(deps)
+
+  /**
+   * Lines as stock counts them: each on its product's variant, lines of the same one added together.
+   * `strict` (a checkout) refuses an unknown product or a variant the product does not have; otherwise
+   * (an order paid or returned) such a line is left out, as nothing counts it.
+   */
+  async function linesOf(
+    lines: readonly LineInput[],
+    options: { strict?: boolean } = {},
+  ): Promise<StockLine[]> {
+    const counted: StockLine[] = []
+    for (const line of lines) {
+      const product = await catalog.byId(line.productId)
+      const variant = product ? stockVariant(product.variants, line.variant) : null
+      if (!product || variant === null) {
+        if (options.strict) throw invalid(UNKNOWN_OPTION_MESSAGE)
+        continue
+      }
+      const label = lineLabel({ name: product.name, variant: variant || null })
+      merge(counted, { productId: product.id, variant, quantity: line.quantity, label })
+    }
+    return counted
+  }
+
+  return {
+    linesOf,
+    ...reservations,
+    snapshot: levels.snapshot,
+
+    /**
+     * What a checkout refused by the reservation guard is told: the first line that asks for more than
+     * is left, by name, and how many are left. Null when `error` is not the guard's.
+     */
+    async refusal(error: unknown, lines: readonly StockLine[]): Promise<DomainError | null> {
+      if (!isShortage(error)) return null
+      const now = await levels.fresh(lines)
+      for (const line of lines) {
+        const state = now.state(line.productId, line.variant)
+        if (state.tracked && (state.available ?? 0) < line.quantity) {
+          return conflict(shortageMessage(line.label, state.available ?? 0), {
+            shortage: { productId: line.productId, variant: line.variant, available: state.available },
+          })
+        }
+      }
+      // Freed again in the moment between the refusal and this read: trying again may work.
+      return conflict('Some items in your cart were just taken by other shoppers. Please try again.')
+    },
+
+    /**
+     * Statements that put an order's lines back on the shelf, for a cancel's or a refund's transaction:
+     * counted products and variants only (a line without a variant is the product's first, as when it
+     * was sold).
+     */
+    async restockStatements(lines: readonly LineInput[]): Promise<Statement[]> {
+      return reservations.restockStatements(await linesOf(lines), clock.now())
+    },
+
+    /** Staff set a product's units on the shelf (docs/product.md#staff-calls); null stops counting. */
+    async setLevels(productId: number, body: unknown): Promise<CatalogProduct> {
+      const product = await catalog.byId(productId)
+      if (!product) throw notFound(PRODUCT_NOT_FOUND)
+      await levels.set(product.id, staffLevels(product, body))
+      return product
+    },
+  }
+}
+
+export type StockService = ReturnType<typeof createStockService>

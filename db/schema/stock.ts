@@ -1,0 +1,46 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+/**
+ * Units on the shelf, per product and variant (a scent; '' for a product without variants), set by staff.
+ * No row, or a NULL `on_hand`, means not counted: the product sells without limit, as every product did
+ * before stock was counted. `on_hand` counts units not yet sold: a paid order takes its units off, a
+ * cancel or a refund with restock puts them back; units held by open checkouts are still on it.
+ */
+export const stockLevels = sqliteTable(
+  'stock_levels',
+  {
+    productId: integer('product_id').notNull(),
+    variant: text('variant').notNull(),
+    onHand: integer('on_hand'),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.productId, table.variant] })],
+)
+
+export const STOCK_RESERVATION_STATUSES = ['reserved', 'sold', 'released'] as const
+
+/**
+ * Units held for an open checkout session, keyed by the checkout request's idempotency key (the same key
+ * as its discount use). A trigger (migration 0017) refuses a reservation that would take more than is on
+ * the shelf less what other live reservations hold, and so aborts the transaction that reserves a whole
+ * cart. A reservation stops counting when it expires (`expires_at`), when its session ends unpaid
+ * (released), or when its payment makes it a sale (sold).
+ */
+export const stockReservations = sqliteTable(
+  'stock_reservations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reservationKey: text('reservation_key').notNull(),
+    productId: integer('product_id').notNull(),
+    variant: text('variant').notNull(),
+    quantity: integer('quantity').notNull(),
+    status: text('status', { enum: STOCK_RESERVATION_STATUSES }).notNull().default('reserved'),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('stock_reservations_key_idx').on(table.reservationKey, table.productId, table.variant),
+    // What is held of one product and variant now: its live reservations, summed by the trigger.
+    index('stock_reservations_live_idx').on(table.productId, table.variant, table.status, table.expiresAt),
+  ],
+)

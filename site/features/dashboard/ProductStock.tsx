@@ -1,0 +1,124 @@
+import { parseStock, STOCK_MESSAGE } from '@core/rules/stock'
+import { type FormEvent, useState } from 'react'
+import { showToast } from '../toasts/store'
+import { type DashboardProduct, setProductStock } from './api'
+import { serverMessageOr } from './dashboard-logic'
+
+type Level = DashboardProduct['stock']
+
+/** The counted figures of a product: itself when it has no scents, else each scent. */
+function entriesOf(product: DashboardProduct): { name: string; label: string; stock: Level }[] {
+  if (product.variants.length === 0) return [{ name: '', label: product.name, stock: product.stock }]
+  return product.variants.map((variant) => ({
+    name: variant.name,
+    label: variant.name === product.name ? variant.name : `${product.name} (${variant.name})`,
+    stock: variant.stock,
+  }))
+}
+
+const fieldOf = (stock: Level) => (stock ? String(stock.onHand) : '')
+
+/**
+ * Units on the shelf, per product or per scent, beside the weight (docs/product.md#dashboard): a blank
+ * field is not counted (sells without limit). Each field says how many are free of open checkouts.
+ */
+export function ProductStock({
+  product,
+  onSaved,
+}: {
+  product: DashboardProduct
+  onSaved: (product: DashboardProduct) => void
+}) {
+  const entries = entriesOf(product)
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(entries.map((entry) => [entry.name, fieldOf(entry.stock)])),
+  )
+  const [invalid, setInvalid] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (busy) return
+    const levels: Record<string, number | null> = {}
+    for (const entry of entries) {
+      const units = parseStock((values[entry.name] ?? '').trim())
+      if (units === undefined) {
+        setInvalid(entry.name)
+        showToast({
+          title: 'Update Failed',
+          description: `${entry.label}: ${STOCK_MESSAGE}`,
+          variant: 'error',
+        })
+        return
+      }
+      levels[entry.name] = units
+    }
+    setInvalid(null)
+    setBusy(true)
+    try {
+      const body = product.variants.length === 0 ? { stock: levels[''] ?? null } : { variants: levels }
+      const answer = await setProductStock(product.id, body)
+      onSaved(answer.product)
+      setValues(
+        Object.fromEntries(entriesOf(answer.product).map((entry) => [entry.name, fieldOf(entry.stock)])),
+      )
+      showToast({ title: 'Stock Updated', description: answer.message })
+    } catch (error) {
+      showToast({
+        title: 'Update Failed',
+        description: serverMessageOr(error, 'The stock could not be saved. Please try again.'),
+        variant: 'error',
+      })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="mt-3" onSubmit={onSubmit} noValidate data-stock-form>
+      <fieldset>
+        <legend className="text-xs font-semibold">
+          Stock of {product.name} (units on the shelf; blank: not counted)
+        </legend>
+        <div className="mt-1 flex flex-wrap items-end gap-3">
+          {entries.map((entry, index) => {
+            const id = `stock-${product.id}-${index}`
+            const hint = `${id}-hint`
+            return (
+              <div key={entry.name}>
+                <label htmlFor={id} className="block text-xs">
+                  {entry.name || 'Units'}
+                  <span className="sr-only"> of {entry.label}</span>
+                </label>
+                <input
+                  id={id}
+                  className="field w-24"
+                  type="number"
+                  inputMode="numeric"
+                  step="1"
+                  min="0"
+                  max="99999"
+                  value={values[entry.name] ?? ''}
+                  aria-invalid={invalid === entry.name || undefined}
+                  aria-describedby={hint}
+                  onChange={(event) => {
+                    const value = event.target.value
+                    setValues((current) => ({ ...current, [entry.name]: value }))
+                    setInvalid(null)
+                  }}
+                />
+                <span id={hint} className="block text-xs text-muted">
+                  {entry.stock ? `${entry.stock.available} free` : 'Not counted'}
+                </span>
+              </div>
+            )
+          })}
+          <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
+            {busy ? 'Saving...' : 'Save'}
+            <span className="sr-only"> stock of {product.name}</span>
+          </button>
+        </div>
+      </fieldset>
+    </form>
+  )
+}

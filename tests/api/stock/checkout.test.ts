@@ -1,0 +1,299 @@
+// Stock at checkout: opening a session holds the units of every counted line, in one transaction with the
+// discount's use; payment sells them; an expired or ended session gives them back; the last units go to
+// exactly as many sessions as there are units (docs/decisions/026-stock-reserved-at-checkout.md).
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
+import { PaymentProviderError } from '../../../api/adapters/types'
+import { RESERVATION_LIFETIME_MS } from '../../../api/modules/checkout/model'
+import { OPEN_HOLD_MS } from '../../../api/modules/stock/service'
+import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
+import { orderLines, orders } from '../../../db/schema/orders'
+import { stockReservations } from '../../../db/schema/stock'
+import { getRates, payDemo, rateFor, sessionBody } from '../checkout/helpers'
+import { createTestApp, type TestApp } from '../support/test-app'
+import { onHand, reservationsOf } from './helpers'
+
+const OIL = 1 // Hammered Citrus: scents Hammered Citrus, Cedar Shop, Unscented
+const BALM = 2 // Barrel & Timber: scents, never counted here
+const REPAIR = 4 // Workforce Repair Original Grit: no scents
+
+type Line = { id: number; quantity: number; variant?: string }
+
+let shop: TestApp
+let shopper = 0
+
+beforeAll(async () => {
+  // Every shopper from an address of their own, as in a shop: the per-address limits stay out of the way.
+  shop = await createTestApp({ TRUST_PROXY: 'true' })
+})
+afterAll(() => shop.close())
+beforeEach(async () => {
+  await shop.deps.db.run(sql`delete from stock_levels`)
+  await shop.deps.db.run(sql`delete from stock_reservations`)
+  shop.clock.advance(2 * 60_000)
+})
+
+/** POST /api/create-checkout-session for `lines`, from a shopper of its own (own e-mail, own address). */
+async function openSession(lines: Line[], extra: Record<string, unknown> = {}) {
+  const n = ++shopper
+  const from = { 'x-forwarded-for': `198.51.100.${n % 250}`, 'x-test-shopper': String(n) }
+  const rate = rateFor(await getRates(shop, lines, undefined, {}, from), 'USPS Ground Advantage')
+  const body = sessionBody(lines, rate, { customer_email: `shopper${n}@example.com`, ...extra })
+  body.line_items = (body.line_items as Record<string, unknown>[]).map((item, index) => ({
+    ...item,
+    ...(lines[index]?.variant ? { variant: lines[index]?.variant } : {}),
+  }))
+  const res = await shop.call('POST', '/api/create-checkout-session', body, from)
+  return { status: res.status, body: (await res.json()) as { sessionId?: string; error?: string } }
+}
+
+async function orderUnits(productId: number, variant: string | null) {
+  const [row] = await shop.deps.db
+    .select({ units: sql<number>`coalesce(sum(${orderLines.quantity}), 0)` })
+    .from(orderLines)
+    .where(sql`${orderLines.productId} = ${productId} and ${orderLines.variant} is ${variant}`)
+  return row?.units ?? 0
+}
+
+describe('the last units', () => {
+  test('30 parallel sessions for 5 units, then all paid: exactly 5 orders, none oversold, the rest refused', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 5 })
+    const ordersBefore = await orderUnits(REPAIR, null)
+
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => openSession([{ id: REPAIR, quantity: 1 }])),
+    )
+
+    const opened = answers.filter((answer) => answer.status === 200)
+    const refused = answers.filter((answer) => answer.status !== 200)
+    expect(opened).toHaveLength(5)
+    expect(refused).toHaveLength(25)
+    for (const answer of refused) {
+      expect(answer.status).toBe(409)
+      expect(answer.body.error).toBe(
+        'Workforce Repair Original Grit is sold out. Please remove it from your cart.',
+      )
+    }
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ reserved: { units: 5, rows: 5 } })
+
+    const paid = await Promise.all(opened.map((answer) => payDemo(shop, answer.body.sessionId ?? '')))
+    expect(paid.map((res) => res.status)).toEqual([200, 200, 200, 200, 200])
+    expect((await orderUnits(REPAIR, null)) - ordersBefore).toBe(5)
+    expect(await onHand(shop, REPAIR, '')).toBe(0)
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ sold: { units: 5, rows: 5 } })
+  }, 30_000)
+
+  test('the refusal names how many are left, and the variant', async () => {
+    await shop.services.stock.setLevels(OIL, { variants: { 'Cedar Shop': 2 } })
+    const short = await openSession([{ id: OIL, quantity: 3, variant: 'Cedar Shop' }])
+    expect(short).toEqual({
+      status: 409,
+      body: expect.objectContaining({
+        error: 'Only 2 left of Hammered Citrus (Cedar Shop). Please lower the quantity in your cart.',
+        shortage: { productId: OIL, variant: 'Cedar Shop', available: 2 },
+      }),
+    })
+    expect((await openSession([{ id: OIL, quantity: 2, variant: 'Cedar Shop' }])).status).toBe(200)
+  })
+
+  test('a two-line cart whose second line is short reserves nothing', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 3 })
+    await shop.services.stock.setLevels(OIL, { variants: { 'Cedar Shop': 1 } })
+    const answer = await openSession([
+      { id: REPAIR, quantity: 2 },
+      { id: OIL, quantity: 2, variant: 'Cedar Shop' },
+    ])
+    expect(answer.status).toBe(409)
+    expect(answer.body.error).toBe(
+      'Only 1 left of Hammered Citrus (Cedar Shop). Please lower the quantity in your cart.',
+    )
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({})
+    expect(await reservationsOf(shop, OIL, 'Cedar Shop')).toEqual({})
+    // The first line's units are all still there for the next shopper.
+    expect((await openSession([{ id: REPAIR, quantity: 3 }])).status).toBe(200)
+  })
+
+  test('variants are counted apart; a line without a variant is the first scent', async () => {
+    await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 1, 'Cedar Shop': 1 } })
+    expect((await openSession([{ id: OIL, quantity: 1, variant: 'Hammered Citrus' }])).status).toBe(200)
+    expect(await openSession([{ id: OIL, quantity: 1, variant: 'Hammered Citrus' }])).toMatchObject({
+      status: 409,
+      body: { error: 'Hammered Citrus is sold out. Please remove it from your cart.' },
+    })
+    // What a shop card adds: the product page's preselected (first) scent.
+    expect((await openSession([{ id: OIL, quantity: 1 }])).status).toBe(409)
+    expect((await openSession([{ id: OIL, quantity: 1, variant: 'Cedar Shop' }])).status).toBe(200)
+    // Unscented is not counted: it sells as before.
+    expect((await openSession([{ id: OIL, quantity: 99, variant: 'Unscented' }])).status).toBe(200)
+    expect(await reservationsOf(shop, OIL, 'Unscented')).toEqual({})
+  })
+
+  test('a scent the product does not have is refused', async () => {
+    expect(await openSession([{ id: OIL, quantity: 1, variant: 'Motor Oil' }])).toMatchObject({
+      status: 422,
+      body: { error: 'Please choose a product option from the list.' },
+    })
+  })
+
+  test('products nobody counts are unaffected', async () => {
+    const answers = await Promise.all([1, 2, 3].map(() => openSession([{ id: BALM, quantity: 99 }])))
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
+    const [rows] = await shop.deps.db.select({ n: sql<number>`count(*)` }).from(stockReservations)
+    expect(rows?.n).toBe(0)
+    const paid = await payDemo(shop, answers[0]?.body.sessionId ?? '')
+    expect(paid.status).toBe(200)
+    expect(await onHand(shop, BALM, 'Barrel & Timber')).toBeUndefined()
+  })
+
+  test('a double click holds the units once', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    const lines = [{ id: REPAIR, quantity: 2 }]
+    const n = ++shopper
+    const from = { 'x-forwarded-for': `198.51.100.${n % 250}` }
+    const rate = rateFor(await getRates(shop, lines, undefined, {}, from), 'USPS Ground Advantage')
+    const body = sessionBody(lines, rate, { customer_email: `shopper${n}@example.com` })
+    const [first, second] = await Promise.all([
+      shop.call('POST', '/api/create-checkout-session', body, from),
+      shop.call('POST', '/api/create-checkout-session', body, from),
+    ])
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ reserved: { units: 2, rows: 1 } })
+  })
+})
+
+describe('holds that end', () => {
+  test('an expired reservation returns its units', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+    // The stored session's hold lasts as long as it can be paid, and an hour more.
+    shop.clock.advance(RESERVATION_LIFETIME_MS - 60_000)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+    shop.clock.advance(2 * 60_000)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+  })
+
+  test('a session that ends unpaid gives its units back at once', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    const held = await openSession([{ id: REPAIR, quantity: 1 }])
+    expect(held.status).toBe(200)
+    await shop.services.fulfilment.sessionEnded(held.body.sessionId ?? '', 'expired')
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ released: { units: 1, rows: 1 } })
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+  })
+
+  test('a provider that refuses the session gives the units and the code’s use back', async () => {
+    const refusing = await createTestApp({}, (base) => ({
+      payments: {
+        ...base.payments,
+        createCheckoutSession: () => Promise.reject(new PaymentProviderError('provider down')),
+      },
+    }))
+    try {
+      await refusing.services.stock.setLevels(REPAIR, { stock: 1 })
+      const lines = [{ id: REPAIR, quantity: 2 }]
+      const rate = rateFor(await getRates(refusing, lines), 'USPS Ground Advantage')
+      await refusing.services.stock.setLevels(REPAIR, { stock: 2 })
+      const res = await refusing.call(
+        'POST',
+        '/api/create-checkout-session',
+        sessionBody(lines, rate, { discount_code: 'SAVE5' }),
+      )
+      expect(res.status).toBe(502)
+      expect(await reservationsOf(refusing, REPAIR, '')).toEqual({ released: { units: 2, rows: 1 } })
+      const uses = await refusing.deps.db
+        .select({ status: discountRedemptions.status })
+        .from(discountRedemptions)
+      expect(uses).toEqual([{ status: 'released' }])
+    } finally {
+      refusing.close()
+    }
+  })
+
+  test('a session never stored (the process died before it opened) lets its units go within minutes', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    const now = shop.clock.now()
+    await shop.deps.db.batch([
+      ...(shop.services.stock.reserveStatements(
+        'checkout-never-opened',
+        [{ productId: REPAIR, variant: '', quantity: 1, label: 'Workforce Repair Original Grit' }],
+        { now, expiresAt: new Date(now.getTime() + OPEN_HOLD_MS) },
+      ) as [never]),
+    ])
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+    shop.clock.advance(OPEN_HOLD_MS)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+  })
+})
+
+describe('with a discount code, in one transaction', () => {
+  test('a code used up holds no units, and units too few hold no use of the code', async () => {
+    await shop.deps.db
+      .insert(discountCodes)
+      .values({ code: 'ONEUSE', type: 'fixed', amount: 100, maxRedemptions: 1, createdAt: shop.clock.now() })
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+
+    // Too few units: the code's one use is not taken either.
+    const short = await openSession([{ id: REPAIR, quantity: 2 }], { discount_code: 'ONEUSE' })
+    expect(short.status).toBe(409)
+    const uses = () =>
+      shop.deps.db
+        .select({ status: discountRedemptions.status })
+        .from(discountRedemptions)
+        .where(eq(discountRedemptions.code, 'ONEUSE'))
+    expect(await uses()).toEqual([])
+
+    await shop.services.stock.setLevels(REPAIR, { stock: 5 })
+    expect((await openSession([{ id: REPAIR, quantity: 1 }], { discount_code: 'ONEUSE' })).status).toBe(200)
+    // The code is used up: that session holds no units.
+    const usedUp = await openSession([{ id: REPAIR, quantity: 1 }], { discount_code: 'ONEUSE' })
+    expect(usedUp).toMatchObject({ status: 422, body: { error: 'This discount code has been used up.' } })
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ reserved: { units: 1, rows: 1 } })
+  })
+})
+
+describe('payment', () => {
+  test('a payment after its hold ended, finding too few, still makes the order, marked for staff', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    const late = await openSession([{ id: REPAIR, quantity: 1 }])
+    // Its session was reported expired first (events arrive in any order), and someone else took the unit.
+    await shop.services.fulfilment.sessionEnded(late.body.sessionId ?? '', 'expired')
+    const onTime = await openSession([{ id: REPAIR, quantity: 1 }])
+    expect(onTime.status).toBe(200)
+
+    expect((await payDemo(shop, late.body.sessionId ?? '')).status).toBe(200)
+    expect((await payDemo(shop, onTime.body.sessionId ?? '')).status).toBe(200)
+
+    const made = await shop.deps.db
+      .select({ session: orders.checkoutSessionId, warning: orders.stockWarning })
+      .from(orders)
+      .where(sql`${orders.checkoutSessionId} in (${late.body.sessionId}, ${onTime.body.sessionId})`)
+    const warningOf = (id?: string) => made.find((order) => order.session === id)?.warning
+    expect(warningOf(late.body.sessionId)).toBe(
+      'Paid after its stock hold ran out, with too few left: Workforce Repair Original Grit: 1 paid for, 0 were free. Check the shelf before packing; refund what cannot be sent.',
+    )
+    expect(warningOf(onTime.body.sessionId)).toBeNull()
+    // Never below nothing on the shelf.
+    expect(await onHand(shop, REPAIR, '')).toBe(0)
+  })
+
+  test('a payment delivered twice takes its units once', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 4 })
+    const answer = await openSession([{ id: REPAIR, quantity: 3 }])
+    const id = answer.body.sessionId ?? ''
+    expect((await payDemo(shop, id)).status).toBe(200)
+    const record = await shop.services.checkout.record(id)
+    if (!record) throw new Error('no session')
+    // The provider delivers the same paid session again, as another event.
+    const again = await shop.services.fulfilment.paidSession(
+      {
+        eventId: 'evt_redelivered',
+        session: { id, amountTotal: record.totalCents, currency: 'usd' } as never,
+      },
+      () => shop.deps.db.run(sql`select 1`),
+    )
+    expect(again).toMatchObject({ kind: 'ordered', created: false })
+    expect(await onHand(shop, REPAIR, '')).toBe(1)
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ sold: { units: 3, rows: 1 } })
+  })
+})

@@ -1,0 +1,144 @@
+// Staff set the units on the shelf from the dashboard: per product, or per scent where a product has
+// scents; null stops counting. Anyone else is refused before anything changes.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { STOCK_MESSAGE } from '@core/rules/stock'
+import { staffMember } from '../dashboard/helpers'
+import { type Customer, signUp } from '../support/accounts'
+import { createTestApp, type TestApp } from '../support/test-app'
+import { onHand } from './helpers'
+
+// Argon2id hashing takes a while on a busy machine.
+setDefaultTimeout(60_000)
+
+let shop: TestApp
+let staff: Customer
+let customer: Customer
+
+beforeAll(async () => {
+  shop = await createTestApp({ TRUST_PROXY: 'true' })
+  staff = await staffMember(shop)
+  customer = await signUp(shop)
+})
+afterAll(() => shop.close())
+
+const patch = (path: string, body: unknown, cookie?: string) =>
+  shop.call('PATCH', path, body, cookie ? { cookie } : {})
+
+describe('PATCH /api/products/{id}/stock', () => {
+  test('anonymous callers get 401, customers 403, and nothing changes', async () => {
+    expect((await patch('/api/products/4/stock', { stock: 3 })).status).toBe(401)
+    expect((await patch('/api/products/4/stock', { stock: 3 }, customer.cookie)).status).toBe(403)
+    expect(await onHand(shop, 4, '')).toBeUndefined()
+  })
+
+  test('staff count a product without scents, then stop counting it', async () => {
+    const res = await patch('/api/products/4/stock', { stock: 12 }, staff.cookie)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toContain('no-store')
+    expect(await res.json()).toEqual({
+      message: 'Workforce Repair Original Grit: 12 on the shelf, 12 free.',
+      product: expect.objectContaining({ id: 4, stock: { onHand: 12, available: 12 }, variants: [] }),
+    })
+    expect(await onHand(shop, 4, '')).toBe(12)
+
+    // Digits as a form field holds them are read too.
+    expect((await patch('/api/products/4/stock', { stock: '0' }, staff.cookie)).status).toBe(200)
+    expect(await onHand(shop, 4, '')).toBe(0)
+
+    const stopped = await patch('/api/products/4/stock', { stock: null }, staff.cookie)
+    expect(await stopped.json()).toMatchObject({
+      message: 'Workforce Repair Original Grit: not counted.',
+      product: { stock: null },
+    })
+    expect(await onHand(shop, 4, '')).toBeNull()
+  })
+
+  test('staff count scents apart; the ones not named stay as they were', async () => {
+    const res = await patch(
+      '/api/products/1/stock',
+      { variants: { 'Cedar Shop': 2, Unscented: 9 } },
+      staff.cookie,
+    )
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.product).toMatchObject({
+      stock: null,
+      variants: [
+        { name: 'Hammered Citrus', stock: null },
+        { name: 'Cedar Shop', stock: { onHand: 2, available: 2 } },
+        { name: 'Unscented', stock: { onHand: 9, available: 9 } },
+      ],
+    })
+    expect(body.message).toBe(
+      'Hammered Citrus: not counted. Hammered Citrus (Cedar Shop): 2 on the shelf, 2 free. Hammered Citrus (Unscented): 9 on the shelf, 9 free.',
+    )
+    await patch('/api/products/1/stock', { variants: { Unscented: null } }, staff.cookie)
+    expect([await onHand(shop, 1, 'Cedar Shop'), await onHand(shop, 1, 'Unscented')]).toEqual([2, null])
+
+    const listed = (await (
+      await shop.call('GET', '/api/products', undefined, { cookie: staff.cookie })
+    ).json()) as {
+      id: number
+      variants: unknown[]
+    }[]
+    expect(listed.find((product) => product.id === 1)?.variants[1]).toEqual({
+      name: 'Cedar Shop',
+      stock: { onHand: 2, available: 2 },
+    })
+  })
+
+  test.each([
+    [{ stock: -1 }],
+    [{ stock: 2.5 }],
+    [{ stock: '2.5' }],
+    [{ stock: 'lots' }],
+    [{ stock: 100_000 }],
+    [{ stock: true }],
+    [{ stock: [] }],
+    [{ stock: {} }],
+  ])('%p is refused with a 422 that says what stock must be', async (body) => {
+    const res = await patch('/api/products/4/stock', body, staff.cookie)
+    expect(res.status).toBe(422)
+    expect((await res.json()).error).toBe(STOCK_MESSAGE)
+  })
+
+  test.each([
+    ['/api/products/4/stock', {}, `Send { "stock": units } (${STOCK_MESSAGE})`],
+    ['/api/products/4/stock', '4', `Send { "stock": units } (${STOCK_MESSAGE})`],
+    [
+      '/api/products/4/stock',
+      { variants: { Cedar: 1 } },
+      'Workforce Repair Original Grit has no scents: send { "stock": units }.',
+    ],
+    [
+      '/api/products/1/stock',
+      { stock: 3 },
+      'Hammered Citrus comes in scents: send { "variants": { "Hammered Citrus": units } }.',
+    ],
+    [
+      '/api/products/1/stock',
+      { variants: [] },
+      'Hammered Citrus comes in scents: send { "variants": { "Hammered Citrus": units } }.',
+    ],
+    ['/api/products/1/stock', { variants: {} }, 'Name at least one scent of Hammered Citrus.'],
+    [
+      '/api/products/1/stock',
+      { variants: { 'Motor Oil': 1 } },
+      'Hammered Citrus has no scent "Motor Oil": use one of Hammered Citrus, Cedar Shop, Unscented.',
+    ],
+    ['/api/products/1/stock', { variants: { 'Cedar Shop': -3 } }, `Cedar Shop: ${STOCK_MESSAGE}`],
+  ])('%s %p is refused: %s', async (path, body, message) => {
+    const before = await onHand(shop, 1, 'Cedar Shop')
+    const res = await patch(path, body, staff.cookie)
+    expect(res.status).toBe(422)
+    expect((await res.json()).error).toBe(message)
+    expect(await onHand(shop, 1, 'Cedar Shop')).toBe(before)
+  })
+
+  test('an unknown product is a 404', async () => {
+    for (const path of ['/api/products/99/stock', '/api/products/abc/stock']) {
+      const res = await patch(path, { stock: 3 }, staff.cookie)
+      expect([path, res.status]).toEqual([path, 404])
+    }
+  })
+})
