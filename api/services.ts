@@ -41,8 +41,17 @@ export function createServices(deps: AppDeps) {
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, jobs })
-  // A payment's order, session and discount use, composed into one transaction per step.
-  const fulfilment = createFulfilmentService({ db, checkout, orders, discounts })
+  // A payment's order, session and discount use, and an order's cancel and refunds, composed into one
+  // transaction per step.
+  const fulfilment = createFulfilmentService({
+    db,
+    clock,
+    checkout,
+    orders,
+    discounts,
+    payments: deps.payments,
+    jobs,
+  })
   const webhooks = createWebhookService({
     ...deps,
     fulfilment,
@@ -59,6 +68,7 @@ export function createServices(deps: AppDeps) {
     orderSearch: createOrderSearch({ db }),
     dailyTotals: createDailyTotals({ db }),
     failedEmails: createFailedOrderEmails({ db, jobs }),
+    fulfilment,
   })
   const staff = createStaffAccounts({
     accounts,
