@@ -36,6 +36,7 @@ import {
   type Refund,
   type RefundNews,
   type RefundPlan,
+  refundAmountSql,
   refundIdByProviderSql,
   restockedCountSql,
   SYSTEM_ACTOR,
@@ -400,6 +401,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         const back = new Map<number, number>()
         for (const refund of restocked)
           for (const line of refund.lines) back.set(line.lineId, (back.get(line.lineId) ?? 0) + line.quantity)
+        const refundId = newRefundId()
         const move = orders.moveStatements({
           id: order.id,
           from: null,
@@ -409,9 +411,10 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
             reason: `Cancelled${reason ? `: ${reason}` : ''}${left > 0 ? `. Refunding ${formatCents(left)}` : ''}`,
           },
           extra: { cancelledAt: deps.clock.now() },
-          // Nothing changed since it was read: no refund made, no units put back, never shipped.
+          // Nothing changed since it was read: no refund made (but this cancel's own, recorded before the
+          // move in the same transaction), no units put back, never shipped.
           when: and(
-            sql`${leftSql(order.id)} = ${leftOf(order, refunds)}`,
+            sql`${leftSql(order.id)} + ${refundAmountSql(refundId)} = ${leftOf(order, refunds)}`,
             sql`${restockedCountSql(order.id)} = ${restocked.length}`,
             neverShippedSql(order.id),
           ),
@@ -423,7 +426,6 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
             quantity: line.quantity - (back.get(line.id) ?? 0),
           }))
           .filter((unit) => unit.quantity > 0)
-        const refundId = newRefundId()
         const plan: RefundPlan = {
           id: refundId,
           orderId: order.id,

@@ -61,8 +61,11 @@ function moveStatements({ db, clock }: Pick<MoveDeps, 'db' | 'clock'>, move: Mov
     move.when,
   ) as SQL
   return {
-    /** The move's condition: statements run before `update` in the same transaction see it as it does. */
-    eligible,
+    /**
+     * The move's condition as a whole SQL condition (it reads the order's row itself), for statements on
+     * other tables: run before `update` in the same transaction, they see it as it does.
+     */
+    eligible: sql`exists (select 1 from ${orders} where ${eligible})`,
     history:
       db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
       select ${orders.id}, ${orders.status}, ${to}, ${note.actor}, ${note.reason.slice(0, 300)}, ${now.getTime()}

@@ -45,6 +45,11 @@ export function leftSql(orderId: number): SQL<number> {
   return sql<number>`((select o.total_cents from ${orders} o where o.id = ${orderId}) - ${refundedSql(orderId)})`
 }
 
+/** SQL: the cents of the refund `id`, 0 while there is none (a transaction's own refund, once it made it). */
+export function refundAmountSql(id: string): SQL<number> {
+  return sql<number>`coalesce((select r.amount_cents from ${orderRefunds} r where r.id = ${id}), 0)`
+}
+
 /** SQL: the units of an order line counted as refunded. */
 function lineRefundedSql(lineId: number): SQL<number> {
   return sql<number>`(select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl

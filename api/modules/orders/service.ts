@@ -39,6 +39,7 @@ export {
   notCancelledSql,
   type RefundNews,
   type RefundPlan,
+  refundAmountSql,
   refundIdByProviderSql,
   restockedCountSql,
 } from './refunds'
