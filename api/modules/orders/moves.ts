@@ -88,8 +88,10 @@ function reopenStatements(
   reason: string,
   when: SQL,
 ) {
+  // The last move into refunded (notes written while refunded go from refunded to refunded).
   const before = sql`(select h.from_status from ${orderHistory} h
-    where h.order_id = ${orders.id} and h.to_status = 'refunded' order by h.id desc limit 1)`
+    where h.order_id = ${orders.id} and h.to_status = 'refunded' and h.from_status != 'refunded'
+    order by h.id desc limit 1)`
   const eligible = and(eq(orders.id, id), eq(orders.status, 'refunded'), sql`${before} is not null`, when)
   const now = clock.now().getTime()
   return [

@@ -13,7 +13,10 @@ let r: RefundShop
 beforeAll(async () => {
   r = await createRefundShop()
 })
-afterAll(() => r.shop.close())
+afterAll(() => {
+  r.events.held = true
+  r.shop.close()
+})
 
 const number = (id: number) => String(id).padStart(6, '0')
 const cancelMails = (id: number) =>

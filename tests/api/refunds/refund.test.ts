@@ -13,7 +13,10 @@ let r: RefundShop
 beforeAll(async () => {
   r = await createRefundShop()
 })
-afterAll(() => r.shop.close())
+afterAll(() => {
+  r.events.held = true
+  r.shop.close()
+})
 
 /** A paid order of two lines (2 × product 1, 1 × product 2), its label bought. */
 async function twoLineOrder() {
