@@ -21,6 +21,7 @@ import { readOrder } from './reads'
 import { createOrderRefunds } from './refunds'
 import { createStaffQueries } from './staff-queries'
 
+export { customerRefunded, customerRefunds } from './customer-refunds'
 export {
   type MoveNote,
   ORDER_JOBS,
