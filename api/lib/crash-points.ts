@@ -10,7 +10,8 @@ export const CRASH_POINTS = ['event-stored', 'session-paid', 'label-bought'] as 
  * yet; the shop wrote it down and its e-mail has not gone yet.
  */
 export const REFUND_CRASH_POINTS = ['refund-made', 'refund-recorded'] as const
-export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof REFUND_CRASH_POINTS)[number]
+export type RefundCrashPoint = (typeof REFUND_CRASH_POINTS)[number]
+export type CrashPoint = (typeof CRASH_POINTS)[number] | RefundCrashPoint
 
 const armed = process.env.NODE_ENV === 'test' ? process.env.FAULT_CRASH_AT : undefined
 
