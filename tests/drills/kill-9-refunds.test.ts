@@ -4,7 +4,7 @@
 // button again, the provider's events are redelivered: each run must end with exactly one refund at the
 // provider, one e-mail, the right status, and the units put back at most once.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { REFUND_CRASH_POINTS, type RefundCrashPoint } from '../../api/lib/crash-points'
+import { REFUND_CRASH_POINTS } from '../../api/lib/crash-points'
 import { recordDrill } from './support/counts'
 import { cleanUpShops, createShop, HOME, post, type Shop, waitFor } from './support/shop'
 import { outboxMails } from './support/tally'
