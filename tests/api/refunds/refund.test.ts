@@ -131,6 +131,53 @@ describe('refund by lines and by amount', () => {
   })
 })
 
+describe('what a refund leaves behind', () => {
+  test('restock is recorded on the refund once it is made (no units move until the shop keeps stock)', async () => {
+    const { id, lines } = await twoLineOrder()
+    const [first, second] = lines
+    if (!first || !second) throw new Error('no lines')
+    await json(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, {
+        lines: [{ lineId: first.id, quantity: 2 }],
+        restock: true,
+      }),
+      201,
+    )
+    await json(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, {
+        lines: [{ lineId: second.id, quantity: 1 }],
+        restock: false,
+      }),
+      201,
+    )
+    const rows = await refundRows(r.shop, id)
+    expect(rows.map((row) => [row.restock, row.restockedAt !== null]).sort()).toEqual([
+      [false, false],
+      [true, true],
+    ])
+    const detail = await json<{ lines: { id: number; refundedQuantity: number }[] }>(
+      await r.asStaff('GET', `/api/orders/${id}`),
+      200,
+    )
+    expect(detail.lines.map((line) => line.refundedQuantity)).toEqual([2, 1])
+  })
+
+  test("the accountant's CSV reads the order's refunds in its refunded column", async () => {
+    const email = `csv.${Date.now()}@example.com`
+    const { id } = await payForOrder(r.shop, { email })
+    await json(await r.asStaff('POST', `/api/orders/${id}/refunds`, { amount: '2.50', restock: false }), 201)
+    const res = await r.asStaff('GET', `/api/orders/export.csv?q=${encodeURIComponent(email)}`)
+    expect(res.status).toBe(200)
+    const rows = (await res.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+    const header = rows[0]?.split(',') ?? []
+    const cells = rows[1]?.split(',') ?? []
+    expect(cells[header.indexOf('refunded')]).toBe('2.50')
+  })
+})
+
 describe('idempotency and races', () => {
   test('the same Idempotency-Key returns the same refund; another body under it is a 409', async () => {
     const { id, sessionId } = await twoLineOrder()
