@@ -3,6 +3,7 @@
 // lines, and status `refunded` once nothing is left.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { RefundResponse } from '@core/contracts/dashboard'
+import { PaymentProviderError } from '../../../api/adapters/types'
 import { orderRow, payForOrder } from '../support/orders'
 import { createRefundShop, json, providerRefunds, type RefundShop, refundRows } from './helpers'
 
@@ -175,6 +176,41 @@ describe('what a refund leaves behind', () => {
     const header = rows[0]?.split(',') ?? []
     const cells = rows[1]?.split(',') ?? []
     expect(cells[header.indexOf('refunded')]).toBe('2.50')
+  })
+})
+
+describe('a lost answer from the provider', () => {
+  test('the refund stays asked, and the retry finds the refund made under its key: refunded once', async () => {
+    const { id, sessionId } = await twoLineOrder()
+    const refund = r.demo.refund
+    const findRefund = r.demo.findRefund
+    let looked = 0
+    // The provider makes the refund, and its answer is lost on the way back.
+    r.demo.refund = async (request) => {
+      r.demo.refund = refund
+      await refund(request)
+      throw new PaymentProviderError('connection reset')
+    }
+    r.demo.findRefund = async (paymentRef, key) => {
+      looked += 1
+      return findRefund(paymentRef, key)
+    }
+    try {
+      const answer = await json<RefundResponse>(
+        await r.asStaff('POST', `/api/orders/${id}/refunds`, { amount: '3.00', restock: false }),
+        201,
+      )
+      expect(answer.refund.status).toBe('requested')
+      expect(answer.message).toContain('has not answered yet')
+      // Days later (past the provider's 24 hours for keys), the job runs again and asks by the key first.
+      r.shop.clock.advance(2 * 24 * 60 * 60 * 1000)
+      await r.shop.runDueJobs()
+    } finally {
+      r.demo.findRefund = findRefund
+    }
+    expect(looked).toBeGreaterThan(0)
+    expect(await providerRefunds(r.shop, sessionId)).toHaveLength(1)
+    expect((await refundRows(r.shop, id)).map((row) => row.status)).toEqual(['succeeded'])
   })
 })
 
