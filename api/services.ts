@@ -44,8 +44,18 @@ export function createServices(deps: AppDeps) {
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, stock, jobs })
-  // A payment's order, session, discount use and units, composed into one transaction per step.
-  const fulfilment = createFulfilmentService({ db, clock, checkout, orders, discounts, stock })
+  // A payment's order, session, discount use and units, and an order's cancel and refunds (their units
+  // back on the shelf), composed into one transaction per step.
+  const fulfilment = createFulfilmentService({
+    db,
+    clock,
+    checkout,
+    orders,
+    discounts,
+    stock,
+    payments: deps.payments,
+    jobs,
+  })
   const webhooks = createWebhookService({
     ...deps,
     fulfilment,
@@ -63,6 +73,7 @@ export function createServices(deps: AppDeps) {
     orderSearch: createOrderSearch({ db }),
     dailyTotals: createDailyTotals({ db }),
     failedEmails: createFailedOrderEmails({ db, jobs }),
+    fulfilment,
   })
   const staff = createStaffAccounts({
     accounts,

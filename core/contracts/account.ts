@@ -57,6 +57,24 @@ export type NotificationsBody = typeof notificationsBody.static
 
 export const profileResponse = t.Object({ user: publicUserSchema, message: t.String() })
 
+/**
+ * A refund of the customer's order as they see it (docs/product.md#refunds): how much, when, for which
+ * items, and whether the money is on its way or back on their card. Staff's reason stays with staff.
+ * Refunds the payment provider failed are not shown: nothing came back, and staff settle them.
+ */
+export const customerRefundSchema = t.Object({
+  amount: t.Number(),
+  /** `pending` until the payment provider has made it, then `refunded`. */
+  status: t.UnionEnum(['pending', 'refunded']),
+  createdAt: t.String(),
+  /** The units refunded; empty for a refund of an amount or a cancellation's refund. */
+  items: t.Array(t.Object({ productName: t.String(), quantity: t.Integer() })),
+  /** True for the refund a cancellation made. */
+  cancellation: t.Boolean(),
+})
+
+export type CustomerRefund = typeof customerRefundSchema.static
+
 /** One order in the history list (docs/product.md#account-calls). Amounts in dollars (`totalAmount`), as the order list reads them. */
 export const userOrderSchema = t.Object({
   _id: t.String(),
@@ -67,6 +85,10 @@ export const userOrderSchema = t.Object({
   totalAmount: t.Number(),
   trackingNumber: t.Nullable(t.String()),
   items: t.Array(t.Object({ productName: t.String(), quantity: t.Integer() })),
+  /** Dollars refunded so far (pending or made). */
+  refunded: t.Number(),
+  /** When the order was cancelled, or null. */
+  cancelledAt: t.Nullable(t.String()),
 })
 
 export type UserOrder = typeof userOrderSchema.static
@@ -96,6 +118,9 @@ export const userOrderDetailSchema = t.Object({
   shipping: t.Number(),
   totalAmount: t.Number(),
   shippingAddress: orderAddressSchema,
+  refunded: t.Number(),
+  refunds: t.Array(customerRefundSchema),
+  cancelledAt: t.Nullable(t.String()),
 })
 
 export type UserOrderDetail = typeof userOrderDetailSchema.static

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { ORDER_STATUSES } from '../rules/order-status'
+import { REFUND_ORIGINS, REFUND_STATUSES } from '../rules/refunds'
 import { WEBHOOK_EVENT_STATUSES } from '../rules/webhook-event-status'
 import { orderAddressSchema } from './address'
 
@@ -95,11 +96,52 @@ export const historyEntrySchema = t.Object({
 
 export type HistoryEntry = typeof historyEntrySchema.static
 
+/** One refund of an order, as staff see it (docs/product.md#refunds). Amounts in dollars. */
+export const refundSchema = t.Object({
+  /** The shop's id, also its idempotency key at the payment provider. */
+  id: t.String(),
+  orderId: t.Integer(),
+  number: t.String(),
+  /** 'refund' (staff's Refund), 'cancel' (staff's Cancel), 'provider' (made in the provider's dashboard). */
+  origin: t.UnionEnum(REFUND_ORIGINS),
+  /** 'requested' until the provider has made it; 'failed' and 'canceled' returned nothing. */
+  status: t.UnionEnum(REFUND_STATUSES),
+  amount: t.Number(),
+  reason: t.Nullable(t.String()),
+  /** Staff asked for the units to go back on the shelf. */
+  restock: t.Boolean(),
+  /** The units went back (when the refund was made). */
+  restocked: t.Boolean(),
+  /** Why the provider refused or failed it, or why it is not confirmed yet. */
+  failureReason: t.Nullable(t.String()),
+  lines: t.Array(
+    t.Object({
+      lineId: t.Integer(),
+      name: t.String(),
+      variant: t.Nullable(t.String()),
+      quantity: t.Integer(),
+      amount: t.Number(),
+    }),
+  ),
+  /** Who asked: a staff member's e-mail, 'The payment provider', or a note that the account is gone. */
+  actorName: t.String(),
+  createdAt: t.String(),
+  updatedAt: t.String(),
+})
+
+export type RefundAnswer = typeof refundSchema.static
+
+/** POST /api/orders/{id}/refunds: 201 with what became of the refund, and a sentence for staff. */
+export const refundResponse = t.Object({ message: t.String(), refund: refundSchema })
+export type RefundResponse = typeof refundResponse.static
+
 export const orderDetailSchema = t.Composite([
   dashboardOrderSchema,
   t.Object({
     lines: t.Array(
       t.Object({
+        /** What a refund by lines names. */
+        id: t.Integer(),
         productId: t.Integer(),
         name: t.String(),
         variant: t.Nullable(t.String()),
@@ -107,6 +149,10 @@ export const orderDetailSchema = t.Composite([
         unitAmount: t.Number(),
         /** Before the line's share of the discount. */
         lineTotal: t.Number(),
+        /** What the line was paid: its total less its share of the discount. */
+        paid: t.Number(),
+        /** Units counted as refunded (asked, pending or made). */
+        refundedQuantity: t.Integer(),
         /** Ounces for the whole line, one decimal. */
         weight: t.Number(),
       }),
@@ -117,6 +163,15 @@ export const orderDetailSchema = t.Composite([
     discount: t.Number(),
     discountCode: t.Nullable(t.String()),
     shipping: t.Number(),
+    /** Counted refunds (asked, pending or made), and what is left to refund. */
+    refunded: t.Number(),
+    refundable: t.Number(),
+    /** Not shipped and not cancelled: Cancel is offered. */
+    cancellable: t.Boolean(),
+    cancelledAt: t.Nullable(t.String()),
+    /** A cancelled order's label void, as the carrier answered ('success', 'pending', 'error' …), or null. */
+    labelVoidStatus: t.Nullable(t.String()),
+    refunds: t.Array(refundSchema),
     history: t.Array(historyEntrySchema),
   }),
 ])
@@ -218,6 +273,20 @@ export const emailRetryResponse = t.Object({
 export type EmailRetryResponse = typeof emailRetryResponse.static
 
 export const idParams = t.Object({ id: t.String() })
+
+/**
+ * A refund the provider failed or refused, or one it never confirmed, that staff have not settled by
+ * refunding the order again (docs/product.md#dashboard).
+ */
+export const unsettledRefundSchema = t.Object({
+  refund: refundSchema,
+  customerName: t.String(),
+  customerEmail: t.String(),
+  /** What is left to refund of its order, in dollars. */
+  refundable: t.Number(),
+})
+
+export type UnsettledRefund = typeof unsettledRefundSchema.static
 
 /** Most rows one page may hold. */
 export const PAGE_LIMIT_MAX = 100

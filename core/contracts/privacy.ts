@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { PASSWORD_MAX_LENGTH, USER_ROLES } from '../rules/account'
 import { ORDER_STATUSES } from '../rules/order-status'
+import { customerRefundSchema } from './account'
 import { orderAddressSchema, profileAddressSchema } from './address'
 
 /** One order in the export: what was bought, paid and where it went. Amounts in dollars, like the order calls. */
@@ -33,6 +34,8 @@ const exportedOrderSchema = t.Object({
   trackingNumber: t.Nullable(t.String()),
   shippingAddress: orderAddressSchema,
   billingAddress: orderAddressSchema,
+  cancelledAt: t.Nullable(t.String()),
+  refunds: t.Array(customerRefundSchema),
 })
 
 /**

@@ -3,16 +3,31 @@
  * (`WHERE status IN statusesThatCanMoveTo(to)`), so two Retry clicks or two workers cannot both win.
  */
 
-export const ORDER_STATUSES = ['pending', 'processing', 'label_created', 'shipped', 'failed'] as const
+export const ORDER_STATUSES = [
+  'pending',
+  'processing',
+  'label_created',
+  'shipped',
+  'failed',
+  'cancelled',
+  'refunded',
+] as const
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
+/**
+ * Cancel takes any order that has not shipped (the server also checks that a refunded one never did);
+ * `refunded` is reached once nothing is left to refund, by any order not cancelled; a refund that fails
+ * later gives a refunded order back the status it had (docs/product.md#order-statuses).
+ */
 const MOVES: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
-  pending: ['processing'],
-  processing: ['label_created', 'failed'],
-  label_created: ['shipped', 'failed'],
-  shipped: [],
-  failed: ['processing'], // Retry: reprocess and buy the label again
+  pending: ['processing', 'cancelled', 'refunded'],
+  processing: ['label_created', 'failed', 'cancelled', 'refunded'],
+  label_created: ['shipped', 'failed', 'cancelled', 'refunded'],
+  shipped: ['refunded'],
+  failed: ['processing', 'cancelled', 'refunded'], // Retry: reprocess and buy the label again
+  cancelled: [],
+  refunded: ['pending', 'processing', 'label_created', 'shipped', 'failed', 'cancelled'],
 }
 
 export function isOrderStatus(value: unknown): value is OrderStatus {
@@ -38,6 +53,9 @@ const TONES: Readonly<Record<string, BadgeTone>> = {
   received: 'processing',
   shipped: 'shipped',
   failed: 'failed',
+  // Over: no action waits on them.
+  cancelled: 'other',
+  refunded: 'other',
 }
 
 export function badgeTone(status: string): BadgeTone {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { ORDER_STATUSES } from '@core/rules/order-status'
+import { REFUND_ORIGINS, REFUND_STATUSES } from '@core/rules/refunds'
 import { sql } from 'drizzle-orm'
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 /** 80 random bits as 20 lower-case hex digits: safe in a file name, a carrier's metadata and a Message-ID. */
 export function newOrderUid(): string {
@@ -67,6 +68,18 @@ export const orders = sqliteTable(
      * money was taken, so the order stands, and staff decide (pack it when more are made, or refund).
      */
     stockWarning: text('stock_warning'),
+    /**
+     * What a refund names at the payment provider (Stripe's payment intent id), from the paid event's
+     * session. Orders made before it was kept, or from an event without it, get it from the provider's
+     * session at their first refund.
+     */
+    paymentRef: text('payment_ref'),
+    /** The carrier's id of the bought label (Shippo's transaction id), which a void names. */
+    labelId: text('label_id'),
+    /** Where the void of a cancelled order's label stands, as the carrier said (queued, pending, success, error). */
+    labelVoidStatus: text('label_void_status'),
+    /** When staff cancelled the order. */
+    cancelledAt: integer('cancelled_at', { mode: 'timestamp_ms' }),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
@@ -79,6 +92,8 @@ export const orders = sqliteTable(
     // Staff search by name prefix, case-insensitively (api/modules/orders/search.ts). SQLite's lower() folds
     // ASCII letters only; the search lowers what staff type with the same function, so both sides agree.
     index('orders_customer_name_search_idx').on(sql`lower(${table.customerName})`),
+    // A provider's refund event names the payment: its order is found by it.
+    index('orders_payment_ref_idx').on(table.paymentRef),
   ],
 )
 
@@ -148,4 +163,65 @@ export const orderHistory = sqliteTable(
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [index('order_history_order_idx').on(table.orderId, table.id)],
+)
+
+/**
+ * Every refund of an order: asked by staff (Refund, Cancel) or made in the payment provider's dashboard.
+ * Never more than was paid: a refund is inserted by one conditional INSERT … SELECT that sums the order's
+ * counted refunds (core/rules/refunds.ts), so of refunds asked at once only those that fit are recorded.
+ * The row's id is the idempotency key the provider is asked with, so a retry never refunds twice.
+ */
+export const orderRefunds = sqliteTable(
+  'order_refunds',
+  {
+    /** 'rf_' and 20 hex digits; the provider's idempotency key and its metadata `refund_key`. */
+    id: text('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    origin: text('origin', { enum: REFUND_ORIGINS }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: REFUND_STATUSES }).notNull(),
+    /** The provider's id (re_…), once it has made the refund: one row per provider refund. */
+    providerRefundId: text('provider_refund_id').unique(),
+    /** Staff asked for the refunded units to go back on the shelf. */
+    restock: integer('restock', { mode: 'boolean' }).notNull().default(false),
+    /** When the units were put back (with the refund's recording), so they are put back once. */
+    restockedAt: integer('restocked_at', { mode: 'timestamp_ms' }),
+    /** Staff's words; null for a refund made in the provider's dashboard. */
+    reason: text('reason'),
+    /** Why the provider refused or failed it, in its words. */
+    failureReason: text('failure_reason'),
+    /** Who asked: a staff member's user id, or 'provider'. Not a foreign key: the record outlives the account. */
+    actor: text('actor').notNull(),
+    /** The Idempotency-Key staff's request carried: the same key for the same order is the same refund. */
+    requestKey: text('request_key'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    index('order_refunds_order_idx').on(table.orderId),
+    uniqueIndex('order_refunds_request_key_idx').on(table.orderId, table.requestKey),
+    // The dashboard's failed refunds: few rows, found without reading the rest.
+    index('order_refunds_status_idx').on(table.status),
+  ],
+)
+
+/** The units a refund by lines returns, and what each line's part came to. */
+export const orderRefundLines = sqliteTable(
+  'order_refund_lines',
+  {
+    refundId: text('refund_id')
+      .notNull()
+      .references(() => orderRefunds.id, { onDelete: 'cascade' }),
+    lineId: integer('line_id')
+      .notNull()
+      .references(() => orderLines.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.refundId, table.lineId] }),
+    index('order_refund_lines_line_idx').on(table.lineId),
+  ],
 )

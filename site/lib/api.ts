@@ -61,6 +61,8 @@ export interface RequestOptions {
   /** Answer `null` instead of throwing when the server says 401 (signed out). */
   nullOn401?: boolean
   signal?: AbortSignal
+  /** More request headers (an Idempotency-Key). */
+  headers?: Record<string, string>
 }
 
 export function apiRequest<T>(
@@ -81,7 +83,7 @@ export async function apiRequest<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T | null> {
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   let response: Response
   try {

@@ -94,6 +94,9 @@ describe('status badges', () => {
     expect(badgeTone('shipped')).toBe('shipped')
     expect(badgeTone('failed')).toBe('failed')
     expect(badgeTone('ignored')).toBe('other')
+    // Orders that are over: no action waits on them.
+    expect(badgeTone('cancelled')).toBe('other')
+    expect(badgeTone('refunded')).toBe('other')
   })
 })
 

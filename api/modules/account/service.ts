@@ -21,7 +21,13 @@ import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
 import { invalid } from '../../lib/domain-errors'
-import type { Order, OrdersService } from '../orders/service'
+import {
+  customerRefunded,
+  customerRefunds,
+  type Order,
+  type OrdersService,
+  type Refund,
+} from '../orders/service'
 
 /** An account as stored, password hash included: for the auth module, never for an answer. */
 export type UserRecord = typeof users.$inferSelect
@@ -69,7 +75,7 @@ function dollars(cents: number): number {
   return Math.round(cents) / 100
 }
 
-function orderSummary(order: Order): UserOrder {
+function orderSummary(order: Order, refunds: readonly Refund[]): UserOrder {
   return {
     _id: String(order.id),
     number: formatOrderNumber(order.id),
@@ -78,10 +84,12 @@ function orderSummary(order: Order): UserOrder {
     totalAmount: dollars(order.totalCents),
     trackingNumber: order.shippoTrackingNumber,
     items: order.lines.map((line) => ({ productName: lineLabel(line), quantity: line.quantity })),
+    refunded: customerRefunded(refunds),
+    cancelledAt: order.cancelledAt?.toISOString() ?? null,
   }
 }
 
-function orderDetail(order: Order): UserOrderDetail {
+function orderDetail(order: Order, refunds: readonly Refund[]): UserOrderDetail {
   const { shippingAddress: address } = order
   return {
     _id: String(order.id),
@@ -112,6 +120,9 @@ function orderDetail(order: Order): UserOrderDetail {
       zip: address.zip,
       country: address.country,
     },
+    refunded: customerRefunded(refunds),
+    refunds: customerRefunds(refunds),
+    cancelledAt: order.cancelledAt?.toISOString() ?? null,
   }
 }
 
@@ -122,7 +133,7 @@ function orderDetail(order: Order): UserOrderDetail {
 export function createAccountService(deps: {
   db: Database
   clock: Clock
-  orders: Pick<OrdersService, 'forUser' | 'getForUser'>
+  orders: Pick<OrdersService, 'forUser' | 'getForUser' | 'refunds' | 'refundsOf'>
 }) {
   const { db, clock } = deps
 
@@ -267,14 +278,16 @@ export function createAccountService(deps: {
 
     /** The account's own orders, newest first. */
     async orderHistory(userId: string): Promise<UserOrder[]> {
-      return (await deps.orders.forUser(userId)).map(orderSummary)
+      const orders = await deps.orders.forUser(userId)
+      const refunds = await deps.orders.refundsOf(orders.map((order) => order.id))
+      return orders.map((order) => orderSummary(order, refunds.get(order.id) ?? []))
     },
 
     /** One of the account's orders by its number, or null (also for another customer's order). */
     async order(userId: string, number: number): Promise<UserOrderDetail | null> {
       if (!Number.isSafeInteger(number) || number < 1) return null
       const order = await deps.orders.getForUser(userId, number)
-      return order ? orderDetail(order) : null
+      return order ? orderDetail(order, await deps.orders.refunds(order.id)) : null
     },
   }
   return service

@@ -11,7 +11,9 @@ import {
   ordersQuery,
   packageRecommendationSchema,
   pageQuery,
+  refundResponse,
   stockResponse,
+  unsettledRefundSchema,
   webhookEventSchema,
   weightResponse,
 } from '@core/contracts/dashboard'
@@ -31,6 +33,7 @@ import { ITEM_COUNT_MESSAGE } from './service'
 export function dashboardRoutes(services: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
   return new Elysia()
     .use(orderRoutes(services, clock))
+    .use(refundRoutes(services, clock))
     .use(findingRoutes(services, clock))
     .use(shopRoutes(services, clock))
 }
@@ -85,6 +88,60 @@ function orderRoutes({ auth, dashboard }: { auth: AuthService; dashboard: Dashbo
       params: idParams,
       response: { 200: orderActionResponse },
     })
+}
+
+/** Cancel and refund an order, and the refunds the payment provider failed or never confirmed. */
+function refundRoutes({ auth, dashboard }: { auth: AuthService; dashboard: DashboardService }, clock: Clock) {
+  return (
+    staffCalls(auth, clock)
+      // Bodies are read by the service, so a missing restock or an amount of "ten" gets a 422 that says so.
+      .post(
+        '/api/orders/:id/refunds',
+        async ({ params, body, user, headers, set }) => {
+          const answer = await dashboard.refund(params.id, body, user.id, headers['idempotency-key'] ?? null)
+          set.status = 201
+          return answer
+        },
+        {
+          detail: {
+            summary:
+              'Refund an order by lines and quantities or by an amount (an Idempotency-Key header makes a retry the same refund)',
+            tags: ['Staff'],
+          },
+          staff: true,
+          params: idParams,
+          body: t.Unknown({
+            description:
+              '{ "lines": [{ "lineId": 7, "quantity": 1 }] } or { "amount": "12.50" }, with "restock": true|false and an optional "reason"',
+          }),
+          parse: 'json',
+          response: { 201: refundResponse },
+        },
+      )
+      .post(
+        '/api/orders/:id/cancel',
+        ({ params, body, user }) => dashboard.cancel(params.id, body, user.id),
+        {
+          detail: {
+            summary: 'Cancel an order that has not shipped: refund what is left, void the label, restock',
+            tags: ['Staff'],
+          },
+          staff: true,
+          params: idParams,
+          body: t.Optional(t.Unknown({ description: '{ "reason": "…" } (optional)' })),
+          parse: 'json',
+          response: { 200: orderActionResponse },
+        },
+      )
+      .get('/api/dashboard/failed-refunds', () => dashboard.unsettledRefunds(), {
+        detail: {
+          summary: 'Refunds the payment provider failed, refused or never confirmed, not settled since',
+          tags: ['Staff'],
+        },
+        staff: true,
+        response: { 200: t.Array(unsettledRefundSchema) },
+      })
+  )
 }
 
 /** Finding orders for the accountant, and the order e-mails that gave up. */

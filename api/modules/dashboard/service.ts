@@ -41,14 +41,24 @@ import { log } from '../../lib/log'
 import { type LocalDay, lastDays, localDate, startOfDay, startOfLocalDate } from '../../lib/time-zone'
 import type { AccountService } from '../account/service'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
+import type { FulfilmentService } from '../fulfilment/service'
 import type { DailyTotals } from '../orders/daily-totals'
 import type { FailedOrderEmails } from '../orders/failed-emails'
 import type { LabelSource } from '../orders/label'
 import type { OrderSearch, OrderSearchCriteria } from '../orders/search'
-import { type Order, type OrderRow, type OrdersService, SYSTEM_ACTOR } from '../orders/service'
+import {
+  type Order,
+  type OrderHistoryEntry,
+  type OrderRow,
+  type OrdersService,
+  PROVIDER_ACTOR,
+  SYSTEM_ACTOR,
+} from '../orders/service'
 import type { StockService, StockSnapshot } from '../stock/service'
 import type { WebhookService } from '../webhooks/service'
 import { ordersCsv } from './export'
+import { orderIdFrom } from './order-id'
+import { createDashboardRefunds, orderRefundFigures, refundAnswer } from './refunds'
 
 const ORDER_NOT_FOUND = 'Order not found.'
 const PRODUCT_NOT_FOUND = 'Product not found.'
@@ -58,10 +68,7 @@ export const ITEM_COUNT_MESSAGE = `Item count must be a whole number from ${PACK
 const dollars = (cents: number) => Math.round(cents) / 100
 const ounces = (tenths: number) => Math.round(tenths) / 10
 
-/** An order number from a URL segment: digits only, else null (answered as not found). */
-export function orderIdFrom(segment: string): number | null {
-  return /^\d{1,9}$/.test(segment) && Number(segment) > 0 ? Number(segment) : null
-}
+export { orderIdFrom }
 
 /** ?limit= of a paged list: absent means the default; anything but 1–100 is a 422 that says so. */
 export function pageLimit(raw: string | undefined): number {
@@ -175,6 +182,7 @@ export function createDashboardService(deps: {
   orderSearch: OrderSearch
   dailyTotals: DailyTotals
   failedEmails: FailedOrderEmails
+  fulfilment: Pick<FulfilmentService, 'refund' | 'cancel'>
 }) {
   const { orders, catalog } = deps
   const timeZone = deps.config.shopTimeZone
@@ -192,15 +200,21 @@ export function createDashboardService(deps: {
     return order
   }
 
-  /** Who made each move, by name: staff e-mails are looked up once per person. */
-  async function historyOf(orderId: number): Promise<HistoryEntry[]> {
-    const entries = await orders.history(orderId)
-    const names = new Map<string, string>([[SYSTEM_ACTOR, 'System']])
-    for (const entry of entries) {
-      if (names.has(entry.actor)) continue
-      const person = await deps.accounts.findById(entry.actor)
-      names.set(entry.actor, person ? person.email : 'A former staff account')
+  /** Who made a move or asked a refund, by name: staff e-mails are looked up once per person. */
+  async function namesOf(actors: readonly string[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>([
+      [SYSTEM_ACTOR, 'System'],
+      [PROVIDER_ACTOR, 'The payment provider'],
+    ])
+    for (const actor of actors) {
+      if (names.has(actor)) continue
+      const person = await deps.accounts.findById(actor)
+      names.set(actor, person ? person.email : 'A former staff account')
     }
+    return names
+  }
+
+  function historyOf(entries: OrderHistoryEntry[], names: Map<string, string>): HistoryEntry[] {
     return entries.map((entry) => ({
       from: entry.fromStatus,
       to: entry.toStatus,
@@ -211,7 +225,18 @@ export function createDashboardService(deps: {
     }))
   }
 
+  const refunds = createDashboardRefunds({
+    fulfilment: deps.fulfilment,
+    orders,
+    names: namesOf,
+    summary: dashboardOrder,
+  })
+
   return {
+    refund: refunds.refund,
+    cancel: refunds.cancel,
+    unsettledRefunds: refunds.unsettled,
+
     async stats(): Promise<DashboardStats> {
       const now = deps.clock.now()
       const today = startOfDay(now, timeZone)
@@ -292,15 +317,24 @@ export function createDashboardService(deps: {
 
     async order(segment: string): Promise<OrderDetail> {
       const order = await mustExist(orderIdFrom(segment))
+      const [history, orderRefunds] = await Promise.all([orders.history(order.id), orders.refunds(order.id)])
+      const names = await namesOf([
+        ...history.map((entry) => entry.actor),
+        ...orderRefunds.map((r) => r.actor),
+      ])
+      const figures = orderRefundFigures(order, orderRefunds, history)
       return {
         ...dashboardOrder(order),
         lines: order.lines.map((line) => ({
+          id: line.id,
           productId: line.productId,
           name: line.name,
           variant: line.variant && line.variant !== line.name ? line.variant : null,
           quantity: line.quantity,
           unitAmount: dollars(line.unitCents),
           lineTotal: dollars(line.unitCents * line.quantity),
+          paid: dollars(line.unitCents * line.quantity - line.discountCents),
+          refundedQuantity: figures.refundedQuantity(line.id),
           weight: ounces(line.weightTenthsOz * line.quantity),
         })),
         shippingAddress: order.shippingAddress,
@@ -309,7 +343,13 @@ export function createDashboardService(deps: {
         discount: dollars(order.discountCents),
         discountCode: order.discountCode,
         shipping: dollars(order.shippingCents),
-        history: await historyOf(order.id),
+        refunded: figures.refunded,
+        refundable: figures.refundable,
+        cancellable: figures.cancellable,
+        cancelledAt: order.cancelledAt?.toISOString() ?? null,
+        labelVoidStatus: order.labelVoidStatus,
+        refunds: orderRefunds.map((refund) => refundAnswer(refund, names)),
+        history: historyOf(history, names),
       }
     },
 

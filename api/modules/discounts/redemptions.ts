@@ -102,23 +102,44 @@ export function createRedemptions(deps: RedemptionsDeps) {
     },
 
     /**
+     * A cancelled order's use of its code: released, so it counts against no limit any more. The order
+     * keeps its reference on the row, so a repeated payment event of that order (`redeemStatements` only
+     * when it makes the order) never redeems it again.
+     */
+    releaseRedemptionStatement(orderRef: string, when: SQL = sql`1`): Statement {
+      return db
+        .update(discountRedemptions)
+        .set({ status: 'released' })
+        .where(
+          and(eq(discountRedemptions.orderRef, orderRef), eq(discountRedemptions.status, 'redeemed'), when),
+        )
+    },
+
+    /**
      * recordRedemption as statements for the transaction that makes the order, so the use is counted
      * with the order: `orderRef` is SQL for the order number there. Same rules: the reservation becomes
      * the redemption, else (no reservation, or it was already redeemed) a new row, which the unique order
-     * reference makes a no-op the second time.
+     * reference makes a no-op the second time. `when` (SQL) limits it to the event that makes the order: a
+     * later one must not redeem a use a cancel released.
      */
-    redeemStatements(code: string, redemption: Omit<Redemption, 'orderRef'>, orderRef: SQL): Statement[] {
+    redeemStatements(
+      code: string,
+      redemption: Omit<Redemption, 'orderRef'>,
+      orderRef: SQL,
+      when: SQL = sql`1`,
+    ): Statement[] {
       const email = redemption.email.trim().toLowerCase()
       const insert = sql`insert into ${discountRedemptions}
           (code, status, order_ref, email, customer_key, user_id, created_at)
         select ${code}, 'redeemed', ${orderRef}, ${email}, ${customerKey(email)}, ${redemption.userId},
                ${clock.now().getTime()}
-        where ${redemption.reservationKey ? sql`changes() = 0` : sql`1`}
+        where ${redemption.reservationKey ? sql`changes() = 0` : sql`1`} and ${when}
         on conflict do nothing`
       if (!redemption.reservationKey) return [db.run(insert)]
       const reserved = and(
         eq(discountRedemptions.reservationKey, redemption.reservationKey),
         inArray(discountRedemptions.status, ['reserved', 'released']),
+        when,
       )
       return [
         db

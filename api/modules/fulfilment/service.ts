@@ -2,7 +2,7 @@
  * Fulfilment: what a payment does to the shop, in one place. It owns no table; it composes the statements
  * the modules build for their own tables into one transaction (docs/decisions/024-one-owner-for-fulfilment.md).
  *
- * Every step has the same shape, and the steps to come (a cancel, a refund) take it too:
+ * Every step has the same shape, a cancel and a refund too (refunds.ts):
  * 1. a claim: the caller holds what the step is about, alone (the webhook service's lease on the payment
  *    event), and hands in its own statement recording the outcome;
  * 2. one transaction: the statements of each module concerned and the caller's, all or none;
@@ -22,8 +22,9 @@ import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
 import type { OrderPlacement, OrdersService } from '../orders/service'
 import type { StockService } from '../stock/service'
+import { createRefundFulfilment, type RefundFulfilmentDeps } from './refunds'
 
-export interface FulfilmentDeps {
+export interface FulfilmentDeps extends Omit<RefundFulfilmentDeps, 'orders' | 'discounts'> {
   db: Database
   checkout: Pick<
     CheckoutService,
@@ -36,9 +37,14 @@ export interface FulfilmentDeps {
   orders: Pick<
     OrdersService,
     'placement' | 'discountWarningStatement' | 'stockWarningStatement' | 'earlierOrderNumber'
+  > &
+    RefundFulfilmentDeps['orders']
+  discounts: Pick<DiscountService, 'redeemStatements' | 'repeatUseWarning' | 'releaseStatement'> &
+    RefundFulfilmentDeps['discounts']
+  stock: Pick<
+    StockService,
+    'linesOf' | 'saleStatements' | 'shortfallWarning' | 'releaseStatement' | 'restockStatements'
   >
-  discounts: Pick<DiscountService, 'redeemStatements' | 'repeatUseWarning' | 'releaseStatement'>
-  stock: Pick<StockService, 'linesOf' | 'saleStatements' | 'shortfallWarning' | 'releaseStatement'>
   clock: Clock
 }
 
@@ -64,9 +70,11 @@ export type PaidSessionResult =
 export type UnpaidEnd = 'expired' | 'payment_failed'
 
 /** The order a paid checkout session makes: the figures the server stored when it opened the session. */
-function orderDraft(record: CheckoutRecord): OrderDraft {
+function orderDraft(record: CheckoutRecord, session: ProviderSession): OrderDraft {
   return {
     checkoutSessionId: record.id,
+    // Events stored before the payment's reference was read lack it: a refund reads the session again.
+    paymentRef: session.paymentRef ?? null,
     userId: record.userId,
     email: record.email,
     shippingAddress: record.shippingAddress,
@@ -139,6 +147,8 @@ function discountStatements(
       code,
       { ...customer, reservationKey: record.discountReservationKey },
       order.orderNumber,
+      // Only the event that makes the order: a later one must not redeem a use its cancel released.
+      order.created,
     ),
     orders.discountWarningStatement(order, warning),
   ]
@@ -168,6 +178,11 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
   const { db, checkout, orders, discounts, stock } = deps
 
   return {
+    ...createRefundFulfilment({
+      ...deps,
+      restock: (units, when) => deps.stock.restockStatements(units, { when }),
+    }),
+
     /**
      * A paid checkout session makes its order, once, in one transaction: the order, its lines and first
      * history entry, its jobs (confirmation e-mail, label), the session marked complete, the discount's use
@@ -182,7 +197,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
       if (!record) return { kind: 'unknown-session' }
       const reason = notAsAsked(payment.eventId, payment.session, record)
       if (reason) return { kind: 'not-as-asked', reason }
-      const order = orders.placement(orderDraft(record), payment.eventId)
+      const order = orders.placement(orderDraft(record, payment.session), payment.eventId)
       const statements = [
         ...order.statements,
         ...order.jobs,

@@ -2,6 +2,7 @@ import { errorMessage, log } from '../../lib/log'
 import { noteIfStorageFull } from '../../lib/storage-full'
 import type { AuthService } from '../auth/service'
 import type { CheckoutService } from '../checkout/service'
+import type { FulfilmentService } from '../fulfilment/service'
 import type { OrdersService } from '../orders/service'
 import type { WebhookService } from '../webhooks/service'
 import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
@@ -23,14 +24,19 @@ export function createJobRunner(services: {
   webhooks: WebhookService
   auth: AuthService
   checkout: CheckoutService
+  fulfilment: FulfilmentService
 }) {
   const queue = services.jobs
   const handlers: Record<string, JobHandler> = {
     ...services.orders.jobHandlers(),
     ...services.auth.jobHandlers(),
     ...services.checkout.jobHandlers(),
+    ...services.fulfilment.jobHandlers(),
   }
-  const abandoned: Record<string, AbandonedJobHandler> = services.orders.abandonedJobHandlers()
+  const abandoned: Record<string, AbandonedJobHandler> = {
+    ...services.orders.abandonedJobHandlers(),
+    ...services.fulfilment.abandonedJobHandlers(),
+  }
   let lastSweep = 0
 
   const runner = {

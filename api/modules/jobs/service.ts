@@ -210,6 +210,75 @@ export function createJobQueue(
     },
 
     /**
+     * Claims the job queued under `dedupeKey` if it is due and nobody holds it, with the same conditional
+     * UPDATE as claimNext: for the request that queued it and runs it at once, while the runner may reach
+     * for it too.
+     */
+    async claimByKey(dedupeKey: string): Promise<Job | null> {
+      const now = clock.now().getTime()
+      const [job] = await db
+        .update(jobs)
+        .set({
+          status: 'running',
+          attempts: sql`${jobs.attempts} + 1`,
+          lockedUntil: now + leaseMs,
+          updatedAt: now,
+        })
+        .where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.status, 'queued'), sql`${jobs.runAt} <= ${now}`))
+        .returning()
+      return job ?? null
+    },
+
+    /**
+     * Runs a job this caller claimed, renewing its lease while it runs, and writes down that it is done or
+     * failed (retried later, or failed for good on its last attempt). True when it succeeded.
+     */
+    async runClaimed(job: Job, handlers: Readonly<Record<string, JobHandler>>): Promise<boolean> {
+      let outcome: { ok: true } | { ok: false; error: unknown }
+      const started = performance.now()
+      const stopRenewing = clock.every(Math.max(1000, Math.floor(leaseMs / 3)), () =>
+        queue.renewLease(job).catch(() => undefined),
+      )
+      try {
+        const handler = handlers[job.type]
+        if (!handler) throw new Error(`no handler for job type ${job.type}`)
+        await handler(JSON.parse(job.payload), {
+          job,
+          attempt: job.attempts,
+          lastAttempt: job.attempts >= job.maxAttempts,
+        })
+        outcome = { ok: true }
+      } catch (error) {
+        outcome = { ok: false, error }
+      } finally {
+        stopRenewing()
+      }
+      // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
+      // while another writer holds the database, or the lease would run out and the work be done twice.
+      if (outcome.ok) {
+        await whileBusy(() => queue.complete(job))
+        log.info('job done', {
+          job: job.id,
+          type: job.type,
+          attempt: job.attempts,
+          ms: Math.round(performance.now() - started),
+        })
+        return true
+      }
+      // A label or an e-mail that could not be written for want of room: /api/ready says so.
+      noteIfStorageFull(outcome.error)
+      log.warn('job failed', {
+        job: job.id,
+        type: job.type,
+        attempt: job.attempts,
+        final: job.attempts >= job.maxAttempts,
+        error: errorText(outcome.error),
+      })
+      await whileBusy(() => queue.fail(job, outcome.error))
+      return false
+    },
+
+    /**
      * Ends the jobs whose worker died on their last attempt: failed, as a last attempt that failed would
      * have left them, in one UPDATE (of several instances, one gives up each job). Returns them.
      */
@@ -304,48 +373,7 @@ export function createJobQueue(
         const job = await queue.claimNext()
         if (!job) break
         ran += 1
-        let outcome: { ok: true } | { ok: false; error: unknown }
-        const started = performance.now()
-        const stopRenewing = clock.every(Math.max(1000, Math.floor(leaseMs / 3)), () =>
-          queue.renewLease(job).catch(() => undefined),
-        )
-        try {
-          const handler = handlers[job.type]
-          if (!handler) throw new Error(`no handler for job type ${job.type}`)
-          await handler(JSON.parse(job.payload), {
-            job,
-            attempt: job.attempts,
-            lastAttempt: job.attempts >= job.maxAttempts,
-          })
-          outcome = { ok: true }
-        } catch (error) {
-          outcome = { ok: false, error }
-        } finally {
-          stopRenewing()
-        }
-        // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
-        // while another writer holds the database, or the lease would run out and the work be done twice.
-        if (outcome.ok) {
-          await whileBusy(() => queue.complete(job))
-          log.info('job done', {
-            job: job.id,
-            type: job.type,
-            attempt: job.attempts,
-            ms: Math.round(performance.now() - started),
-          })
-          continue
-        }
-        failed += 1
-        // A label or an e-mail that could not be written for want of room: /api/ready says so.
-        noteIfStorageFull(outcome.error)
-        log.warn('job failed', {
-          job: job.id,
-          type: job.type,
-          attempt: job.attempts,
-          final: job.attempts >= job.maxAttempts,
-          error: errorText(outcome.error),
-        })
-        await whileBusy(() => queue.fail(job, outcome.error))
+        if (!(await queue.runClaimed(job, handlers))) failed += 1
       }
       return { ran, failed }
     },

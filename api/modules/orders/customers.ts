@@ -1,5 +1,5 @@
 /** A customer's orders: their history and order pages, whether they have ordered, and forgetting them. */
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
@@ -9,11 +9,18 @@ import type { Order } from './model'
 import { readOrder, withLines } from './reads'
 
 /**
- * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its shipped
- * orders stay for the accounts with the customer minimised (no name, e-mail, street or city; state,
- * country and ZIP prefix kept; no link to the label, which shows the address) and no longer belong to
- * an account. An order paid in the moment before the batch and not shipped yet keeps its address so it
- * can still be sent, like a guest's order; the deletion refuses while it can see such an order.
+ * Orders that no longer need the customer's address: shipped, cancelled, or refunded (nothing is sent
+ * for a refunded order: it can no longer be marked shipped). Any other still waits to be sent.
+ */
+const SETTLED = ['shipped', 'cancelled', 'refunded'] as const
+
+/**
+ * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its settled
+ * orders (shipped, cancelled or refunded) stay for the accounts with the customer minimised (no name,
+ * e-mail, street or city; state, country and ZIP prefix kept; no link to the label, which shows the
+ * address) and no longer belong to an account. An order paid in the moment before the batch and not
+ * shipped yet keeps its address so it can still be sent, like a guest's order; the deletion refuses while
+ * it can see such an order.
  */
 function forgetCustomerStatements(
   { db, clock }: { db: Database; clock: Clock },
@@ -33,7 +40,7 @@ function forgetCustomerStatements(
         labelUrl: null,
         updatedAt: now,
       })
-      .where(and(eq(orders.userId, userId), eq(orders.status, 'shipped'))),
+      .where(and(eq(orders.userId, userId), inArray(orders.status, [...SETTLED]))),
     db.update(orders).set({ userId: null, updatedAt: now }).where(eq(orders.userId, userId)),
   ]
 }
@@ -77,12 +84,15 @@ export function createCustomerOrders(deps: { db: Database; clock: Clock }) {
       )
     },
 
-    /** The number of an order of this account that has not shipped yet (still needs its address), or null. */
+    /**
+     * The number of an order of this account that has not shipped yet and still may (it needs its
+     * address), or null.
+     */
     async unshippedFor(userId: string): Promise<number | null> {
       const [row] = await db
         .select({ id: orders.id })
         .from(orders)
-        .where(and(eq(orders.userId, userId), ne(orders.status, 'shipped')))
+        .where(and(eq(orders.userId, userId), notInArray(orders.status, [...SETTLED])))
         .orderBy(asc(orders.id))
         .limit(1)
       return row?.id ?? null

@@ -11,6 +11,8 @@ import { ORDER_JOBS } from './service'
 export const ORDER_EMAIL_JOBS: Readonly<Record<string, string>> = {
   [ORDER_JOBS.confirmationEmail]: 'Order confirmation',
   [ORDER_JOBS.shippedEmail]: 'Shipping confirmation',
+  [ORDER_JOBS.refundEmail]: 'Refund',
+  [ORDER_JOBS.cancelledEmail]: 'Cancellation',
 }
 
 const EMAIL_TYPES = Object.keys(ORDER_EMAIL_JOBS)

@@ -1,10 +1,15 @@
-/** The orders module's background jobs: the confirmation and shipping e-mails, and the label purchase. */
+/**
+ * The orders module's background jobs: the confirmation, shipping, refund and cancellation e-mails, the
+ * label purchase and a cancelled order's label void.
+ */
 import type { Mailer } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { AbandonedJobHandler, JobHandler } from '../jobs/service'
 import { orderConfirmationEmail, orderShippedEmail } from './email'
+import type { LabelVoid } from './label-void'
 import type { LabelPurchase } from './labels'
-import { ORDER_JOBS, type Order, type OrderRow } from './model'
+import { ORDER_JOBS, type Order, type OrderRow, type Refund } from './model'
+import { orderCancelledEmail, orderRefundEmail } from './refund-email'
 
 /**
  * The customer deleted their account after this order shipped: it keeps no e-mail (forgetCustomerQueries),
@@ -14,9 +19,18 @@ function customerForgotten(order: Pick<OrderRow, 'email'>): boolean {
   return order.email === ''
 }
 
-function orderIdPayload(payload: unknown): number {
-  const id = (payload as { orderId?: unknown } | null)?.orderId
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new Error('job payload has no order id')
+function numberPayload(payload: unknown, field: 'orderId' | 'refundCents'): number {
+  const value = (payload as Record<string, unknown> | null)?.[field]
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw new Error(`job payload has no ${field}`)
+  return value
+}
+
+const orderIdPayload = (payload: unknown) => numberPayload(payload, 'orderId')
+
+function refundIdPayload(payload: unknown): string {
+  const id = (payload as { refundId?: unknown } | null)?.refundId
+  if (typeof id !== 'string' || id === '') throw new Error('job payload has no refund id')
   return id
 }
 
@@ -25,9 +39,11 @@ export interface OrderJobsDeps {
   config: Config
   get: (id: number) => Promise<Order | null>
   labels: LabelPurchase
+  labelVoid: LabelVoid
+  refund: (id: string) => Promise<Refund | null>
 }
 
-export function createOrderJobs({ mailer, config, get, labels }: OrderJobsDeps) {
+export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund }: OrderJobsDeps) {
   async function orderToMail(orderId: number): Promise<Order | null> {
     const order = await get(orderId)
     if (!order) throw new Error(`order ${orderId} not found`)
@@ -45,6 +61,18 @@ export function createOrderJobs({ mailer, config, get, labels }: OrderJobsDeps) 
       if (order) await mailer.send(orderShippedEmail(order, config))
     },
 
+    async sendRefundEmail(orderId: number, refundId: string): Promise<void> {
+      const order = await orderToMail(orderId)
+      const made = await refund(refundId)
+      if (!made) throw new Error(`refund ${refundId} not found`)
+      if (order) await mailer.send(orderRefundEmail(order, made, config))
+    },
+
+    async sendCancelledEmail(orderId: number, refundCents: number): Promise<void> {
+      const order = await orderToMail(orderId)
+      if (order) await mailer.send(orderCancelledEmail(order, refundCents, config))
+    },
+
     /** What this module does with its jobs given up after their worker died on the last attempt. */
     abandonedJobHandlers(): Record<string, AbandonedJobHandler> {
       return {
@@ -59,6 +87,11 @@ export function createOrderJobs({ mailer, config, get, labels }: OrderJobsDeps) 
         [ORDER_JOBS.purchaseLabel]: (payload, context) =>
           labels.purchaseLabel(orderIdPayload(payload), context),
         [ORDER_JOBS.shippedEmail]: (payload) => jobs.sendShippedEmail(orderIdPayload(payload)),
+        [ORDER_JOBS.refundEmail]: (payload) =>
+          jobs.sendRefundEmail(orderIdPayload(payload), refundIdPayload(payload)),
+        [ORDER_JOBS.cancelledEmail]: (payload) =>
+          jobs.sendCancelledEmail(orderIdPayload(payload), numberPayload(payload, 'refundCents')),
+        [ORDER_JOBS.voidLabel]: (payload) => labelVoid.voidLabel(orderIdPayload(payload)),
       }
     },
   }

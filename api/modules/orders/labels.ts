@@ -4,7 +4,12 @@
  * often this runs (docs/decisions/008-one-label-per-order.md).
  */
 import { formatOrderNumber } from '@core/rules/order-status'
-import { PaidServiceUnavailableError, type PurchasedLabel, type ShippingProvider } from '../../adapters/types'
+import {
+  type LabelToVoid,
+  PaidServiceUnavailableError,
+  type PurchasedLabel,
+  type ShippingProvider,
+} from '../../adapters/types'
 import { crashPoint } from '../../lib/crash-points'
 import { errorMessage, log } from '../../lib/log'
 import type { JobContext } from '../jobs/service'
@@ -16,6 +21,8 @@ export interface LabelPurchaseDeps {
   shipping: ShippingProvider
   moves: Pick<OrderMoves, 'move' | 'failLabel'>
   get: (id: number) => Promise<Order | null>
+  /** Voids a label at the carrier and notes it on the order (label-void.ts). */
+  voidLabel: (orderId: number, label: LabelToVoid) => Promise<void>
 }
 
 /** Buys a label; the crash drill may kill the process right after the carrier sold it. */
@@ -75,9 +82,12 @@ async function labelFor(
   }
 }
 
-/** processing → label_created with the label; a label bought for an order that moved on is reported. */
+/**
+ * processing → label_created with the label; a label bought for an order cancelled meanwhile is voided at
+ * once, and one bought for an order that moved on otherwise is reported.
+ */
 async function recordLabel(
-  { moves, get }: LabelPurchaseDeps,
+  { moves, get, voidLabel }: LabelPurchaseDeps,
   order: Order,
   label: PurchasedLabel,
 ): Promise<void> {
@@ -88,6 +98,7 @@ async function recordLabel(
     note: { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
     extra: {
       shippoTrackingNumber: label.trackingNumber,
+      labelId: label.labelId,
       labelUrl: label.labelUrl,
       trackingUrl: label.trackingUrl,
       failureReason: null,
@@ -98,6 +109,15 @@ async function recordLabel(
   // Another attempt found and recorded this same label first: nothing lost.
   if (now?.shippoTrackingNumber === label.trackingNumber) return
   const number = formatOrderNumber(order.id)
+  if (now?.status === 'cancelled') {
+    log.warn('label bought for a cancelled order: voiding it', { order: number })
+    await voidLabel(order.id, {
+      reference: order.labelReference ?? `${number}-${order.uid}`,
+      trackingNumber: label.trackingNumber,
+      labelId: label.labelId,
+    })
+    return
+  }
   const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`
   log.error('label bought but not recorded', { order: number, detail: errorMessage(lost) })
   throw new Error(lost)

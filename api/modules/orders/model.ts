@@ -1,14 +1,28 @@
-import type { orderHistory, orderLines, orders } from '../../../db/schema/orders'
+import type {
+  orderHistory,
+  orderLines,
+  orderRefundLines,
+  orderRefunds,
+  orders,
+} from '../../../db/schema/orders'
 import type { ShippingAddress } from '../../adapters/types'
 
 export const ORDER_JOBS = {
   confirmationEmail: 'order-confirmation-email',
   purchaseLabel: 'purchase-label',
   shippedEmail: 'order-shipped-email',
+  refundEmail: 'order-refund-email',
+  cancelledEmail: 'order-cancelled-email',
+  voidLabel: 'void-label',
+  /** Asks the payment provider for a refund; its handler is the fulfilment service's. */
+  refundAtProvider: 'refund-at-provider',
 } as const
 
 /** Who made a status move that no person asked for: the webhook, the label job. */
 export const SYSTEM_ACTOR = 'system'
+
+/** Who made a refund in the payment provider's own dashboard: someone the shop does not know. */
+export const PROVIDER_ACTOR = 'provider'
 
 /** Who moved an order and why, for its history. */
 export interface MoveNote {
@@ -20,6 +34,13 @@ export interface MoveNote {
 export type OrderRow = typeof orders.$inferSelect
 export type OrderLineRow = typeof orderLines.$inferSelect
 export type OrderHistoryEntry = typeof orderHistory.$inferSelect
+export type RefundRow = typeof orderRefunds.$inferSelect
+export type RefundLineRow = typeof orderRefundLines.$inferSelect
+
+/** A refund with the units it returns (none for one by amount), each with its order line. */
+export interface Refund extends RefundRow {
+  lines: (RefundLineRow & { name: string; variant: string | null; productId: number })[]
+}
 
 export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddress'> {
   shippingAddress: ShippingAddress
@@ -50,6 +71,8 @@ export interface ChargedLine {
 export interface OrderDraft {
   /** The payment provider's checkout session: one session makes at most one order. */
   checkoutSessionId: string
+  /** What a refund names at the provider (ProviderSession.paymentRef), when the paid event said. */
+  paymentRef: string | null
   userId: string | null
   email: string
   shippingAddress: ShippingAddress

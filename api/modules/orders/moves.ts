@@ -21,6 +21,8 @@ export interface Move {
   note: MoveNote
   /** Other columns that change with the move (the label's tracking number, a failure reason …). */
   extra?: SQLiteUpdateSetSource<typeof orders>
+  /** A further condition the move needs, as SQL on the order's row (nothing left to refund …). */
+  when?: SQL
 }
 
 /**
@@ -53,8 +55,17 @@ function moveStatements({ db, clock }: Pick<MoveDeps, 'db' | 'clock'>, move: Mov
   const allowed = statusesThatCanMoveTo(to)
   if (from !== null && !allowed.includes(from)) throw new Error(`an order cannot move from ${from} to ${to}`)
   const now = clock.now()
-  const eligible = and(eq(orders.id, id), inArray(orders.status, from === null ? allowed : [from]))
+  const eligible = and(
+    eq(orders.id, id),
+    inArray(orders.status, from === null ? allowed : [from]),
+    move.when,
+  ) as SQL
   return {
+    /**
+     * The move's condition as a whole SQL condition (it reads the order's row itself), for statements on
+     * other tables: run before `update` in the same transaction, they see it as it does.
+     */
+    eligible: sql`exists (select 1 from ${orders} where ${eligible})`,
     history:
       db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
       select ${orders.id}, ${orders.status}, ${to}, ${note.actor}, ${note.reason.slice(0, 300)}, ${now.getTime()}
@@ -65,6 +76,33 @@ function moveStatements({ db, clock }: Pick<MoveDeps, 'db' | 'clock'>, move: Mov
       .where(eligible)
       .returning({ id: orders.id }),
   }
+}
+
+/**
+ * A refunded order whose refund failed gets back the status it had before (its history says which), when
+ * `when` holds: something is left to refund again. History first, with the same condition, as every move.
+ */
+function reopenStatements(
+  { db, clock }: Pick<MoveDeps, 'db' | 'clock'>,
+  id: number,
+  reason: string,
+  when: SQL,
+) {
+  // The last move into refunded (notes written while refunded go from refunded to refunded).
+  const before = sql`(select h.from_status from ${orderHistory} h
+    where h.order_id = ${orders.id} and h.to_status = 'refunded' and h.from_status != 'refunded'
+    order by h.id desc limit 1)`
+  const eligible = and(eq(orders.id, id), eq(orders.status, 'refunded'), sql`${before} is not null`, when)
+  const now = clock.now().getTime()
+  return [
+    db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
+      select ${orders.id}, ${orders.status}, ${before}, ${SYSTEM_ACTOR}, ${reason.slice(0, 300)}, ${now}
+      from ${orders} where ${eligible}`),
+    db
+      .update(orders)
+      .set({ status: sql`${before}`, updatedAt: new Date(now) })
+      .where(eligible),
+  ]
 }
 
 /** The shipping e-mail's job, keyed by the order's uid: an order number comes back after a restored backup. */
@@ -98,6 +136,9 @@ export function createOrderMoves(deps: MoveDeps) {
 
     /** One move as statements, for a transaction the caller composes (moveStatements above). */
     moveStatements: (change: Move) => moveStatements(deps, change),
+
+    /** A refunded order back to the status it had, as statements (reopenStatements above). */
+    reopenStatements: (id: number, reason: string, when: SQL) => reopenStatements(deps, id, reason, when),
 
     /** processing → failed with the reason staff read; a lost move (the order moved on meanwhile) is logged. */
     async failLabel(id: number, reason: string): Promise<void> {

@@ -54,6 +54,7 @@ function orderRow(draft: OrderDraft, eventId: string, now: Date) {
   return {
     uid: newOrderUid(),
     checkoutSessionId: draft.checkoutSessionId,
+    paymentRef: draft.paymentRef,
     sourceEventId: eventId,
     userId: draft.userId,
     email: draft.email,

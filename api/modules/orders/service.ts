@@ -1,8 +1,9 @@
 /**
  * The orders module, one service made of its parts: the statements that make an order (placement.ts, run
  * by the fulfilment service in a paid session's transaction), status moves (moves.ts), the label purchase
- * (labels.ts), the background jobs (jobs.ts), and the reads of customers (customers.ts) and staff
- * (staff-queries.ts).
+ * (labels.ts) and a cancelled order's void (label-void.ts), its refunds (refunds.ts, composed by the
+ * fulfilment service too), the background jobs (jobs.ts), and the reads of customers (customers.ts) and
+ * staff (staff-queries.ts).
  */
 import type { Database } from '../../../db/client'
 import type { Mailer, ShippingProvider } from '../../adapters/types'
@@ -11,22 +12,38 @@ import type { Clock } from '../../lib/clock'
 import type { JobQueue } from '../jobs/service'
 import { createCustomerOrders } from './customers'
 import { createOrderJobs } from './jobs'
+import { createLabelVoid } from './label-void'
 import { createLabelPurchase } from './labels'
 import type { Order } from './model'
 import { createOrderMoves } from './moves'
 import { createOrderPlacement } from './placement'
 import { readOrder } from './reads'
+import { createOrderRefunds } from './refunds'
 import { createStaffQueries } from './staff-queries'
 
+export { customerRefunded, customerRefunds } from './customer-refunds'
 export {
   type MoveNote,
   ORDER_JOBS,
   type Order,
   type OrderHistoryEntry,
   type OrderRow,
+  PROVIDER_ACTOR,
+  type Refund,
   SYSTEM_ACTOR,
 } from './model'
 export type { OrderPlacement } from './placement'
+export {
+  leftSql,
+  neverShippedSql,
+  newRefundId,
+  notCancelledSql,
+  type RefundNews,
+  type RefundPlan,
+  refundAmountSql,
+  refundIdByProviderSql,
+  restockedCountSql,
+} from './refunds'
 
 export interface OrdersServiceDeps {
   db: Database
@@ -41,15 +58,31 @@ export function createOrdersService(deps: OrdersServiceDeps) {
   const { db, clock, jobs } = deps
   const get = (id: number): Promise<Order | null> => readOrder(db, id)
   const moves = createOrderMoves({ db, clock, jobs })
-  const labels = createLabelPurchase({ shipping: deps.shipping, moves, get })
+  const refunds = createOrderRefunds({ db, clock, jobs })
+  const labelVoid = createLabelVoid({ db, shipping: deps.shipping, get, refunds })
+  const labels = createLabelPurchase({
+    shipping: deps.shipping,
+    moves,
+    get,
+    voidLabel: labelVoid.voidAndNote,
+  })
   const placement = createOrderPlacement({ db, clock, jobs })
-  const orderJobs = createOrderJobs({ mailer: deps.mailer, config: deps.config, get, labels })
+  const orderJobs = createOrderJobs({
+    mailer: deps.mailer,
+    config: deps.config,
+    get,
+    labels,
+    labelVoid,
+    refund: refunds.refund,
+  })
   return {
     get,
     ...placement,
     ...createCustomerOrders({ db, clock }),
     ...createStaffQueries({ db, dataDir: deps.config.dataDir }),
     moveStatements: moves.moveStatements,
+    reopenStatements: moves.reopenStatements,
+    ...refunds,
     retry: moves.retry,
     markShipped: moves.markShipped,
     ...labels,

@@ -1,5 +1,5 @@
 /** What staff read about orders: pages of them, one order's history, the counts, where a label is. */
-import type { OrderStatus } from '@core/rules/order-status'
+import { ORDER_STATUSES, type OrderStatus } from '@core/rules/order-status'
 import { and, asc, count, desc, eq, gte, inArray, lt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orderHistory, orderStatusCounts, orders } from '../../../db/schema/orders'
@@ -58,17 +58,14 @@ export function createStaffQueries(deps: { db: Database; dataDir: string }) {
 
     /** How many orders are in each status, and how many were placed since `since`. */
     async counts(since: Date): Promise<{ byStatus: Record<OrderStatus, number>; placedSince: number }> {
-      // Kept by triggers on every order change (migration 0010): five rows, whatever the shop's size.
+      // Kept by triggers on every order change (migration 0010): a row per status, whatever the shop's size.
       const rows = await db
         .select({ status: orderStatusCounts.status, n: orderStatusCounts.orders })
         .from(orderStatusCounts)
-      const byStatus: Record<OrderStatus, number> = {
-        pending: 0,
-        processing: 0,
-        label_created: 0,
-        shipped: 0,
-        failed: 0,
-      }
+      const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<
+        OrderStatus,
+        number
+      >
       for (const row of rows) byStatus[row.status] = row.n
       const [placed] = await db.select({ n: count() }).from(orders).where(gte(orders.createdAt, since))
       return { byStatus, placedSince: placed?.n ?? 0 }

@@ -21,7 +21,7 @@ import type { CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { JobQueue } from '../jobs/service'
 import type { NewsletterService } from '../newsletter/service'
-import type { Order, OrdersService } from '../orders/service'
+import { customerRefunds, type Order, type OrdersService, type Refund } from '../orders/service'
 
 export const NEWSLETTER_NOT_SHOWN =
   'Whether this e-mail address is on our newsletter list is shown only to an account that has proved it ' +
@@ -45,7 +45,7 @@ function orderAddress(address: ShippingAddress): ExportedOrder['shippingAddress'
   }
 }
 
-function exportedOrder(order: Order): ExportedOrder {
+function exportedOrder(order: Order, refunds: readonly Refund[]): ExportedOrder {
   return {
     number: formatOrderNumber(order.id),
     placedAt: order.createdAt.toISOString(),
@@ -71,7 +71,19 @@ function exportedOrder(order: Order): ExportedOrder {
     trackingNumber: order.shippoTrackingNumber,
     shippingAddress: orderAddress(order.shippingAddress),
     billingAddress: orderAddress(order.billingAddress),
+    cancelledAt: order.cancelledAt?.toISOString() ?? null,
+    refunds: customerRefunds(refunds),
   }
+}
+
+/** The account's orders for its data export, each with its refunds. */
+async function ordersForExport(
+  orders: Pick<OrdersService, 'allForUser' | 'refundsOf'>,
+  userId: string,
+): Promise<ExportedOrder[]> {
+  const all = await orders.allForUser(userId)
+  const refunds = await orders.refundsOf(all.map((order) => order.id))
+  return all.map((order) => exportedOrder(order, refunds.get(order.id) ?? []))
 }
 
 /** The 409 while an order still needs the address (it is sent to it, and its label shows it). */
@@ -87,7 +99,7 @@ export function createPrivacyService(deps: {
   clock: Clock
   accounts: Pick<AccountService, 'emailProven' | 'deleteQuery'>
   auth: Pick<AuthService, 'confirmIdentity' | 'forgetAccountQueries'>
-  orders: Pick<OrdersService, 'allForUser' | 'unshippedFor' | 'forgetCustomerQueries'>
+  orders: Pick<OrdersService, 'allForUser' | 'unshippedFor' | 'forgetCustomerQueries' | 'refundsOf'>
   checkout: Pick<CheckoutService, 'forgetCustomerQueries'>
   discounts: Pick<DiscountService, 'forgetCustomerQueries'>
   newsletter: Pick<NewsletterService, 'find' | 'removeQuery'>
@@ -125,7 +137,7 @@ export function createPrivacyService(deps: {
         },
         address: user.address,
         preferences: { emailNotifications: user.notifyByEmail, smsUpdates: user.notifyBySms },
-        orders: (await deps.orders.allForUser(user.id)).map(exportedOrder),
+        orders: await ordersForExport(deps.orders, user.id),
         newsletter: await newsletterPart(user),
       }
     },

@@ -149,12 +149,12 @@ export function createReservations({ db }: ReservationsDeps) {
     },
 
     /** Units back on the shelf (a cancel, a refund with restock): counted lines only. */
-    restockStatements(lines: readonly StockLine[], now: Date): Statement[] {
+    restockStatements(lines: readonly StockLine[], now: Date, when?: SQL): Statement[] {
       return lines.map((line) =>
         db
           .update(stockLevels)
           .set({ onHand: sql`${stockLevels.onHand} + ${line.quantity}`, updatedAt: now })
-          .where(counted(line)),
+          .where(when ? and(counted(line), when) : counted(line)),
       )
     },
   }

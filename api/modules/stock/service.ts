@@ -5,6 +5,7 @@
  */
 import { lineLabel } from '@core/rules/catalog'
 import { parseStock, STOCK_MESSAGE, shortageMessage, stockVariant } from '@core/rules/stock'
+import type { SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import type { Clock } from '../../lib/clock'
 import { conflict, type DomainError, invalid, notFound } from '../../lib/domain-errors'
@@ -133,8 +134,8 @@ export function createStockService(deps: StockServiceDeps) {
      * counted products and variants only (a line without a variant is the product's first, as when it
      * was sold).
      */
-    async restockStatements(lines: readonly LineInput[]): Promise<Statement[]> {
-      return reservations.restockStatements(await linesOf(lines), clock.now())
+    async restockStatements(lines: readonly LineInput[], options: { when?: SQL } = {}): Promise<Statement[]> {
+      return reservations.restockStatements(await linesOf(lines), clock.now(), options.when)
     },
 
     /** Staff set a product's units on the shelf (docs/product.md#staff-calls); null stops counting. */

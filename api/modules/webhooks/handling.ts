@@ -1,7 +1,7 @@
 /** What each payment event asks of the shop, handed to the fulfilment service. */
 import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
 import { sql } from 'drizzle-orm'
-import type { PaymentEvent, ProviderSession } from '../../adapters/types'
+import type { PaymentEvent, ProviderSession, RefundActivity } from '../../adapters/types'
 import type { FulfilmentService } from '../fulfilment/service'
 import type { EventStore } from './events'
 
@@ -60,12 +60,32 @@ async function paid(
   }
 }
 
+/**
+ * A refund event: fulfilment moves each refund it carries forward once, with this event's outcome in the
+ * same transaction. A payment the shop has no order for (another shop's on the same account, or an order
+ * from before payments were kept) is ignored.
+ */
+async function refunds(
+  { fulfilment, events }: HandlingDeps,
+  event: PaymentEvent,
+  activity: RefundActivity,
+  started: number,
+): Promise<Handled> {
+  const note = activity.refunds.length === 0 ? 'no refund listed: each comes with its own event' : null
+  const result = await fulfilment.refundEvent(activity, (orderId) =>
+    events.outcomeStatement(event.id, { status: 'processed', orderId, note }, started),
+  )
+  if (result.kind === 'unknown-payment') return { status: 'ignored', note: 'no order for this payment' }
+  return { status: 'processed', orderId: result.orderId, note: note ?? undefined, recorded: true }
+}
+
 /** Handles one event its caller holds the lease on; the outcome is recorded by the caller unless `recorded`. */
 export async function handleEvent(
   deps: HandlingDeps,
   event: PaymentEvent,
   started: number,
 ): Promise<Handled> {
+  if (event.kind === 'refund') return refunds(deps, event, event.refund, started)
   const session = event.session
   if (!session) return { status: 'ignored', note: 'not a checkout session event' }
   switch (event.type) {

@@ -23,6 +23,7 @@ import {
   viewFromAddress,
 } from './dashboard-logic'
 import { FailedEmails } from './FailedEmails'
+import { FailedRefunds } from './FailedRefunds'
 import { OrderDetailDialog } from './OrderDetailDialog'
 import { OrdersTable } from './OrdersTable'
 import type { OrderActions } from './order-actions'
@@ -193,6 +194,7 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
       <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
         <div className="grid min-w-0 grid-cols-1 content-start gap-8">
           <FailedEmails state={failedEmails} busy={emailsBusy} onRetry={(id) => void retryOrderEmails(id)} />
+          <FailedRefunds onOpen={(id, from) => actions.open({ id }, from)} />
           <WebhookEvents state={events} />
         </div>
         <div className="grid min-w-0 grid-cols-1 content-start gap-8">

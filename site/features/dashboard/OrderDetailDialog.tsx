@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { fetchOrder, type OrderDetail } from './api'
+import { CancelOrder } from './CancelOrder'
 import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
 import { AddressLines, OrderHistoryList, OrderLinesTable } from './OrderDetailParts'
+import { OrderRefunds } from './OrderRefunds'
 import type { OrderActions } from './order-actions'
+import { RefundForm } from './RefundForm'
 import { StatusBadge } from './StatusBadge'
 
 /**
@@ -20,7 +23,10 @@ export function OrderDetailDialog(props: {
   const dialog = useRef<HTMLDialogElement>(null)
   const [order, setOrder] = useState<OrderDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
+  // A cancel or refund made here: its message, and the order loaded again.
+  const [done, setDone] = useState<{ message: string; count: number }>({ message: '', count: 0 })
   const { onClose } = props
+  const changed = (message: string) => setDone((before) => ({ message, count: before.count + 1 }))
 
   useEffect(() => {
     const element = dialog.current
@@ -34,6 +40,7 @@ export function OrderDetailDialog(props: {
     const controller = new AbortController()
     // A new version means an action elsewhere may have moved the order: load it again.
     void props.version
+    void done.count
     fetchOrder(props.orderId, controller.signal).then(
       (answer) => {
         setOrder(answer)
@@ -45,7 +52,7 @@ export function OrderDetailDialog(props: {
       },
     )
     return () => controller.abort()
-  }, [props.orderId, props.version])
+  }, [props.orderId, props.version, done.count])
 
   const number = String(props.orderId).padStart(6, '0')
   return (
@@ -83,6 +90,13 @@ export function OrderDetailDialog(props: {
                 actions={props.actions}
                 busy={props.actions.busy.has(order.id)}
               />
+            </div>
+            <p role="status" className="text-sm font-semibold">
+              {done.message}
+            </p>
+            <div className="flex flex-wrap items-start gap-3">
+              <CancelOrder key={`cancel-${done.count}`} order={order} onDone={changed} />
+              <RefundForm key={`refund-${done.count}`} order={order} onDone={changed} />
             </div>
             {order.failureReason && (
               <p className="text-sm text-danger">
@@ -129,6 +143,7 @@ export function OrderDetailDialog(props: {
               </p>
             </div>
             <OrderLinesTable order={order} number={number} />
+            <OrderRefunds order={order} number={number} />
             <OrderHistoryList order={order} number={number} />
           </>
         )}

@@ -41,7 +41,7 @@ export function OrderLinesTable({ order, number }: { order: OrderDetail; number:
         </thead>
         <tbody>
           {order.lines.map((line) => (
-            <tr key={`${line.productId}:${line.variant ?? ''}`}>
+            <tr key={line.id}>
               <td>
                 {line.name}
                 {line.variant && line.variant !== line.name && (
@@ -80,11 +80,13 @@ export function OrderHistoryList({ order, number }: { order: OrderDetail; number
     <div>
       <h3 className="text-sm font-bold uppercase text-muted">History</h3>
       <ol className="mt-2 grid gap-2 text-sm" aria-label={`History of order ${number}`}>
-        {order.history.map((entry) => (
-          <li key={`${entry.at}:${entry.to}:${entry.from ?? ''}`} className="border-l-2 border-line pl-3">
+        {order.history.map((entry, index) => (
+          // Notes (a refund, a void) share a moment and a status: their place in the history tells them apart.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
+          <li key={`${index}:${entry.at}`} className="border-l-2 border-line pl-3">
             <div>
               <strong>
-                {entry.from ? `${statusLabel(entry.from)} → ` : ''}
+                {entry.from && entry.from !== entry.to ? `${statusLabel(entry.from)} → ` : ''}
                 {statusLabel(entry.to)}
               </strong>
               <span className="text-muted">

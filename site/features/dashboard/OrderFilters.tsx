@@ -6,13 +6,15 @@ import { exportPath, isFiltered } from './dashboard-logic'
 /** Typing pauses this long before the orders are asked for: one call per word, not per key. */
 export const SEARCH_DELAY_MS = 300
 
-/** The status filter: every order, or those waiting for someone. */
+/** The status filter: every order, those waiting for someone, or those that are over. */
 const STATUSES = [
   { value: '', label: 'All orders' },
   { value: 'failed', label: 'Failed' },
   { value: 'label_created', label: 'Ready to ship (LABEL CREATED)' },
   { value: 'pending,processing', label: 'Processing' },
   { value: 'shipped', label: 'Shipped' },
+  { value: 'cancelled', label: 'Cancelled' },
+  { value: 'refunded', label: 'Refunded' },
 ] as const
 
 const EMPTY = { q: '', status: '', from: '', to: '' }

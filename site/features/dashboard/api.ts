@@ -8,7 +8,10 @@ import type {
   OrderActionResponse,
   OrderDetail,
   PackageRecommendationAnswer,
+  RefundAnswer,
+  RefundResponse,
   StockResponse,
+  UnsettledRefund,
   WebhookEventAnswer,
   WeightResponse,
 } from '@core/contracts/dashboard'
@@ -23,6 +26,8 @@ export type {
   OrderDetail,
   OrdersView,
   PackageRecommendationAnswer,
+  RefundAnswer,
+  UnsettledRefund,
   WebhookEventAnswer,
 }
 
@@ -65,3 +70,23 @@ export const setProductWeight = (id: number, weight: number) =>
 
 export const calculatePackage = (itemCount: number) =>
   apiRequest<PackageRecommendationAnswer>('POST', '/api/calculate-package', { itemCount })
+
+/** The body of POST /api/orders/{id}/refunds: lines or an amount, restock, reason. */
+export interface RefundBody {
+  lines?: { lineId: number; quantity: number }[]
+  amount?: string
+  restock: boolean
+  reason?: string
+}
+
+/** One press of Refund: `key` is the form's Idempotency-Key, so a retried request is the same refund. */
+export const refundOrder = (id: number, body: RefundBody, key: string) =>
+  apiRequest<RefundResponse>('POST', `/api/orders/${id}/refunds`, body, {
+    headers: { 'idempotency-key': key },
+  })
+
+export const cancelOrder = (id: number, reason: string) =>
+  apiRequest<OrderActionResponse>('POST', `/api/orders/${id}/cancel`, reason ? { reason } : {})
+
+export const fetchFailedRefunds = (signal?: AbortSignal) =>
+  apiRequest<UnsettledRefund[]>('GET', '/api/dashboard/failed-refunds', undefined, { signal })

@@ -6,5 +6,5 @@ export interface OrderActions {
   ship(order: DashboardOrder): Promise<void>
   /** Orders with an action under way: their buttons are disabled. */
   busy: ReadonlySet<number>
-  open(order: DashboardOrder, opener: HTMLElement): void
+  open(order: Pick<DashboardOrder, 'id'>, opener: HTMLElement): void
 }

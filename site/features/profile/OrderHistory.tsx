@@ -57,6 +57,8 @@ export function OrderHistory() {
               </div>
               <p className="text-sm text-muted">
                 Placed {orderDate(order.createdAt)} · {formatCurrency(order.totalAmount)}
+                {order.cancelledAt && ` · Cancelled ${orderDate(order.cancelledAt)}`}
+                {order.refunded > 0 && ` · Refunded ${formatCurrency(order.refunded)}`}
               </p>
               <ul className="mt-2 text-sm">
                 {order.items.map((item) => (

@@ -4,6 +4,7 @@ import { statusLabel } from '@core/rules/order-status'
 import { useEffect, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { fetchOrder, type UserOrderDetail } from './api'
+import OrderRefunds from './OrderRefunds'
 import { orderDate, orderNumberFrom } from './profile-form'
 import { useSignedInUser } from './use-signed-in-user'
 
@@ -139,8 +140,13 @@ export default function OrderPage() {
               Status
             </h2>
             <p className="mt-2 font-bold tracking-wide">{statusLabel(order.status)}</p>
+            {order.cancelledAt && (
+              <p className="mt-2 text-sm">Cancelled on {orderDate(order.cancelledAt)}.</p>
+            )}
             <p className="mt-2 text-sm">
-              {order.trackingNumber ? (
+              {order.cancelledAt ? (
+                'Nothing will be sent.'
+              ) : order.trackingNumber ? (
                 <>
                   Tracking number ({order.carrier}): <span className="font-mono">{order.trackingNumber}</span>
                 </>
@@ -149,6 +155,7 @@ export default function OrderPage() {
               )}
             </p>
           </section>
+          <OrderRefunds order={order} />
           <section
             aria-labelledby="ship-to-heading"
             className="rounded-lg border border-line bg-surface p-4 sm:p-6"

@@ -204,6 +204,8 @@ describe('orders', () => {
       status: 'pending',
       totalAmount: expect.any(Number),
       trackingNumber: null,
+      refunded: 0,
+      cancelledAt: null,
       items: [{ productName: 'Hammered Citrus', quantity: 2 }],
     })
     expect(history[1].totalAmount).toBeGreaterThanOrEqual(42)

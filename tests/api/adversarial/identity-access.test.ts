@@ -198,8 +198,8 @@ function staffRoutes(): { method: string; path: string; body?: unknown }[] {
     .map((route) => {
       const id = route.path.endsWith('/emails/retry')
         ? orders.emailFailed
-        : route.path.endsWith('/retry')
-          ? orders.failed
+        : route.path.endsWith('/retry') || route.path.endsWith('/cancel')
+          ? orders.failed // never shipped: it can be cancelled
           : orders.labelled
       const path = route.path.startsWith('/api/products/')
         ? route.path.replace(':id', '2')
@@ -210,7 +210,9 @@ function staffRoutes(): { method: string; path: string; body?: unknown }[] {
           ? { weight: 2.8 }
           : route.path === '/api/calculate-package'
             ? { itemCount: 3 }
-            : undefined
+            : route.path.endsWith('/refunds')
+              ? { amount: '1.00', restock: false }
+              : undefined
       return { method: route.method, path, body }
     })
 }
@@ -234,6 +236,9 @@ describe('the staff access matrix', () => {
         'PATCH /api/products/n/stock',
         'GET /api/webhooks',
         'POST /api/calculate-package',
+        'POST /api/orders/n/refunds',
+        'POST /api/orders/n/cancel',
+        'GET /api/dashboard/failed-refunds',
       ]),
     )
     const matrix: string[] = []
@@ -248,7 +253,9 @@ describe('the staff access matrix', () => {
     // Staff last, once nothing above has changed anything.
     for (const { method, path, body } of routes) {
       const res = await shop.call(method, path, body, { cookie: staff.cookie })
-      expect([method, path, res.status]).toEqual([method, path, 200])
+      // A refund is made: 201, as every call that creates something answers.
+      const made = method === 'POST' && path.endsWith('/refunds') ? 201 : 200
+      expect([method, path, res.status]).toEqual([method, path, made])
     }
   })
 

@@ -93,8 +93,14 @@ export async function createSession(
   items: Items,
   rate: Pick<RateAnswer, 'id'>,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Promise<{ sessionId: string; url: string }> {
-  const res = await shop.call('POST', '/api/create-checkout-session', sessionBody(items, rate, extra))
+  const res = await shop.call(
+    'POST',
+    '/api/create-checkout-session',
+    sessionBody(items, rate, extra),
+    headers,
+  )
   const body = await res.json()
   if (res.status !== 200) throw new Error(`session not created: ${res.status} ${JSON.stringify(body)}`)
   return body as { sessionId: string; url: string }

@@ -138,7 +138,7 @@ describe('orders', () => {
       const bad = await asStaff('GET', `/api/orders?status=${query}`)
       expect([query, bad.status]).toEqual([query, 422])
       expect((await bad.json()).error).toBe(
-        'status must be one or more of pending, processing, label_created, shipped, failed, separated by commas.',
+        'status must be one or more of pending, processing, label_created, shipped, failed, cancelled, refunded, separated by commas.',
       )
     }
   })

@@ -223,7 +223,7 @@ describe('bad input', () => {
     [
       'status',
       'lost',
-      'status must be one or more of pending, processing, label_created, shipped, failed, separated by commas.',
+      'status must be one or more of pending, processing, label_created, shipped, failed, cancelled, refunded, separated by commas.',
     ],
   ])('?%s=%s is a 422 that says what is expected', async (field, value, message) => {
     for (const path of ['/api/orders', '/api/orders/export.csv']) {

@@ -53,6 +53,9 @@ export interface PaidOrderOptions {
   name?: string
   email?: string
   service?: string
+  discountCode?: string
+  /** The Cookie header of a signed-in shopper: the order joins their account. */
+  cookie?: string
 }
 
 /** A paid order through the demo provider's own pay endpoint: its id and checkout session. */
@@ -71,7 +74,9 @@ export async function payForOrder(
       customer_email: options.email ?? 'dana@example.com',
       shipping_address: address,
       billing_address: address,
+      discount_code: options.discountCode ?? null,
     },
+    options.cookie ? { cookie: options.cookie } : {},
   )
   const res = await shop.call('POST', `/api/demo-payments/${sessionId}/pay`, PAYING_CARD)
   expect(res.status).toBe(200)

@@ -48,7 +48,15 @@ test('orders and webhook events read back for the dashboard and the account page
 
   const counts = await orders.counts(startOfDay)
   expect(counts.placedSince).toBe(3)
-  expect(counts.byStatus).toEqual({ pending: 0, processing: 0, label_created: 3, shipped: 0, failed: 0 })
+  expect(counts.byStatus).toEqual({
+    pending: 0,
+    processing: 0,
+    label_created: 3,
+    shipped: 0,
+    failed: 0,
+    cancelled: 0,
+    refunded: 0,
+  })
   shop.clock.advance(1)
   expect((await orders.counts(shop.clock.now())).placedSince).toBe(0)
 

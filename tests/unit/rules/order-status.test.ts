@@ -10,10 +10,19 @@ import {
 } from '@core/rules/order-status'
 
 test('statuses in lifecycle order', () => {
-  expect(ORDER_STATUSES).toEqual(['pending', 'processing', 'label_created', 'shipped', 'failed'])
+  expect(ORDER_STATUSES).toEqual([
+    'pending',
+    'processing',
+    'label_created',
+    'shipped',
+    'failed',
+    'cancelled',
+    'refunded',
+  ])
   expect(isOrderStatus('shipped')).toBe(true)
+  expect(isOrderStatus('cancelled')).toBe(true)
   expect(isOrderStatus('SHIPPED')).toBe(false)
-  expect(isOrderStatus('cancelled')).toBe(false)
+  expect(isOrderStatus('canceled')).toBe(false)
 })
 
 describe('statusLabel (upper case, first underscore as a space)', () => {
@@ -21,6 +30,8 @@ describe('statusLabel (upper case, first underscore as a space)', () => {
     ['pending', 'PENDING'],
     ['label_created', 'LABEL CREATED'],
     ['failed', 'FAILED'],
+    ['cancelled', 'CANCELLED'],
+    ['refunded', 'REFUNDED'],
     ['some_other_state', 'SOME OTHER_STATE'],
   ])('%p → %p', (status, label) => {
     expect(statusLabel(status)).toBe(label)
@@ -35,6 +46,18 @@ describe('canMove', () => {
     ['processing', 'failed'],
     ['label_created', 'failed'],
     ['failed', 'processing'],
+    // Cancel: any order that has not shipped (the server also checks that it never shipped).
+    ...(['pending', 'processing', 'label_created', 'failed', 'refunded'] as const).map(
+      (from) => [from, 'cancelled'] as [OrderStatus, OrderStatus],
+    ),
+    // Nothing left to refund: any order not cancelled, shipped ones too.
+    ...(['pending', 'processing', 'label_created', 'shipped', 'failed'] as const).map(
+      (from) => [from, 'refunded'] as [OrderStatus, OrderStatus],
+    ),
+    // A refund that fails later gives the order back the status it had.
+    ...(['pending', 'processing', 'label_created', 'shipped', 'failed'] as const).map(
+      (to) => ['refunded', to] as [OrderStatus, OrderStatus],
+    ),
   ]
 
   test('every pair of statuses: only the listed moves are allowed', () => {
@@ -46,18 +69,28 @@ describe('canMove', () => {
     }
   })
 
-  test('shipped is final and nothing skips a step', () => {
-    expect(ORDER_STATUSES.some((to) => canMove('shipped', to))).toBe(false)
+  test('cancelled is final, shipped only refunds, and nothing skips a step', () => {
+    expect(ORDER_STATUSES.some((to) => canMove('cancelled', to))).toBe(false)
+    expect(ORDER_STATUSES.filter((to) => canMove('shipped', to))).toEqual(['refunded'])
+    expect(canMove('shipped', 'cancelled')).toBe(false)
     expect(canMove('pending', 'shipped')).toBe(false)
     expect(canMove('pending', 'label_created')).toBe(false)
     expect(canMove('failed', 'shipped')).toBe(false)
   })
 
   test('statusesThatCanMoveTo gives the WHERE clause for a conditional update', () => {
-    expect(statusesThatCanMoveTo('processing')).toEqual(['pending', 'failed'])
-    expect(statusesThatCanMoveTo('failed')).toEqual(['processing', 'label_created'])
-    expect(statusesThatCanMoveTo('shipped')).toEqual(['label_created'])
-    expect(statusesThatCanMoveTo('pending')).toEqual([])
+    expect(statusesThatCanMoveTo('processing')).toEqual(['pending', 'failed', 'refunded'])
+    expect(statusesThatCanMoveTo('failed')).toEqual(['processing', 'label_created', 'refunded'])
+    expect(statusesThatCanMoveTo('shipped')).toEqual(['label_created', 'refunded'])
+    expect(statusesThatCanMoveTo('cancelled')).toEqual([
+      'pending',
+      'processing',
+      'label_created',
+      'failed',
+      'refunded',
+    ])
+    // Only a failed refund gives an order back its first status.
+    expect(statusesThatCanMoveTo('pending')).toEqual(['refunded'])
   })
 })
 

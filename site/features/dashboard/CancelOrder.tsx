@@ -1,0 +1,75 @@
+import { formatCurrency } from '@core/rules/money'
+import { useId, useState } from 'react'
+import { cancelOrder, type OrderDetail } from './api'
+
+/**
+ * Cancel, for an order that has not shipped: a confirmation that says what will happen (a refund of what
+ * is left, the label voided, every unit back on the shelf) with an optional reason, then the server's answer.
+ */
+export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (message: string) => void }) {
+  const [confirming, setConfirming] = useState(false)
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const reasonId = useId()
+  if (!order.cancellable) return null
+
+  async function confirm() {
+    setBusy(true)
+    setError(null)
+    try {
+      const answer = await cancelOrder(order.id, reason.trim())
+      setConfirming(false)
+      onDone(answer.message)
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The order could not be cancelled.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (!confirming) {
+    return (
+      <button type="button" className="btn-outline !px-3 !py-1.5 text-xs" onClick={() => setConfirming(true)}>
+        Cancel Order
+      </button>
+    )
+  }
+  return (
+    <fieldset className="grid w-full gap-2 rounded-md border border-line p-3 text-sm">
+      <legend className="sr-only">Cancel this order</legend>
+      <p>
+        Cancel this order? {formatCurrency(order.refundable)} is refunded to the customer's card, the label is
+        voided, and the customer gets an e-mail. This cannot be undone.
+      </p>
+      <label htmlFor={reasonId} className="font-semibold">
+        Reason (optional)
+      </label>
+      <input
+        id={reasonId}
+        className="field"
+        maxLength={500}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {error && (
+        <p role="alert" className="font-semibold text-danger">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <button type="button" className="btn-primary !px-3 !py-1.5 text-xs" disabled={busy} onClick={confirm}>
+          {busy ? 'Cancelling…' : 'Yes, Cancel Order'}
+        </button>
+        <button
+          type="button"
+          className="btn-outline !px-3 !py-1.5 text-xs"
+          disabled={busy}
+          onClick={() => setConfirming(false)}
+        >
+          Keep Order
+        </button>
+      </div>
+    </fieldset>
+  )
+}

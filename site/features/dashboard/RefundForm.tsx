@@ -1,0 +1,185 @@
+import { formatCurrency } from '@core/rules/money'
+import { useId, useState } from 'react'
+import { type OrderDetail, type RefundBody, refundOrder } from './api'
+
+type Mode = 'lines' | 'amount'
+
+/** A fresh Idempotency-Key for each refund staff set up: pressing again after a lost answer is the same refund. */
+const newKey = () => `dash-${crypto.randomUUID()}`
+
+/** What the form asks for, or a message saying what is missing. */
+function bodyOf(mode: Mode, units: Record<number, number>, amount: string, restock: boolean, reason: string) {
+  const why = reason.trim() ? { reason: reason.trim() } : {}
+  if (mode === 'amount') {
+    if (!/^\d+(\.\d{1,2})?$/.test(amount.trim())) return 'Enter an amount such as 12.50.'
+    return { amount: amount.trim(), restock: false, ...why } satisfies RefundBody
+  }
+  const lines = Object.entries(units)
+    .filter(([, quantity]) => quantity > 0)
+    .map(([lineId, quantity]) => ({ lineId: Number(lineId), quantity }))
+  if (lines.length === 0) return 'Choose at least one item to refund.'
+  return { lines, restock, ...why } satisfies RefundBody
+}
+
+/**
+ * Refund by items (units of each line, with a choice to put them back on the shelf) or by an amount (a
+ * damaged jar, shipping), with a reason; a confirmation with the amount, then the server's answer.
+ */
+export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (message: string) => void }) {
+  const [open, setOpen] = useState(false)
+  const [mode, setMode] = useState<Mode>('lines')
+  const [units, setUnits] = useState<Record<number, number>>({})
+  const [amount, setAmount] = useState('')
+  const [restock, setRestock] = useState(true)
+  const [reason, setReason] = useState('')
+  const [confirming, setConfirming] = useState<RefundBody | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [key, setKey] = useState(newKey)
+  const id = useId()
+  if (order.refundable <= 0) return null
+
+  if (!open) {
+    return (
+      <button type="button" className="btn-outline !px-3 !py-1.5 text-xs" onClick={() => setOpen(true)}>
+        Refund
+      </button>
+    )
+  }
+
+  function review() {
+    const body = bodyOf(mode, units, amount, restock, reason)
+    if (typeof body === 'string') return setError(body)
+    setError(null)
+    setConfirming(body)
+  }
+
+  async function send(body: RefundBody) {
+    setBusy(true)
+    setError(null)
+    try {
+      const answer = await refundOrder(order.id, body, key)
+      setOpen(false)
+      setConfirming(null)
+      setUnits({})
+      setAmount('')
+      setKey(newKey())
+      onDone(answer.message)
+    } catch (caught) {
+      setConfirming(null)
+      setError(caught instanceof Error ? caught.message : 'The refund could not be made.')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const chosen = order.lines.reduce(
+    (sum, line) => sum + ((units[line.id] ?? 0) * line.paid) / line.quantity,
+    0,
+  )
+  return (
+    <fieldset className="grid w-full gap-2 rounded-md border border-line p-3 text-sm" disabled={busy}>
+      <legend className="px-1 font-bold uppercase">Refund (up to {formatCurrency(order.refundable)})</legend>
+      <div className="flex gap-4">
+        {(['lines', 'amount'] as const).map((value) => (
+          <label key={value} className="flex items-center gap-1">
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={mode === value}
+              onChange={() => setMode(value)}
+            />
+            {value === 'lines' ? 'By items' : 'By amount'}
+          </label>
+        ))}
+      </div>
+      {mode === 'lines' ? (
+        <>
+          {order.lines.map((line) => {
+            const left = line.quantity - line.refundedQuantity
+            return (
+              <label key={line.id} className="flex items-center justify-between gap-2">
+                <span>
+                  {line.name} ({left} of {line.quantity} left to refund)
+                </span>
+                <input
+                  type="number"
+                  className="field w-20"
+                  min={0}
+                  max={left}
+                  disabled={left === 0}
+                  value={units[line.id] ?? 0}
+                  aria-label={`Units of ${line.name} to refund`}
+                  onChange={(e) =>
+                    setUnits({
+                      ...units,
+                      [line.id]: Math.max(0, Math.min(left, Number(e.target.value) || 0)),
+                    })
+                  }
+                />
+              </label>
+            )
+          })}
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
+            Put the refunded units back on the shelf
+          </label>
+        </>
+      ) : (
+        <label className="grid gap-1">
+          Amount in dollars
+          <input
+            className="field"
+            inputMode="decimal"
+            value={amount}
+            placeholder="12.50"
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        </label>
+      )}
+      <label className="grid gap-1">
+        Reason (optional)
+        <input className="field" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      {error && (
+        <p role="alert" className="font-semibold text-danger">
+          {error}
+        </p>
+      )}
+      {confirming ? (
+        <fieldset className="grid gap-2">
+          <legend className="sr-only">Confirm the refund</legend>
+          <p>
+            Refund {confirming.amount ? `$${confirming.amount}` : `about ${formatCurrency(chosen)}`} to the
+            customer's card? The customer gets an e-mail.
+          </p>
+          <div className="flex gap-2">
+            <button
+              type="button"
+              className="btn-primary !px-3 !py-1.5 text-xs"
+              onClick={() => send(confirming)}
+            >
+              {busy ? 'Refunding…' : 'Yes, Refund'}
+            </button>
+            <button
+              type="button"
+              className="btn-outline !px-3 !py-1.5 text-xs"
+              onClick={() => setConfirming(null)}
+            >
+              Back
+            </button>
+          </div>
+        </fieldset>
+      ) : (
+        <div className="flex gap-2">
+          <button type="button" className="btn-primary !px-3 !py-1.5 text-xs" onClick={review}>
+            Review Refund
+          </button>
+          <button type="button" className="btn-outline !px-3 !py-1.5 text-xs" onClick={() => setOpen(false)}>
+            Close
+          </button>
+        </div>
+      )}
+    </fieldset>
+  )
+}

@@ -1,0 +1,133 @@
+// Staff cancel an order that has not shipped: a full refund of what is left, the label voided, the
+// discount's use released, status cancelled, one e-mail, a history line; 409 when shipped or cancelled.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { discountRedemptions } from '../../../db/schema/discounts'
+import { onHand } from '../stock/helpers'
+import { orderRow, payForOrder } from '../support/orders'
+import { createRefundShop, json, providerRefunds, type RefundShop, refundRows } from './helpers'
+
+setDefaultTimeout(60_000)
+
+let r: RefundShop
+
+beforeAll(async () => {
+  r = await createRefundShop()
+})
+afterAll(() => {
+  r.events.held = true
+  r.shop.close()
+})
+
+const number = (id: number) => String(id).padStart(6, '0')
+const cancelMails = (id: number) =>
+  r.mailer.sent.filter((mail) => mail.subject.includes(`${number(id)} is cancelled`))
+
+describe('cancel', () => {
+  test('a labelled order: refunded in full, label voided, units back, status cancelled, one e-mail, history', async () => {
+    await json(
+      await r.asStaff('PATCH', '/api/products/1/stock', { variants: { 'Hammered Citrus': 10 } }),
+      200,
+    )
+    const { id, sessionId } = await payForOrder(r.shop)
+    await r.shop.runDueJobs()
+    const sold = await onHand(r.shop, 1, 'Hammered Citrus')
+    const before = await orderRow(r.shop, id)
+    expect(before?.status).toBe('label_created')
+    const answer = await json<{ message: string; order: { status: string } }>(
+      await r.asStaff('POST', `/api/orders/${id}/cancel`, { reason: 'Customer changed their mind' }),
+      200,
+    )
+    expect(answer.order.status).toBe('cancelled')
+    expect(answer.message).toContain('is cancelled')
+    const atProvider = await providerRefunds(r.shop, sessionId)
+    expect(atProvider.map((refund) => refund.amount)).toEqual([before?.totalCents ?? -1])
+    expect((await refundRows(r.shop, id)).map((row) => [row.origin, row.status])).toEqual([
+      ['cancel', 'succeeded'],
+    ])
+    await r.shop.runDueJobs()
+    await r.shop.runDueJobs()
+    expect(r.voids.map((label) => label.trackingNumber)).toContain(before?.shippoTrackingNumber ?? 'none')
+    expect((await orderRow(r.shop, id))?.labelVoidStatus).not.toBeNull()
+    expect(cancelMails(id)).toHaveLength(1)
+    // Every unit the order took is back on the shelf, once.
+    expect(sold).toBeLessThan(10)
+    expect(await onHand(r.shop, 1, 'Hammered Citrus')).toBe(10)
+    await json(
+      await r.asStaff('PATCH', '/api/products/1/stock', { variants: { 'Hammered Citrus': null } }),
+      200,
+    )
+    const detail = await json<{
+      status: string
+      history: { to: string; reason: string }[]
+      cancellable: boolean
+    }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+    expect(detail.status).toBe('cancelled')
+    expect(detail.cancellable).toBe(false)
+    expect(
+      detail.history.some(
+        (entry) => entry.to === 'cancelled' && entry.reason.includes('Customer changed their mind'),
+      ),
+    ).toBe(true)
+  })
+
+  test('a cancelled order again, or a shipped one, is a 409 with the reason', async () => {
+    const { id } = await payForOrder(r.shop)
+    await r.shop.runDueJobs()
+    await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+    const again = await r.asStaff('POST', `/api/orders/${id}/cancel`)
+    expect(again.status).toBe(409)
+    expect((await again.json()).error).toContain('already cancelled')
+
+    const shipped = await payForOrder(r.shop)
+    await r.shop.runDueJobs()
+    expect((await r.asStaff('POST', `/api/orders/${shipped.id}/ship`)).status).toBe(200)
+    const res = await r.asStaff('POST', `/api/orders/${shipped.id}/cancel`)
+    expect(res.status).toBe(409)
+    expect((await res.json()).error).toContain('has shipped')
+    expect(await refundRows(r.shop, shipped.id)).toHaveLength(0)
+  })
+
+  test('after a partial refund, cancel refunds only what is left', async () => {
+    const { id, sessionId } = await payForOrder(r.shop)
+    const total = (await orderRow(r.shop, id))?.totalCents ?? 0
+    await json(await r.asStaff('POST', `/api/orders/${id}/refunds`, { amount: '1.00', restock: false }), 201)
+    await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+    const amounts = (await providerRefunds(r.shop, sessionId))
+      .map((refund) => refund.amount)
+      .sort((a, b) => a - b)
+    expect(amounts).toEqual([100, total - 100].sort((a, b) => a - b))
+  })
+
+  test('two staff pressing Cancel at once: one cancel, one refund at the provider, one e-mail', async () => {
+    const { id, sessionId } = await payForOrder(r.shop)
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => r.asStaff('POST', `/api/orders/${id}/cancel`)),
+    )
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409])
+    expect(await providerRefunds(r.shop, sessionId)).toHaveLength(1)
+    await r.shop.runDueJobs()
+    expect(cancelMails(id)).toHaveLength(1)
+  })
+
+  test("a cancel releases the discount's use", async () => {
+    const { id } = await payForOrder(r.shop, { discountCode: 'GRIT15', email: 'once@example.com' })
+    expect((await orderRow(r.shop, id))?.discountCode).toBe('GRIT15')
+    await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+    const [use] = await r.shop.deps.db
+      .select()
+      .from(discountRedemptions)
+      .where(eq(discountRedemptions.orderRef, number(id)))
+    expect(use?.status).toBe('released')
+  })
+
+  test('a label job still queued buys no label for a cancelled order', async () => {
+    const { id } = await payForOrder(r.shop)
+    const bought = r.carrier.state.bought.length
+    await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+    await r.shop.runDueJobs()
+    expect(r.carrier.state.bought.length).toBe(bought)
+    expect((await orderRow(r.shop, id))?.status).toBe('cancelled')
+  })
+})

@@ -1,0 +1,148 @@
+// Refunds made in the payment provider's dashboard arrive as signed events through the webhook's event
+// store: each changes the order once, delivered twice or out of order; a failed refund becomes refundable
+// again and shows on the dashboard.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { RefundResponse, UnsettledRefund } from '@core/contracts/dashboard'
+import { sql } from 'drizzle-orm'
+import { orderRow, payForOrder } from '../support/orders'
+import { createRefundShop, json, type RefundShop, refundRows } from './helpers'
+
+setDefaultTimeout(60_000)
+
+let r: RefundShop
+
+beforeAll(async () => {
+  r = await createRefundShop()
+})
+afterAll(() => {
+  r.events.held = true
+  r.shop.close()
+})
+
+/** The stored payload of every event the demo provider queued for this session's refunds, oldest first. */
+async function refundEvents() {
+  return r.shop.deps.db.all<{ id: string; type: string; payload: string }>(
+    sql`select id, type, payload from demo_payment_events where type like '%refund%' order by created_at, rowid`,
+  )
+}
+
+/** Posts a stored event to the webhook again, signed as the provider signs it. */
+async function redeliver(payload: string): Promise<number> {
+  const stripe = await import('stripe')
+  const { DEMO_WEBHOOK_SECRET } = await import('../../../api/adapters/demo-payments')
+  const signature = await new stripe.default('sk_test_x').webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: DEMO_WEBHOOK_SECRET,
+    timestamp: Math.floor(r.shop.clock.now().getTime() / 1000),
+  })
+  const res = await r.shop.app.handle(
+    new Request('http://localhost:4321/api/stripe/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    }),
+  )
+  return res.status
+}
+
+const historyOf = async (id: number) =>
+  (await json<{ history: { reason: string }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)).history
+
+describe("refunds made in the provider's dashboard", () => {
+  test('delivered twice and out of order: recorded once, one history line, one e-mail', async () => {
+    const { id, sessionId } = await payForOrder(r.shop)
+    const order = await orderRow(r.shop, id)
+    if (!order?.paymentRef) throw new Error('the order keeps no payment reference')
+    const before = (await refundEvents()).length
+    r.events.held = true
+    await r.demo.refund({
+      paymentRef: order.paymentRef,
+      amountCents: 500,
+      reason: null,
+      idempotencyKey: `dashboard-${sessionId}`,
+      metadata: {},
+    })
+    const events = (await refundEvents()).slice(before)
+    expect(events.map((event) => event.type).sort()).toEqual(['charge.refunded', 'refund.created'])
+    // Out of order (the charge's news before the refund's), then each again.
+    for (const event of [...events].reverse()) expect(await redeliver(event.payload)).toBe(200)
+    for (const event of events) expect(await redeliver(event.payload)).toBe(200)
+    r.events.held = false
+    await r.events.deliver()
+    const rows = await refundRows(r.shop, id)
+    expect(rows.map((row) => [row.origin, row.status, row.amountCents])).toEqual([
+      ['provider', 'succeeded', 500],
+    ])
+    const lines = (await historyOf(id)).filter((entry) => entry.reason.includes("provider's dashboard"))
+    expect(lines).toHaveLength(1)
+    await r.shop.runDueJobs()
+    expect(
+      r.mailer.sent.filter((mail) =>
+        mail.subject.includes(`refund for order ${String(id).padStart(6, '0')}`),
+      ),
+    ).toHaveLength(1)
+    expect((await orderRow(r.shop, id))?.status).not.toBe('refunded')
+  })
+
+  test('a refund of everything in the dashboard makes the order refunded', async () => {
+    const { id, sessionId } = await payForOrder(r.shop)
+    const order = await orderRow(r.shop, id)
+    if (!order?.paymentRef) throw new Error('the order keeps no payment reference')
+    await r.demo.refund({
+      paymentRef: order.paymentRef,
+      amountCents: order.totalCents,
+      reason: null,
+      idempotencyKey: `dashboard-all-${sessionId}`,
+      metadata: {},
+    })
+    await r.events.deliver()
+    expect((await orderRow(r.shop, id))?.status).toBe('refunded')
+    const again = await r.asStaff('POST', `/api/orders/${id}/refunds`, { amount: '0.01', restock: false })
+    expect(again.status).toBe(409)
+  })
+})
+
+describe('a refund the provider fails', () => {
+  test('failed once however often its events come: refundable again, listed for staff, order reopened', async () => {
+    const { id } = await payForOrder(r.shop)
+    const order = await orderRow(r.shop, id)
+    if (!order) throw new Error('no order')
+    const made = await json<RefundResponse>(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, {
+        amount: (order.totalCents / 100).toFixed(2),
+        restock: false,
+      }),
+      201,
+    )
+    await r.events.deliver()
+    expect((await orderRow(r.shop, id))?.status).toBe('refunded')
+    const [row] = await refundRows(r.shop, id)
+    if (!row?.providerRefundId) throw new Error('no provider id')
+    const before = (await refundEvents()).length
+    await r.demo.failRefund(row.providerRefundId, 'expired_or_canceled_card')
+    await r.events.deliver()
+    for (const event of (await refundEvents()).slice(before)) expect(await redeliver(event.payload)).toBe(200)
+    const [failed] = await refundRows(r.shop, id)
+    expect(failed).toMatchObject({ id: made.refund.id, status: 'failed' })
+    expect((await orderRow(r.shop, id))?.status).toBe(order.status)
+    const failures = (await historyOf(id)).filter((entry) =>
+      entry.reason.includes('failed at the payment provider'),
+    )
+    expect(failures).toHaveLength(1)
+    const listed = await json<UnsettledRefund[]>(await r.asStaff('GET', '/api/dashboard/failed-refunds'), 200)
+    expect(listed.find((entry) => entry.refund.id === made.refund.id)).toMatchObject({
+      refundable: order.totalCents / 100,
+      refund: { status: 'failed' },
+    })
+    // Staff refund again: the amount is refundable, and the failed refund leaves the list.
+    await json(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, {
+        amount: (order.totalCents / 100).toFixed(2),
+        restock: false,
+      }),
+      201,
+    )
+    const after = await json<UnsettledRefund[]>(await r.asStaff('GET', '/api/dashboard/failed-refunds'), 200)
+    expect(after.some((entry) => entry.refund.id === made.refund.id)).toBe(false)
+  })
+})

@@ -1,0 +1,143 @@
+// Staff cancel and refund on the dashboard: a search by the customer's e-mail finds their two orders; the
+// unshipped one is cancelled, one unit of a line of the shipped one is refunded with restock. The shopper's
+// order pages show the cancellation and the refund. axe on the order dialog with its refund form.
+import AxeBuilder from '@axe-core/playwright'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { signUp } from './support/accounts'
+import { expect, test, waitForIsland } from './support/fixtures'
+import { addStaff, STAFF_PASSWORD } from './support/staff'
+
+const HOME = {
+  name: 'Robin Refund',
+  street1: '12 Mill Rd',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  country: 'US',
+}
+const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Robin Refund' }
+
+function unique(name: string): string {
+  return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}`
+}
+
+/** Buys `items` through the shop's own calls with the page's cookies (the order joins the account). */
+async function buy(
+  request: APIRequestContext,
+  origin: string,
+  email: string,
+  items: { id: number; quantity: number }[],
+) {
+  const headers = { origin }
+  const rates = await request.post('/api/shipping/rates', {
+    headers,
+    data: {
+      address: HOME,
+      items: items.map((item) => ({ ...item, name: 'x', weight: '3.0' })),
+      subtotal: '1.00',
+    },
+  })
+  const rate = ((await rates.json()) as { rates: { id: string }[] }).rates[0]
+  const session = await request.post('/api/create-checkout-session', {
+    headers,
+    data: {
+      line_items: items.map((item) => ({ product_id: item.id, quantity: item.quantity })),
+      customer_email: email,
+      shipping_address: HOME,
+      shipping_rate: { id: rate?.id },
+    },
+  })
+  expect(session.status()).toBe(200)
+  const { sessionId } = (await session.json()) as { sessionId: string }
+  expect((await request.post(`/api/demo-payments/${sessionId}/pay`, { headers, data: CARD })).status()).toBe(
+    200,
+  )
+}
+
+async function signInStaff(page: Page, email: string) {
+  await page.goto('/login?next=/dashboard')
+  await waitForIsland(page, 'LoginForm')
+  await page.getByLabel(/^Email/).fill(email)
+  await page.getByLabel(/^Password/).fill(STAFF_PASSWORD)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await waitForIsland(page, 'DashboardPage')
+}
+
+test('staff cancel an unshipped order and refund one line of a shipped one; the shopper sees both', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const origin = baseURL ?? ''
+  const email = `${unique(`refund.${testInfo.project.name}`)}@example.com`
+  await signUp(page, email, 'Robin')
+  await buy(page.request, origin, email, [{ id: 1, quantity: 1 }])
+  await buy(page.request, origin, email, [
+    { id: 1, quantity: 2 },
+    { id: 2, quantity: 1 },
+  ])
+
+  const staffEmail = `${unique(`refunder.${testInfo.project.name}`)}@example.com`
+  addStaff(staffEmail)
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  await signInStaff(staff, staffEmail)
+
+  // The search by e-mail: the customer's two orders, newest first.
+  await staff.getByRole('searchbox', { name: 'Search orders' }).fill(email)
+  const rows = staff.locator('tr[data-order]')
+  await expect(rows).toHaveCount(2)
+  const shippedNumber = (await rows.nth(0).getAttribute('data-order')) ?? ''
+  const cancelNumber = (await rows.nth(1).getAttribute('data-order')) ?? ''
+  // The newer order's label is bought by the background job; then it is handed to the carrier.
+  await expect(async () => {
+    const res = await staff.request.post(`/api/orders/${Number(shippedNumber)}/ship`, { headers: { origin } })
+    expect(res.status()).toBe(200)
+  }).toPass({ timeout: 30_000 })
+
+  // Cancel the older, unshipped order, after a confirmation.
+  await staff.getByRole('button', { name: `#${cancelNumber} details` }).click()
+  let dialog = staff.getByRole('dialog', { name: `Order #${cancelNumber}` })
+  await dialog.getByRole('button', { name: 'Cancel Order' }).click()
+  await dialog.getByLabel('Reason (optional)').fill('Changed their mind')
+  await dialog.getByRole('button', { name: 'Yes, Cancel Order' }).click()
+  await expect(dialog.getByRole('status')).toContainText(`Order ${cancelNumber} is cancelled`)
+  await expect(dialog.getByText('CANCELLED').first()).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+
+  // Refund one unit of the shipped order's first line, back on the shelf.
+  await staff.getByRole('button', { name: `#${shippedNumber} details` }).click()
+  dialog = staff.getByRole('dialog', { name: `Order #${shippedNumber}` })
+  await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click()
+  await dialog.getByRole('spinbutton').first().fill('1')
+  await expect(dialog.getByLabel('Put the refunded units back on the shelf')).toBeChecked()
+  await dialog.getByLabel('Reason (optional)').fill('Cracked lid')
+  // axe on the staff page (the fixture checks the shopper's): the dialog with its refund form open.
+  const audit = await new AxeBuilder({ page: staff }).include('.dashboard-dialog').analyze()
+  expect(audit.violations.map((violation) => violation.id)).toEqual([])
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  await dialog.getByRole('button', { name: 'Yes, Refund' }).click()
+  await expect(dialog.getByRole('status')).toContainText(`of order ${shippedNumber}`)
+  await expect(dialog.getByRole('list', { name: `Refunds of order ${shippedNumber}` })).toContainText(
+    'Cracked lid',
+  )
+  await staffContext.close()
+
+  // The shopper's order pages.
+  await page.goto(`/account/orders?number=${cancelNumber}`)
+  await waitForIsland(page, 'OrderPage')
+  await expect(page.getByText('CANCELLED', { exact: true })).toBeVisible()
+  await expect(page.getByText(/Cancelled on/)).toBeVisible()
+  await expect(page.getByText('Cancellation refund')).toBeVisible()
+  await page.goto(`/account/orders?number=${shippedNumber}`)
+  await waitForIsland(page, 'OrderPage')
+  await expect(page.getByText('SHIPPED', { exact: true })).toBeVisible()
+  const refunds = page.getByRole('region', { name: 'Refunds' })
+  await expect(refunds).toContainText('Refund')
+  await expect(refunds).toContainText('1 ×')
+  await expect(refunds).not.toContainText('Cracked lid')
+})

@@ -1,0 +1,148 @@
+import { describe, expect, test } from 'bun:test'
+import {
+  countsAsRefunded,
+  linePaidCents,
+  lineRefundCents,
+  parseRefundRequest,
+  REFUND_REASON_MAX,
+  refundStatusAfter,
+} from '@core/rules/refunds'
+import fc from 'fast-check'
+
+describe('a line refund is its share of what was paid', () => {
+  const line = { unitCents: 1800, quantity: 3, discountCents: 100 }
+
+  test('what the line paid: price × quantity less its share of the discount', () => {
+    expect(linePaidCents(line)).toBe(5300)
+  })
+
+  test('units refunded one by one add up to exactly what the line paid', () => {
+    const parts = [0, 1, 2].map((already) => lineRefundCents(line, already, 1))
+    expect(parts.reduce((sum, part) => sum + part, 0)).toBe(5300)
+    // The discount is spread over the units, never more than a cent apart.
+    expect(Math.max(...parts) - Math.min(...parts)).toBeLessThanOrEqual(1)
+  })
+
+  test('the whole line at once is what it paid; shipping is never part of it', () => {
+    expect(lineRefundCents(line, 0, 3)).toBe(5300)
+    expect(lineRefundCents({ unitCents: 2100, quantity: 1, discountCents: 0 }, 0, 1)).toBe(2100)
+  })
+
+  test('any split of a line, in any order of refunds, adds up to what it paid', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 20 }),
+        (unitCents, quantity, discountPercent, steps) => {
+          const discountCents = Math.floor((unitCents * quantity * discountPercent) / 100)
+          const paid = { unitCents, quantity, discountCents }
+          let refunded = 0
+          let cents = 0
+          for (const step of steps) {
+            const units = Math.min(step, quantity - refunded)
+            if (units === 0) break
+            cents += lineRefundCents(paid, refunded, units)
+            refunded += units
+          }
+          if (refunded === quantity) expect(cents).toBe(linePaidCents(paid))
+          else expect(cents).toBeLessThanOrEqual(linePaidCents(paid))
+        },
+      ),
+    )
+  })
+
+  test('refuses units the line does not have', () => {
+    expect(() => lineRefundCents(line, 2, 2)).toThrow(RangeError)
+    expect(() => lineRefundCents(line, 0, 0)).toThrow(RangeError)
+  })
+})
+
+describe('parseRefundRequest', () => {
+  test('by lines and quantities', () => {
+    expect(
+      parseRefundRequest({ lines: [{ lineId: 7, quantity: 2 }], restock: true, reason: ' Damaged jar ' }),
+    ).toEqual({
+      ok: true,
+      request: {
+        lines: [{ lineId: 7, quantity: 2 }],
+        amountCents: null,
+        restock: true,
+        reason: 'Damaged jar',
+      },
+    })
+  })
+
+  test('by an amount in dollars', () => {
+    expect(parseRefundRequest({ amount: '12.50', restock: false })).toEqual({
+      ok: true,
+      request: { lines: null, amountCents: 1250, restock: false, reason: null },
+    })
+  })
+
+  test.each([
+    [null, 'The refund must be a JSON object'],
+    [[], 'The refund must be a JSON object'],
+    [{ restock: false }, 'Refund either lines (with quantities) or an amount'],
+    [{ amount: '5.00', lines: [{ lineId: 1, quantity: 1 }], restock: false }, 'either lines'],
+    [{ amount: '5.00' }, 'restock must be true or false'],
+    [{ amount: '5.00', restock: 'yes' }, 'restock must be true or false'],
+    [{ amount: '0', restock: false }, 'more than $0.00'],
+    [{ amount: '-1', restock: false }, 'dollar amount'],
+    [{ amount: '1.005', restock: false }, 'dollar amount'],
+    [{ amount: 'ten', restock: false }, 'dollar amount'],
+    [{ amount: true, restock: false }, 'dollar amount'],
+    [{ lines: [], restock: false }, 'at least one line'],
+    [{ lines: 'all', restock: false }, 'at least one line'],
+    [{ lines: [{ lineId: 1 }], restock: false }, 'quantity'],
+    [{ lines: [{ lineId: 1, quantity: 0 }], restock: false }, 'quantity'],
+    [{ lines: [{ lineId: 1, quantity: 1.5 }], restock: false }, 'quantity'],
+    [{ lines: [{ lineId: 'a', quantity: 1 }], restock: false }, 'lineId'],
+    [{ lines: [{ lineId: -3, quantity: 1 }], restock: false }, 'lineId'],
+    [
+      {
+        lines: [
+          { lineId: 1, quantity: 1 },
+          { lineId: 1, quantity: 1 },
+        ],
+        restock: false,
+      },
+      'once',
+    ],
+    [{ amount: '5.00', restock: false, reason: 42 }, 'reason'],
+    [{ amount: '5.00', restock: false, reason: 'x'.repeat(REFUND_REASON_MAX + 1) }, 'reason'],
+  ])('%p is refused: %p', (body, message) => {
+    const parsed = parseRefundRequest(body)
+    expect(parsed.ok).toBe(false)
+    if (!parsed.ok) expect(parsed.message).toContain(message)
+  })
+})
+
+describe('refund statuses only move forward', () => {
+  test('what counts as refunded: asked, pending or succeeded', () => {
+    expect(['requested', 'pending', 'succeeded', 'failed', 'canceled'].map(countsAsRefunded)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ])
+  })
+
+  test.each([
+    ['requested', 'succeeded', 'succeeded'],
+    ['requested', 'pending', 'pending'],
+    ['pending', 'succeeded', 'succeeded'],
+    ['succeeded', 'failed', 'failed'],
+    ['pending', 'canceled', 'canceled'],
+    // Late or repeated news changes nothing.
+    ['succeeded', 'pending', null],
+    ['succeeded', 'succeeded', null],
+    ['failed', 'succeeded', null],
+    ['canceled', 'failed', null],
+    ['failed', 'pending', null],
+  ] as const)('%p on news of %p → %p', (current, news, after) => {
+    expect(refundStatusAfter(current, news)).toBe(after)
+  })
+})
