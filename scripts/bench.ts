@@ -393,6 +393,19 @@ function accountSessions(server: Server): (role: Role) => Promise<Session | { wh
   }
 }
 
+/** The saved cart of a shopper arriving at /shipping: one of the catalogue's products, as the cart store writes it. */
+async function savedCart(serverUrl: string): Promise<string> {
+  const { products } = (await (await fetch(`${serverUrl}/api/catalog`)).json()) as {
+    products: { id: number; name: string; slug: string; category: string; price: string; weight: string }[]
+  }
+  const product = products[0]
+  if (!product) throw new Error('the catalogue is empty: no product to put in the saved cart')
+  const { id, name, slug, category, price, weight } = product
+  return JSON.stringify([
+    { product: { id, name, slug, category, price, weight, image: '/favicon.svg' }, quantity: 1 },
+  ])
+}
+
 async function runLighthousePages(tools: LighthouseTools): Promise<LighthouseSection> {
   const pages: PageScore[] = []
   const server = await startServer({ dir: join(work, 'lighthouse'), core: null, distDir: DIST })
@@ -438,14 +451,24 @@ async function runLighthousePages(tools: LighthouseTools): Promise<LighthouseSec
         continue
       }
       run += 1
-      console.log(`Lighthouse ${page.path}${page.signedInAs ? ` (signed in: ${page.signedInAs})` : ''}`)
+      console.log(
+        `Lighthouse ${page.path}${page.signedInAs ? ` (signed in: ${page.signedInAs})` : ''}${page.withSavedCart ? ' (with a saved cart)' : ''}`,
+      )
+      const savedLocally = page.withSavedCart ? { cart: await savedCart(server.url) } : undefined
+      const browserState =
+        session || savedLocally
+          ? {
+              ...(session ? { cookies: session.cookies } : {}),
+              ...(savedLocally ? { localStorage: savedLocally } : {}),
+            }
+          : undefined
       const attempt = () =>
         runLighthouse(tools, page, `${server.url}${page.path}`, {
           outFile: join(work, `lighthouse-${run}.json`),
           timeoutMs: Math.min(120_000, DEADLINE - Date.now() - 15_000),
           token,
           indexing,
-          ...(session ? { cookies: session.cookies } : {}),
+          ...(browserState ? { browserState } : {}),
         })
       let score = await attempt()
       // Trace recording fails now and then on a busy machine (NO_NAVSTART …): one more try if time allows.

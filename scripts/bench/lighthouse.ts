@@ -24,6 +24,11 @@ export interface LighthousePage {
   path: string
   /** Measured signed in: a customer's account page, the staff dashboard. Budgets are in targets.ts. */
   signedInAs?: Role
+  /**
+   * Opened with a product in the saved cart, as a shopper arrives from /cart: /shipping with an empty cart
+   * goes back to /cart before it paints, which is not the page a shopper waits for.
+   */
+  withSavedCart?: true
 }
 
 /** The pages with Lighthouse budgets (docs/architecture.md#performance-budgets); one product page, one teaser and one policy stand for the others. */
@@ -36,7 +41,7 @@ export const LIGHTHOUSE_PAGES: LighthousePage[] = [
   { path: '/heal-her' },
   { path: '/privacy-policy' },
   { path: '/cart' },
-  { path: '/shipping' },
+  { path: '/shipping', withSavedCart: true },
   { path: '/login' },
   { path: '/profile', signedInAs: 'customer' },
   { path: '/dashboard', signedInAs: 'staff' },
@@ -267,24 +272,28 @@ export function summarise(page: LighthousePage, lhr: Lhr, indexing: 'indexable' 
   }
 }
 
-/** Sends one DevTools protocol command to the browser and waits for its answer. */
-async function devtools(socketUrl: string, method: string, params: unknown): Promise<void> {
+/** Sends one DevTools protocol command to the browser (or one of its pages) and waits for its answer. */
+async function devtools(socketUrl: string, method: string, params: unknown): Promise<unknown> {
   const socket = new WebSocket(socketUrl)
   try {
     await new Promise<void>((resolve, reject) => {
       socket.onopen = () => resolve()
       socket.onerror = () => reject(new Error(`could not open ${socketUrl}`))
     })
-    const answered = new Promise<void>((resolve, reject) => {
+    const answered = new Promise<unknown>((resolve, reject) => {
       socket.onmessage = (event) => {
-        const message = JSON.parse(String(event.data)) as { id?: number; error?: { message: string } }
+        const message = JSON.parse(String(event.data)) as {
+          id?: number
+          error?: { message: string }
+          result?: unknown
+        }
         if (message.id !== 1) return
         if (message.error) reject(new Error(`${method}: ${message.error.message}`))
-        else resolve()
+        else resolve(message.result)
       }
     })
     socket.send(JSON.stringify({ id: 1, method, params }))
-    await Promise.race([
+    return await Promise.race([
       answered,
       Bun.sleep(10_000).then(() => {
         throw new Error(`${method}: no answer in 10 s`)
@@ -295,15 +304,42 @@ async function devtools(socketUrl: string, method: string, params: unknown): Pro
   }
 }
 
+/** What the browser holds for the site before Lighthouse opens the page. */
+export interface BrowserState {
+  cookies?: SessionCookie[]
+  localStorage?: Record<string, string>
+}
+
+/** Writes local storage for the site from a page of its own (robots.txt), then closes that page. */
+async function saveLocalStorage(port: number, siteUrl: string, entries: Record<string, string>) {
+  const opened = await fetch(`http://127.0.0.1:${port}/json/new?${siteUrl}/robots.txt`, { method: 'PUT' })
+  const target = (await opened.json()) as { id: string; webSocketDebuggerUrl: string }
+  const expression = `location.origin === ${JSON.stringify(siteUrl)} && document.readyState === 'complete' ? (Object.entries(${JSON.stringify(entries)}).forEach(([k, v]) => localStorage.setItem(k, v)), true) : false`
+  try {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
+      const answer = (await devtools(target.webSocketDebuggerUrl, 'Runtime.evaluate', {
+        expression,
+        returnByValue: true,
+      })) as { result?: { value?: unknown } }
+      if (answer.result?.value === true) return
+    }
+    throw new Error(`local storage for ${siteUrl} not saved in 10 s`)
+  } finally {
+    await fetch(`http://127.0.0.1:${port}/json/close/${target.id}`)
+  }
+}
+
 /**
  * Chromium started as Lighthouse's chrome-launcher starts it (its default flags, a fresh profile), holding
- * the session's cookies for the site. A signed-in page needs them in the browser itself: sent as an extra
- * request header, the server would see them but the page's own scripts would not, and the page would send
- * the visitor to /login. Lighthouse clears caches and service workers before a run, never cookies.
+ * what a returning visitor's browser holds for the site: the session's cookies for a signed-in page, saved
+ * local storage (the cart) for a checkout page. They must be in the browser itself: sent as an extra
+ * request header, the server would see cookies but the page's own scripts would not, and the page would
+ * send the visitor to /login. Lighthouse clears caches and service workers before a run, never cookies or
+ * local storage.
  */
-async function browserWithCookies(
+async function preparedBrowser(
   siteUrl: string,
-  cookies: SessionCookie[],
+  held: BrowserState,
   options: { profileDir: string; log: string; token: string },
 ): Promise<{ port: number; stop(): Promise<void> }> {
   const launcherFlags = (await import(join(TOOLS_DIR, 'node_modules/chrome-launcher/dist/flags.js'))) as {
@@ -342,8 +378,9 @@ async function browserWithCookies(
       }
     }
     if (socketUrl === null) throw new Error(`Chromium did not open its DevTools port ${port}`)
+    if (held.localStorage) await saveLocalStorage(port, siteUrl, held.localStorage)
     await devtools(socketUrl, 'Storage.setCookies', {
-      cookies: cookies.map((cookie) => ({
+      cookies: (held.cookies ?? []).map((cookie) => ({
         name: cookie.name,
         value: cookie.value,
         url: siteUrl,
@@ -374,15 +411,15 @@ export async function runLighthouse(
     timeoutMs: number
     token: string
     indexing: 'indexable' | 'noindex'
-    /** The session of a signed-in page. */
-    cookies?: SessionCookie[]
+    /** The session of a signed-in page, the saved cart of a checkout page. */
+    browserState?: BrowserState
   },
 ): Promise<PageScore> {
   rmSync(options.outFile, { force: true })
   let browser: { port: number; stop(): Promise<void> } | null = null
-  if (options.cookies) {
+  if (options.browserState) {
     try {
-      browser = await browserWithCookies(new URL(url).origin, options.cookies, {
+      browser = await preparedBrowser(new URL(url).origin, options.browserState, {
         profileDir: `${options.outFile}.profile`,
         log: `${options.outFile}.chromium.log`,
         token: options.token,
@@ -391,7 +428,7 @@ export async function runLighthouse(
       return {
         page,
         status: 'failed',
-        why: `signed-in browser: ${error instanceof Error ? error.message : String(error)}`,
+        why: `prepared browser: ${error instanceof Error ? error.message : String(error)}`,
       }
     }
   }

@@ -479,16 +479,16 @@ function lighthouseBudgetText(): string {
 function lighthouseSection(input: LighthouseSection): string[] {
   const lines = ['## 5. Lighthouse', '']
   lines.push(
-    `Mobile, default (simulated) throttling, one run per page with a fresh Chromium profile, after the load tests; Lighthouse waits at most ${input.maxWaitForLoadMs / 1000} s for a page to go quiet (its default is 45 s) so the whole benchmark stays under 10 minutes. ${input.serverNote} Signed-in pages are measured in a browser holding the session cookies of an account made for the run (a customer for /profile, staff for /dashboard), signed in through \`POST /api/auth/login\`. A page that answers 404 is not built yet and is skipped. Budgets (docs/architecture.md#performance-budgets): ${lighthouseBudgetText()}. TBT has no budget of its own and is shown for diagnosis.`,
+    `Mobile, default (simulated) throttling, one run per page with a fresh Chromium profile, after the load tests; Lighthouse waits at most ${input.maxWaitForLoadMs / 1000} s for a page to go quiet (its default is 45 s) so the whole benchmark stays under 10 minutes. ${input.serverNote} Signed-in pages are measured in a browser holding the session cookies of an account made for the run (a customer for /profile, staff for /dashboard), signed in through \`POST /api/auth/login\`; /shipping is opened with one product in the saved cart (written into the browser's local storage first), as a shopper arrives from /cart, since with an empty cart it goes back to /cart before it paints. A page that answers 404 is not built yet and is skipped. Budgets (docs/architecture.md#performance-budgets): ${lighthouseBudgetText()}. TBT has no budget of its own and is shown for diagnosis.`,
     '',
   )
   if (input.failure) lines.push(`**Lighthouse did not finish:** ${input.failure}`, '')
   lines.push(
-    '| page | signed in | Performance | Accessibility | Best Practices | SEO | FCP | LCP | TBT | CLS | budget | result |',
+    '| page | signed in or holding | Performance | Accessibility | Best Practices | SEO | FCP | LCP | TBT | CLS | budget | result |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|',
   )
   for (const page of input.pages) {
-    const who = page.page.signedInAs ?? '–'
+    const who = page.page.signedInAs ?? (page.page.withSavedCart ? 'saved cart' : '–')
     const indexing = page.indexing ?? 'unknown'
     const budget = describePageBudget(page.page.path, indexing)
     const verdict = lighthouseVerdict(page)
