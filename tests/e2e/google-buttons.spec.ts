@@ -4,6 +4,7 @@
 // fit it, so nothing moves once a page has loaded and no link leads to a page that cannot work.
 import type { Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
+import { layoutShiftTotal, watchLayoutShifts } from './support/layout-shift'
 
 const NO_GOOGLE = process.env.E2E_NO_GOOGLE_URL ?? ''
 
@@ -11,22 +12,6 @@ const GOOGLE_BUTTONS = [
   { path: '/login', island: 'LoginForm', name: 'Sign in with Google' },
   { path: '/signup', island: 'SignupForm', name: 'Sign up with Google' },
 ]
-
-/** Records layout shifts from the first paint, as the shell's own test does. */
-async function watchLayoutShifts(page: Page) {
-  await page.addInitScript(() => {
-    const shifts: number[] = []
-    ;(window as unknown as { layoutShifts: number[] }).layoutShifts = shifts
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & {
-        value: number
-        hadRecentInput: boolean
-      })[]) {
-        if (!entry.hadRecentInput) shifts.push(entry.value)
-      }
-    }).observe({ type: 'layout-shift', buffered: true })
-  })
-}
 
 /** How far the heading 'New to Grit & Whisker?' or 'Already have an account?' line sits, before and after hydration. */
 async function signUpLineTop(page: Page): Promise<number> {
@@ -63,9 +48,7 @@ test.describe('without Google sign-in', () => {
       await waitForIsland(page, island)
       await expect(page.getByRole('link', { name: /google/i })).toHaveCount(0)
       expect(await signUpLineTop(page)).toBe(before)
-      const shifted = await page.evaluate(() =>
-        (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0),
-      )
+      const shifted = await layoutShiftTotal(page)
       expect(shifted).toBeLessThanOrEqual(0.01)
       await axe()
     })

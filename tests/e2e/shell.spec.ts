@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test'
 import { WELCOME_FLAGS } from '../../site/features/welcome/flags'
 import { expect, test, waitForIsland, waitForSplash } from './support/fixtures'
+import { layoutShiftTotal, watchLayoutShifts } from './support/layout-shift'
 
 const TOOLBOX = [
   ['Whisker Oil', '/products/whisker-oil'],
@@ -1004,25 +1005,12 @@ test.describe('security and stability', () => {
   })
 
   test('the shell does not shift the layout while it loads (CLS ≤ 0.01)', async ({ page }) => {
-    await page.addInitScript(() => {
-      const shifts: number[] = []
-      ;(window as unknown as { layoutShifts: number[] }).layoutShifts = shifts
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & {
-          value: number
-          hadRecentInput: boolean
-        })[]) {
-          if (!entry.hadRecentInput) shifts.push(entry.value)
-        }
-      }).observe({ type: 'layout-shift', buffered: true })
-    })
+    await watchLayoutShifts(page)
     await page.goto('/')
     await waitForIsland(page, 'SiteHeader')
     await waitForIsland(page, 'ToastViewport')
     await waitForSplash(page)
-    const total = await page.evaluate(() =>
-      (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0),
-    )
+    const total = await layoutShiftTotal(page)
     expect(total).toBeLessThanOrEqual(0.01)
   })
 })

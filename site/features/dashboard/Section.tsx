@@ -10,6 +10,11 @@ export function Section(props: {
   loadingText: string
   /** Shown under the title whatever the state (the orders' search, which must stay usable on an error). */
   toolbar?: ReactNode
+  /**
+   * Draw the children from the start (they show placeholders until the data comes), so the panel is as
+   * tall while loading as after and nothing below it moves; the loading line is then for screen readers.
+   */
+  keepShape?: boolean
   children: ReactNode
 }) {
   return (
@@ -28,11 +33,11 @@ export function Section(props: {
         </p>
       )}
       {!props.hasData && props.loading && !props.error && (
-        <p role="status" className="mt-3 text-muted">
+        <p role="status" className={props.keepShape ? 'sr-only' : 'mt-3 text-muted'}>
           {props.loadingText}
         </p>
       )}
-      {props.hasData && <div className="mt-4">{props.children}</div>}
+      {(props.hasData || props.keepShape) && <div className="mt-4">{props.children}</div>}
     </section>
   )
 }

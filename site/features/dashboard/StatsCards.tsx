@@ -18,13 +18,14 @@ export function StatsCards({ state }: { state: Polled<DashboardStats> }) {
       error={state.error}
       hasData={state.data !== null}
       loadingText="Loading numbers..."
+      keepShape
     >
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         {CARDS.map((card) => (
           <div key={card.key} className="rounded-md border border-line p-3">
             <dt className="text-sm font-semibold uppercase text-muted">{card.label}</dt>
             <dd className="font-display text-3xl font-bold" data-stat={card.key}>
-              {state.data?.[card.key] ?? 0}
+              {state.data ? state.data[card.key] : <span aria-hidden="true">–</span>}
             </dd>
           </div>
         ))}
