@@ -63,12 +63,13 @@ interface Lane {
  * CPU priorities (nice values) of the lanes. Some unit, API and drill tests measure time (a drill's deadline,
  * equal answer times for known and unknown e-mails, a rate counter's cost per request), so they must never
  * wait behind the browsers: they run first in line, the browser tests next, and the static checks and the
- * build-output tests, which measure nothing, take what is left. Raising a priority needs root (as CI runs);
- * otherwise the browser tests step back instead, for as long as they run.
+ * build-output tests, which measure nothing, take what is left. Raising a priority needs root (as CI runs):
+ * then the timed tests go ahead even of Chromium, which as root raises its browser and GPU processes to -8.
+ * Without root the browser tests step back instead, for as long as they run.
  */
 const isRoot = process.getuid?.() === 0
 const PRIORITY = {
-  timed: isRoot ? -5 : 0,
+  timed: isRoot ? -10 : 0,
   browser: isRoot ? 0 : 5,
   untimed: 10,
 }
