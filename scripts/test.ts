@@ -1,4 +1,7 @@
-// `npm test`: unit and in-process API tests, then a fresh build and the browser tests against the real server.
+// `npm test`: the static checks, unit and in-process API tests and drills, a fresh build, the build-output
+// tests and the browser tests against the real server. After the build, the parts that do not depend on each
+// other run at the same time (see "Lanes" below): the browser tests are the long pole, and the others mostly
+// wait on timers, child processes and the disk, so on two cores they fit around it.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,57 +9,138 @@ import { formatTally, sumTally } from './adversarial-tally'
 
 const bun = process.execPath
 
-/** Totals over both runners, printed last as one plain 'N passed, N failed' line. */
+/** Totals over every runner, printed last as one plain 'N passed, N failed' line. */
 const totals = { passed: 0, failed: 0 }
 
-async function tee(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream): Promise<string> {
-  let text = ''
-  const decoder = new TextDecoder()
-  for await (const chunk of stream) {
-    out.write(chunk)
-    text += decoder.decode(chunk, { stream: true })
-  }
-  return text
-}
-
-/** Runs a test runner, showing its output as it comes, and adds its pass/fail counts to the totals. */
-async function runCounted(
-  label: string,
-  cmd: string[],
-  count: (output: string) => { passed: number; failed: number },
-  env: Record<string, string> = {},
-): Promise<void> {
-  console.log(`\n▶ ${label}: ${cmd.join(' ')}`)
-  const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
-  const [out, err] = await Promise.all([tee(child.stdout, process.stdout), tee(child.stderr, process.stderr)])
-  const exitCode = await child.exited
-  const counted = count(out + err)
-  totals.passed += counted.passed
-  totals.failed += counted.failed
-  if (exitCode !== 0) {
-    console.error(`\n✖ ${label} failed (exit ${exitCode})`)
-    console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`)
-    process.exit(exitCode)
-  }
-}
-
+type Counts = { passed: number; failed: number }
 const lastNumber = (output: string, pattern: RegExp) => Number([...output.matchAll(pattern)].at(-1)?.[1] ?? 0)
-const bunCounts = (output: string) => ({
+const bunCounts = (output: string): Counts => ({
   passed: lastNumber(output, /^\s*(\d+) pass$/gm),
   failed: lastNumber(output, /^\s*(\d+) fail$/gm),
 })
-const playwrightCounts = (output: string) => ({
+const playwrightCounts = (output: string): Counts => ({
   passed: lastNumber(output, /^\s*(\d+) passed\b/gm),
   failed: lastNumber(output, /^\s*(\d+) failed\b/gm) + lastNumber(output, /^\s*(\d+) flaky\b/gm),
 })
 
+const elapsed = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`
+
+/** Runs one command in the foreground, its output straight to the terminal; a failure ends the run. */
 function run(label: string, cmd: string[], env: Record<string, string> = {}): void {
   console.log(`\n▶ ${label}: ${cmd.join(' ')}`)
   const result = Bun.spawnSync(cmd, { stdout: 'inherit', stderr: 'inherit', env: { ...process.env, ...env } })
   if (result.exitCode !== 0) {
     console.error(`\n✖ ${label} failed (exit ${result.exitCode})`)
+    console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`)
     process.exit(result.exitCode ?? 1)
   }
+}
+
+/** One command of a lane; `count` reads its pass/fail counts for the totals. */
+interface Step {
+  label: string
+  cmd: string[]
+  env?: Record<string, string>
+  count?: (output: string) => Counts
+  /** Printed into the lane's output after the step passed. */
+  after?: () => string
+}
+
+/**
+ * A lane runs its steps one after another and stops at the first that fails. Lanes run side by side: one
+ * shows its output as it comes (whole lines only), the others keep theirs and print it in one block when
+ * they end, so no runner's lines are ever mixed with another's.
+ */
+interface Lane {
+  name: string
+  steps: Step[]
+  live?: boolean
+  /** Its niceness (see PRIORITY); 0 when not given. */
+  nice?: number
+}
+
+/**
+ * CPU priorities (nice values) of the lanes. Some unit, API and drill tests measure time (a drill's deadline,
+ * equal answer times for known and unknown e-mails, a rate counter's cost per request), so they must never
+ * wait behind the browsers: they run first in line, the browser tests next, and the static checks and the
+ * build-output tests, which measure nothing, take what is left. Raising a priority needs root (as CI runs):
+ * then the timed tests go ahead even of Chromium, which as root raises its browser and GPU processes to -8.
+ * Without root the browser tests step back instead, for as long as they run.
+ */
+const isRoot = process.getuid?.() === 0
+const PRIORITY = {
+  timed: isRoot ? -10 : 0,
+  browser: isRoot ? 0 : 5,
+  untimed: 10,
+}
+
+/** Writes whole lines as they come; holds a partial line until its end arrives. */
+function lineWriter(out: NodeJS.WriteStream) {
+  let pending = ''
+  return {
+    write(text: string) {
+      pending += text
+      const end = pending.lastIndexOf('\n')
+      if (end < 0) return
+      out.write(pending.slice(0, end + 1))
+      pending = pending.slice(end + 1)
+    },
+    flush() {
+      if (pending) out.write(`${pending}\n`)
+      pending = ''
+    },
+  }
+}
+
+async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string) => void): Promise<string> {
+  let text = ''
+  const decoder = new TextDecoder()
+  for await (const chunk of stream) {
+    const piece = decoder.decode(chunk, { stream: true })
+    text += piece
+    onText(piece)
+  }
+  return text
+}
+
+async function runLane(lane: Lane): Promise<boolean> {
+  const started = performance.now()
+  let buffer = ''
+  const stdout = lineWriter(process.stdout)
+  const stderr = lineWriter(process.stderr)
+  const keep = (text: string) => {
+    buffer += text
+  }
+  const say = (text: string) => (lane.live ? stdout.write(text) : keep(text))
+  console.log(`▶ ${lane.name}: started${lane.live ? '' : ' (its output follows when it ends)'}`)
+  let passed = true
+  for (const step of lane.steps) {
+    const cmd = lane.nice ? ['nice', '-n', String(lane.nice), ...step.cmd] : step.cmd
+    say(`\n▶ ${step.label}: ${step.cmd.join(' ')}\n`)
+    const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...step.env } })
+    const [out, err] = await Promise.all([
+      collect(child.stdout, (text) => say(text)),
+      collect(child.stderr, (text) => (lane.live ? stderr.write(text) : keep(text))),
+    ])
+    const exitCode = await child.exited
+    if (step.count) {
+      const counted = step.count(out + err)
+      totals.passed += counted.passed
+      totals.failed += counted.failed
+    }
+    if (exitCode !== 0) {
+      say(`\n✖ ${step.label} failed (exit ${exitCode})\n`)
+      passed = false
+      break
+    }
+    if (step.after) say(step.after())
+  }
+  stdout.flush()
+  stderr.flush()
+  const header = `\n━━━ ${lane.name}: ${passed ? 'passed' : 'FAILED'} in ${elapsed(started)} ━━━`
+  if (lane.live) console.log(header)
+  else process.stdout.write(`${header}\n${buffer.replace(/\n?$/, '\n')}━━━ end of ${lane.name} ━━━\n`)
+  return passed
 }
 
 /** Debian's Chromium drives the browser tests; Playwright cannot download its own browsers here. */
@@ -80,16 +164,15 @@ function findChromium(): string {
 }
 
 /** What the adversarial suites tried and what the drills survived, as SECURITY.md's tables quote them. */
-function printCounts(tallyFile: string, drillFile: string): void {
+function countsReport(tallyFile: string, drillFile: string): string {
   const tally = sumTally(existsSync(tallyFile) ? readFileSync(tallyFile, 'utf8') : '')
-  console.log(`\n▶ adversarial suites\n${formatTally(tally)}`)
   const drills = existsSync(drillFile) ? readFileSync(drillFile, 'utf8').trim() : ''
-  console.log(`\n▶ fault drills\n${drills || 'no drill counts recorded'}`)
+  return `\n▶ adversarial suites\n${formatTally(tally)}\n\n▶ fault drills\n${drills || 'no drill counts recorded'}\n`
 }
 
 /**
  * `npm test` runs every part; `npm run test:unit`, `test:api`, `test:drills` and `test:e2e` one each. The
- * static checks (content, types, layers, references, format) come with the unit tests: they take seconds.
+ * static checks (content, types, layers, references, format) come with the unit tests.
  */
 const PARTS = ['unit', 'api', 'drills', 'e2e'] as const
 type Part = (typeof PARTS)[number]
@@ -99,40 +182,20 @@ if (only !== undefined && !PARTS.includes(only)) {
   process.exit(2)
 }
 const runs = (part: Part) => only === undefined || only === part
+const started = performance.now()
 
+// First, one after another (each seconds): what the later parts read. Astro's sync and build write the same
+// caches (.astro/, node_modules/.astro), so they never run at the same time.
 if (runs('unit')) {
   // Every content file, as the build reads it, first: a broken product or page fails here in a second, with
   // the file, line, field and fix, before the content-type sync would stop on it less clearly.
   run('content check', [bun, 'scripts/check-content.ts'])
-  // Strict TypeScript is part of the contract between site, API and tests: a type error fails the run.
-  // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet.
+  // `astro sync` writes the content-collection types (.astro/) that a clean checkout does not have yet and the
+  // type check reads.
   run('content types', [bun, '--bun', 'node_modules/.bin/astro', 'sync'])
-  run('type check', ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'])
-  // The layers read one way (docs/architecture.md#layers): an import against them, or a circle, fails the run.
-  run('import layers', [bun, 'scripts/check-imports.ts'])
-  // Every "why" points at a document in the repository: a citation of one that is not here fails the run.
-  run('document references', [bun, 'scripts/check-doc-refs.ts'])
-  // Units a newcomer can read at once (docs/architecture.md): no function in api/ over 80 lines, no
-  // component in site/ over 200.
-  run('unit sizes', [bun, 'scripts/check-sizes.ts'])
-  // One formatter and linter (docs/architecture.md#conventions): drift or a lint error fails the run like a type error.
-  run('lint and format', ['node', 'node_modules/.bin/biome', 'ci', '.'])
 }
-const folders = (['unit', 'api', 'drills'] as const).filter(runs).map((part) => `tests/${part}`)
-if (folders.length > 0) {
-  // The adversarial suites count the attacks they try and the drills the faults they survive (SECURITY.md).
-  const countsDir = mkdtempSync(join(tmpdir(), 'shop-test-counts-'))
-  const tallyFile = join(countsDir, 'attacks.tsv')
-  const drillFile = join(countsDir, 'drills.md')
-  await runCounted(`tests: ${folders.join(', ')}`, [bun, 'test', ...folders], bunCounts, {
-    ADVERSARIAL_TALLY: tallyFile,
-    DRILL_COUNTS: drillFile,
-  })
-  if (runs('api') || runs('drills')) printCounts(tallyFile, drillFile)
-  rmSync(countsDir, { recursive: true, force: true })
-}
+const chromium = runs('e2e') ? findChromium() : ''
 if (runs('e2e')) {
-  const chromium = findChromium()
   // Built for the address the browser tests serve it on (playwright.config.ts), so its canonical links,
   // sitemap and cards are on the origin under test.
   run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'], {
@@ -142,17 +205,92 @@ if (runs('e2e')) {
   // docs/architecture.md#performance-budgets: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails,
   // and so does a README table that is not what this build measures (npm run budget writes it).
   run('JavaScript budget', [bun, 'scripts/js-budget.ts', '--check'])
-  // The built site as search engines read it (sitemap, robots.txt, cards, JSON-LD), and a second build of a
-  // copy with drafts and PUBLIC_URL set, plus `astro dev` showing the drafts.
-  await runCounted('build output', [bun, 'test', 'tests/build'], bunCounts)
+}
+
+// Lanes: from here on nothing writes what another part reads (the build's dist/ is only read), so the parts
+// run side by side and a failure in any of them fails the run once all have ended.
+const lanes: Lane[] = []
+if (runs('unit')) {
+  lanes.push({
+    name: 'static checks',
+    nice: PRIORITY.untimed,
+    steps: [
+      // Strict TypeScript is part of the contract between site, API and tests: a type error fails the run.
+      { label: 'type check', cmd: ['node', 'node_modules/.bin/tsc', '--noEmit', '-p', '.'] },
+      // The layers read one way (docs/architecture.md#layers): an import against them, or a circle, fails the run.
+      { label: 'import layers', cmd: [bun, 'scripts/check-imports.ts'] },
+      // Every "why" points at a document in the repository: a citation of one that is not here fails the run.
+      { label: 'document references', cmd: [bun, 'scripts/check-doc-refs.ts'] },
+      // Units a newcomer can read at once (docs/architecture.md): no function in api/ over 80 lines, no
+      // component in site/ over 200.
+      { label: 'unit sizes', cmd: [bun, 'scripts/check-sizes.ts'] },
+      // One formatter and linter (docs/architecture.md#conventions): drift or a lint error fails the run like a type error.
+      { label: 'lint and format', cmd: ['node', 'node_modules/.bin/biome', 'ci', '.'] },
+    ],
+  })
+}
+const folders = (['unit', 'api', 'drills'] as const).filter(runs).map((part) => `tests/${part}`)
+const countsDir = mkdtempSync(join(tmpdir(), 'shop-test-counts-'))
+if (folders.length > 0) {
+  // The adversarial suites count the attacks they try and the drills the faults they survive (SECURITY.md).
+  const tallyFile = join(countsDir, 'attacks.tsv')
+  const drillFile = join(countsDir, 'drills.md')
+  lanes.push({
+    name: `tests: ${folders.join(', ')}`,
+    nice: PRIORITY.timed,
+    steps: [
+      {
+        label: `tests: ${folders.join(', ')}`,
+        cmd: [bun, 'test', ...folders],
+        env: { ADVERSARIAL_TALLY: tallyFile, DRILL_COUNTS: drillFile },
+        count: bunCounts,
+        after: () => (runs('api') || runs('drills') ? countsReport(tallyFile, drillFile) : ''),
+      },
+    ],
+  })
+}
+if (runs('e2e')) {
+  lanes.push({
+    name: 'build output',
+    nice: PRIORITY.untimed,
+    steps: [
+      // The built site as search engines read it (sitemap, robots.txt, cards, JSON-LD), and a second build of
+      // a copy with drafts and PUBLIC_URL set, plus `astro dev` showing the drafts.
+      { label: 'build output', cmd: [bun, 'test', 'tests/build'], count: bunCounts },
+    ],
+  })
   // Both browser-test shops (with and without Google sign-in) start from nothing.
   for (const dir of ['./data/e2e', './data/e2e-no-google']) rmSync(dir, { recursive: true, force: true })
-  await runCounted(
-    'browser tests',
-    ['node', 'node_modules/.bin/playwright', 'test', ...(only === 'e2e' ? process.argv.slice(3) : [])],
-    playwrightCounts,
-    { CHROMIUM_PATH: chromium },
-  )
+  lanes.push({
+    name: 'browser tests',
+    nice: PRIORITY.browser,
+    steps: [
+      {
+        label: 'browser tests',
+        cmd: [
+          'node',
+          'node_modules/.bin/playwright',
+          'test',
+          ...(only === 'e2e' ? process.argv.slice(3) : []),
+        ],
+        env: { CHROMIUM_PATH: chromium },
+        count: playwrightCounts,
+      },
+    ],
+  })
 }
-console.log('\n✔ all tests passed')
+// The longest lane shows its progress as it comes; the others print theirs in one block each when they end.
+const live = lanes.at(-1)
+if (live) live.live = true
+console.log('')
+const results = await Promise.all(lanes.map(runLane))
+rmSync(countsDir, { recursive: true, force: true })
+
+const failed = lanes.filter((_, index) => !results[index]).map((lane) => lane.name)
+if (failed.length > 0) {
+  console.error(`\n✖ failed: ${failed.join('; ')} (${elapsed(started)})`)
+  console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`)
+  process.exit(1)
+}
+console.log(`\n✔ all tests passed in ${elapsed(started)}`)
 console.log(`${totals.passed} passed, ${totals.failed} failed`)

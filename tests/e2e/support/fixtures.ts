@@ -4,8 +4,9 @@
 //   test('…', async ({ page, axe }) => { await page.goto('/'); await axe() })
 //
 // - `axe(options?)` runs axe-core on the page as it is now and fails on any violation, listing each rule,
-//   its help text and the offending elements. It waits for the intro splash to finish first (it covers the
-//   page for 1.2 s and would only confuse the colour-contrast checks).
+//   its help text and the offending elements. It ends the intro splash first (it covers the page for 1.2 s
+//   and would only confuse the colour-contrast checks) by finishing its animations: the page is then as it
+//   is once the splash has faded, without waiting for it.
 // - `waitForIsland(page, 'SiteHeader')` waits for a React island to hydrate before a test uses it.
 // - The first-visit welcome popup is suppressed by default, so it never covers what a test clicks. Tests
 //   of the popup itself opt back in with `test.use({ welcomePopup: true })`. Pages or contexts made by hand
@@ -44,6 +45,19 @@ export async function waitForIsland(page: Page, name: string): Promise<void> {
   })
 }
 
+/**
+ * Jumps the intro splash's animations to their end (faded out and hidden, as they leave it 1.6 s after
+ * the load), for checks that judge the page at rest rather than the splash itself.
+ */
+export async function endSplash(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      if ((animation as CSSAnimation).animationName?.startsWith('splash-')) animation.finish()
+    }
+  })
+  await waitForSplash(page)
+}
+
 /** Waits until the intro splash (if the page has one) has faded out. */
 export async function waitForSplash(page: Page): Promise<void> {
   await expect(page.locator('.splash')).toBeHidden({ timeout: 5_000 })
@@ -78,7 +92,7 @@ export const test = base.extend<{ axe: AxeCheck; welcomePopup: boolean }>({
 
   axe: async ({ page }, use) => {
     await use(async (options = {}) => {
-      if ((await page.locator('.splash').count()) > 0) await waitForSplash(page)
+      if ((await page.locator('.splash').count()) > 0) await endSplash(page)
       let builder = new AxeBuilder({ page })
       for (const selector of options.include ?? []) builder = builder.include(selector)
       for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
