@@ -2,10 +2,10 @@
 // unshipped one is cancelled, one unit of a line of the shipped one is refunded with restock. The shopper's
 // order pages show the cancellation and the refund. axe on the order dialog with its refund form.
 import AxeBuilder from '@axe-core/playwright'
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { APIRequestContext } from '@playwright/test'
 import { signUp } from './support/accounts'
 import { expect, test, waitForIsland } from './support/fixtures'
-import { addStaff, STAFF_PASSWORD } from './support/staff'
+import { addStaff, signInToDashboard } from './support/staff'
 
 const HOME = {
   name: 'Robin Refund',
@@ -58,16 +58,6 @@ async function buy(
   )
 }
 
-async function signInStaff(page: Page, email: string) {
-  await page.goto('/login?next=/dashboard')
-  await waitForIsland(page, 'LoginForm')
-  await page.getByLabel(/^Email/).fill(email)
-  await page.getByLabel(/^Password/).fill(STAFF_PASSWORD)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(/\/dashboard$/)
-  await waitForIsland(page, 'DashboardPage')
-}
-
 test('staff cancel an unshipped order and refund one line of a shipped one; the shopper sees both', async ({
   page,
   browser,
@@ -88,7 +78,7 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   addStaff(staffEmail)
   const staffContext = await browser.newContext()
   const staff = await staffContext.newPage()
-  await signInStaff(staff, staffEmail)
+  await signInToDashboard(staff, staffEmail)
 
   // The search by e-mail: the customer's two orders, newest first.
   await staff.getByRole('searchbox', { name: 'Search orders' }).fill(email)

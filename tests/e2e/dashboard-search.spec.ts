@@ -4,9 +4,8 @@
 // again with Retry. axe on the page with its new parts.
 import { readFileSync } from 'node:fs'
 import { createClient } from '@libsql/client'
-import type { Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
-import { addStaff, DATABASE_URL, STAFF_PASSWORD } from './support/staff'
+import { addStaff, DATABASE_URL, signInToDashboard } from './support/staff'
 
 function unique(name: string): string {
   return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}`
@@ -63,16 +62,6 @@ async function shippedOrderWithFailedEmail(email: string, name: string): Promise
   }
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/login?next=/dashboard')
-  await waitForIsland(page, 'LoginForm')
-  await page.getByLabel(/^Email/).fill(email)
-  await page.getByLabel(/^Password/).fill(STAFF_PASSWORD)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(/\/dashboard$/)
-  await waitForIsland(page, 'DashboardPage')
-}
-
 test('staff find an order by e-mail, filter it by status, export it, read the chart and resend its e-mail', async ({
   page,
   axe,
@@ -83,7 +72,7 @@ test('staff find an order by e-mail, filter it by status, export it, read the ch
   addStaff(staff)
   const customer = `${unique(`Find.Me.${testInfo.project.name}`)}@Example.com`
   const number = await shippedOrderWithFailedEmail(customer, `Robin Finder ${testInfo.project.name}`)
-  await signIn(page, staff)
+  await signInToDashboard(page, staff)
 
   // The search by e-mail, typed as the customer wrote it: the one order, and the address keeps it.
   const search = page.getByRole('searchbox', { name: 'Search orders' })

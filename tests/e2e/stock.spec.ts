@@ -3,9 +3,8 @@
 // offers to lower a line that asks for more than is left. For these, stock is set in the server's database
 // as staff's PATCH /api/products/{id}/stock leaves it; the last test sets it on the dashboard.
 import { createClient } from '@libsql/client'
-import type { Page } from '@playwright/test'
-import { expect, test, waitForIsland } from './support/fixtures'
-import { addStaff, DATABASE_URL, STAFF_PASSWORD } from './support/staff'
+import { expect, test } from './support/fixtures'
+import { addStaff, DATABASE_URL, signInToDashboard } from './support/staff'
 
 /** Barrel & Timber (whisker-tamer): scents Barrel & Timber, Fresh Cut Pine, Unscented. */
 const BALM = 2
@@ -86,16 +85,6 @@ test('the shop card of a product whose first scent is gone cannot add it', async
   )
 })
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/login?next=/dashboard')
-  await waitForIsland(page, 'LoginForm')
-  await page.getByLabel(/^Email/).fill(email)
-  await page.getByLabel(/^Password/).fill(STAFF_PASSWORD)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(/\/dashboard$/)
-  await waitForIsland(page, 'DashboardPage')
-}
-
 test('staff count a product on the dashboard, are told what is wrong, and stop counting it', async ({
   page,
   axe,
@@ -104,7 +93,7 @@ test('staff count a product on the dashboard, are told what is wrong, and stop c
   test.setTimeout(90_000)
   const staff = `stock.${testInfo.project.name}.${Date.now()}@example.com`
   addStaff(staff)
-  await signIn(page, staff)
+  await signInToDashboard(page, staff)
 
   // The Brush & Comb Duo: no scents, so one field.
   const form = page.locator('[data-product="5"] [data-stock-form]')

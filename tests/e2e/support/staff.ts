@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, waitForIsland } from './fixtures'
 
 const ROOT = process.cwd()
 export const STAFF_PASSWORD = 'staff-bench-password'
@@ -23,4 +25,15 @@ export function addStaff(email: string): void {
       stdio: 'pipe',
     },
   )
+}
+
+/** Signs a staff member made by addStaff in through the login form and lands on the hydrated dashboard. */
+export async function signInToDashboard(page: Page, email: string): Promise<void> {
+  await page.goto('/login?next=/dashboard')
+  await waitForIsland(page, 'LoginForm')
+  await page.getByLabel(/^Email/).fill(email)
+  await page.getByLabel(/^Password/).fill(STAFF_PASSWORD)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await waitForIsland(page, 'DashboardPage')
 }
