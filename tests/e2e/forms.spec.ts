@@ -214,6 +214,22 @@ test.describe('checkout and cart forms cannot be sent before they are ready', ()
         if (setUp) await setUp(page)
         const documents = recordDocuments(page)
         const { email, token } = freshEmail('ship')
+        // A shopper arrives with something in the cart: /shipping with an empty one goes back to /cart.
+        await page.addInitScript(() => {
+          const line = {
+            product: {
+              id: 1,
+              name: 'Hammered Citrus',
+              slug: 'whisker-oil',
+              category: 'whisker-oil',
+              price: '21.00',
+              weight: '2.0',
+              image: '/favicon.svg',
+            },
+            quantity: 1,
+          }
+          window.localStorage.setItem('cart', JSON.stringify([line]))
+        })
         await page.goto('/shipping')
         await expect(page.getByRole('button', { name: 'Get Shipping Rates' })).toBeDisabled()
         // A second guard: were the form ever sent, it would be a POST, never a GET with the address.
