@@ -317,11 +317,12 @@ async function saveLocalStorage(port: number, siteUrl: string, entries: Record<s
   const expression = `location.origin === ${JSON.stringify(siteUrl)} && document.readyState === 'complete' ? (Object.entries(${JSON.stringify(entries)}).forEach(([k, v]) => localStorage.setItem(k, v)), true) : false`
   try {
     for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
+      // While the page is still loading it has no context to evaluate in yet: ask again.
       const answer = (await devtools(target.webSocketDebuggerUrl, 'Runtime.evaluate', {
         expression,
         returnByValue: true,
-      })) as { result?: { value?: unknown } }
-      if (answer.result?.value === true) return
+      }).catch(() => null)) as { result?: { value?: unknown } } | null
+      if (answer?.result?.value === true) return
     }
     throw new Error(`local storage for ${siteUrl} not saved in 10 s`)
   } finally {
