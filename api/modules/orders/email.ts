@@ -4,6 +4,7 @@ import { lineLabel } from '@core/rules/catalog'
 import { escapeHtml } from '@core/rules/html'
 import { formatCents } from '@core/rules/money'
 import { formatOrderNumber } from '@core/rules/order-status'
+import { postalAddressLines } from '@core/rules/postal-address'
 import type { MailMessage, ShippingAddress } from '../../adapters/types'
 
 /** What every order e-mail needs of the shop: where it is, and the domain its Message-IDs are on. */
@@ -29,19 +30,6 @@ export interface ConfirmationOrder {
   totalCents: number
   shippingService: string
   lines: { name: string; variant: string | null; unitCents: number; quantity: number }[]
-}
-
-function addressLines(address: ShippingAddress): string[] {
-  const region = [address.city, [address.state, address.zip].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ')
-  return [
-    address.name,
-    address.street1,
-    ...(address.street2 ? [address.street2] : []),
-    region,
-    address.country,
-  ]
 }
 
 /** The order's page for its customer (site/pages/account/orders.astro): they sign in to see it. */
@@ -89,7 +77,7 @@ function confirmation(order: ConfirmationOrder, publicUrl: string): Confirmation
       ],
       ['Total', formatCents(order.totalCents)],
     ],
-    address: addressLines(order.shippingAddress),
+    address: postalAddressLines(order.shippingAddress),
     orderPage: order.userId ? orderPageUrl(publicUrl, order.id) : null,
     publicUrl,
   }
@@ -201,7 +189,7 @@ export function orderShippedEmail(order: ShippedOrder, shop: MailShop): MailMess
   const firstName = order.customerName.split(' ')[0] || order.customerName
   const tracking = order.shippoTrackingNumber
   const link = trackingLink(order)
-  const address = addressLines(order.shippingAddress)
+  const address = postalAddressLines(order.shippingAddress)
 
   const text = [
     `Good news, ${firstName}: your order is on its way!`,

@@ -1,5 +1,6 @@
 import { formatCurrency } from '@core/rules/money'
 import { statusLabel } from '@core/rules/order-status'
+import { postalAddressLines } from '@core/rules/postal-address'
 import type { OrderDetail } from './api'
 import { formatDateTime, formatOunces } from './dashboard-logic'
 
@@ -9,17 +10,9 @@ type Address = OrderDetail['shippingAddress']
 export function AddressLines({ address }: { address: Address }) {
   return (
     <address className="not-italic">
-      {[
-        address.name,
-        address.street1,
-        address.street2,
-        `${address.city}, ${address.state} ${address.zip}`,
-        address.country,
-      ]
-        .filter(Boolean)
-        .map((line) => (
-          <div key={line}>{line}</div>
-        ))}
+      {postalAddressLines(address).map((line) => (
+        <div key={line}>{line}</div>
+      ))}
     </address>
   )
 }

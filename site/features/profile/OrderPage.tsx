@@ -1,6 +1,7 @@
 import { lineLabel } from '@core/rules/catalog'
 import { formatCurrency } from '@core/rules/money'
 import { statusLabel } from '@core/rules/order-status'
+import { postalAddressLines } from '@core/rules/postal-address'
 import { useEffect, useState } from 'react'
 import { ApiError } from '../../lib/api'
 import { fetchOrder, type UserOrderDetail } from './api'
@@ -164,19 +165,11 @@ export default function OrderPage() {
               Ship To
             </h2>
             <address className="mt-2 not-italic">
-              {[
-                address.name,
-                address.street1,
-                address.street2,
-                `${address.city}, ${address.state} ${address.zip}`,
-                address.country,
-              ]
-                .filter(Boolean)
-                .map((line) => (
-                  <span key={line} className="block">
-                    {line}
-                  </span>
-                ))}
+              {postalAddressLines(address).map((line) => (
+                <span key={line} className="block">
+                  {line}
+                </span>
+              ))}
             </address>
           </section>
         </div>

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { isEmail, isUsState, isUsZip, PASSWORD_MIN_LENGTH, US_STATES } from '@core/rules/address'
+import { postalAddressLines } from '@core/rules/postal-address'
 
 describe('US_STATES', () => {
   test('50 states and DC, unique codes, alphabetical by name', () => {
@@ -104,4 +105,31 @@ describe('isEmail', () => {
 
 test('passwords need at least 6 characters', () => {
   expect(PASSWORD_MIN_LENGTH).toBe(6)
+})
+
+describe('postalAddressLines', () => {
+  test('a line each, the second street only when there is one, as a label prints it', () => {
+    const address = {
+      name: 'Dana Cole',
+      street1: '12 Mill Rd',
+      city: 'Austin',
+      state: 'TX',
+      zip: '73301',
+      country: 'US',
+    }
+    expect(postalAddressLines(address)).toEqual(['Dana Cole', '12 Mill Rd', 'Austin, TX 73301', 'US'])
+    expect(postalAddressLines({ ...address, street2: 'Unit 4' })).toEqual([
+      'Dana Cole',
+      '12 Mill Rd',
+      'Unit 4',
+      'Austin, TX 73301',
+      'US',
+    ])
+    expect(postalAddressLines({ ...address, street2: null, state: '', country: 'GB' })).toEqual([
+      'Dana Cole',
+      '12 Mill Rd',
+      'Austin, 73301',
+      'GB',
+    ])
+  })
 })
