@@ -12,6 +12,13 @@ export const stockLevels = sqliteTable(
     productId: integer('product_id').notNull(),
     variant: text('variant').notNull(),
     onHand: integer('on_hand'),
+    /**
+     * Units every `reserved` reservation of this product and variant holds, expired or not, kept by
+     * triggers (migration 0019): never less than what live reservations hold, so a checkout that fits under
+     * `on_hand - held` passes the guard without summing them. Not for display: expired holds stay in it
+     * until their session ends.
+     */
+    held: integer('held').notNull().default(0),
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.productId, table.variant] })],

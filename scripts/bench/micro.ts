@@ -13,7 +13,7 @@ const wanted = args.filter((arg) => !arg.startsWith('--'))
 const scenarios = wanted.length > 0 ? wanted : ['catalog', 'discount', 'rates', 'checkout', 'webhook']
 /** --serial: one request at a time, so --trace times each statement alone. */
 const IN_FLIGHT = args.includes('--serial') ? 1 : 16
-/** --no-code: checkout without a discount code, as the load test sends it. */
+/** --no-code: checkout without a discount code, as the load test sends it. --stock: see below. */
 const withCode = !args.includes('--no-code')
 
 /**
@@ -32,6 +32,13 @@ const shops = await Promise.all(
 /** The shop the scenarios talk to now (each in turn when comparing). */
 let shop = shops[0] as (typeof shops)[number]
 let turn = 0
+// --stock: every listed product counted (10,000,000 units each), so each checkout also holds its units, as
+// the load test's checkout does (scripts/bench.ts countStock).
+if (args.includes('--stock'))
+  for (const each of shops)
+    await each.deps.db.$client.execute(`insert or replace into stock_levels (product_id, variant, on_hand, updated_at)
+      select p.id, coalesce(v.value, ''), 10000000, 0 from products p
+      left join json_each(p.variants) v where p.listed = 1`)
 const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
 for (const each of shops)
   if (checkpointArg)

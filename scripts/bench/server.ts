@@ -17,7 +17,9 @@ export function serveFlags(): string[] {
   ).scripts
   const words = (scripts?.serve ?? '').split(/\s+/)
   const entry = words.indexOf('api/main.ts')
-  return words[0] === 'bun' && entry > 0 ? words.slice(1, entry).filter((word) => word.startsWith('--')) : []
+  const flags =
+    words[0] === 'bun' && entry > 0 ? words.slice(1, entry).filter((word) => word.startsWith('--')) : []
+  return process.env.PROF_DIR ? [...flags, '--cpu-prof-md', `--cpu-prof-dir=${process.env.PROF_DIR}`] : flags
 }
 
 export interface ServerOptions {

@@ -4,6 +4,7 @@ import type { AuthService } from '../auth/service'
 import type { CheckoutService } from '../checkout/service'
 import type { FulfilmentService } from '../fulfilment/service'
 import type { OrdersService } from '../orders/service'
+import type { StockService } from '../stock/service'
 import type { WebhookService } from '../webhooks/service'
 import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
 
@@ -25,6 +26,7 @@ export function createJobRunner(services: {
   auth: AuthService
   checkout: CheckoutService
   fulfilment: FulfilmentService
+  stock: StockService
 }) {
   const queue = services.jobs
   const handlers: Record<string, JobHandler> = {
@@ -42,8 +44,14 @@ export function createJobRunner(services: {
   const runner = {
     runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, { ...options, abandoned }),
 
-    /** Finishes payment events a dead process left unfinished (see the webhook service's sweep). */
-    sweepWebhooks: () => services.webhooks.sweep(),
+    /**
+     * Finishes payment events a dead process left unfinished (see the webhook service's sweep), and marks
+     * stock holds that ran out released.
+     */
+    sweep: async () => {
+      await services.webhooks.sweep()
+      await services.stock.releaseExpired()
+    },
 
     /**
      * Polls for due jobs in the background. The function it returns stops claiming jobs, lets the one in
@@ -62,7 +70,7 @@ export function createJobRunner(services: {
         const sweep = Date.now() - lastSweep >= SWEEP_EVERY_MS
         if (sweep) lastSweep = Date.now()
         let busy = false
-        running = (sweep ? runner.sweepWebhooks() : Promise.resolve())
+        running = (sweep ? runner.sweep() : Promise.resolve())
           .then(() =>
             Promise.all(
               Array.from({ length: stopped ? 0 : workers }, () =>

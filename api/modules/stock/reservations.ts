@@ -3,7 +3,7 @@
  * (docs/decisions/026-stock-reserved-at-checkout.md): checkout reserves with its discount use, fulfilment
  * sells with the order, cancels and refunds restock with their own writes.
  */
-import { and, eq, gt, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, lte, ne, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { stockLevels, stockReservations } from '../../../db/schema/stock'
 import type { Statement } from '../../lib/statements'
@@ -87,6 +87,20 @@ export function createReservations({ db }: ReservationsDeps) {
         )
     },
 
+    /**
+     * Holds that ran out are marked released, now and then (the job runner's sweep): they stopped
+     * counting when they expired, and released they leave the kept count (migration 0019), so holds go on
+     * passing the guard without a sum. A payment that comes later still finds its session and is checked
+     * as any late one is (`shortfallWarning`).
+     */
+    async releaseExpired(now: Date): Promise<number> {
+      const result = await db
+        .update(stockReservations)
+        .set({ status: 'released' })
+        .where(and(eq(stockReservations.status, 'reserved'), lte(stockReservations.expiresAt, now)))
+      return result.rowsAffected
+    },
+
     /** The session ended unpaid, or never opened: its units are free for others. */
     releaseStatement(key: string): Statement {
       return db
@@ -103,9 +117,12 @@ export function createReservations({ db }: ReservationsDeps) {
     shortfallWarning(key: string | null, lines: readonly StockLine[], now: Date): SQL {
       if (lines.length === 0) return sql`null`
       const cases = lines.map(
+        // Cheapest first (CASE stops at the first branch that holds): its own hold, then the kept count
+        // of every hold (never below what live ones hold), and only then the sum of the others' live holds.
         (line) => sql`select case
-            when not ${stillHeld(line, key, now)}
-             and l.on_hand - ${heldByOthers(line, key, now)} < ${line.quantity}
+            when ${stillHeld(line, key, now)} then null
+            when l.on_hand - l.held >= ${line.quantity} then null
+            when l.on_hand - ${heldByOthers(line, key, now)} < ${line.quantity}
             then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity},
                         max(l.on_hand - ${heldByOthers(line, key, now)}, 0))
           end as short

@@ -109,6 +109,8 @@ export function createStockService(deps: StockServiceDeps) {
     linesOf,
     ...reservations,
     snapshot: levels.snapshot,
+    /** Holds that ran out, marked released (the job runner's sweep); answers how many. */
+    releaseExpired: () => reservations.releaseExpired(clock.now()),
 
     /**
      * What a checkout refused by the reservation guard is told: the first line that asks for more than

@@ -297,3 +297,72 @@ describe('payment', () => {
     expect(await reservationsOf(shop, REPAIR, '')).toEqual({ sold: { units: 3, rows: 1 } })
   })
 })
+
+describe('the kept count of held units (migration 0019)', () => {
+  /** The shelf's kept count beside the sum it stands for: every `reserved` hold, expired or not. */
+  async function heldCount(productId: number, variant: string) {
+    const [row] = await shop.deps.db.all<{ kept: number | null; summed: number }>(sql`select
+        (select held from stock_levels where product_id = ${productId} and variant = ${variant}) as kept,
+        coalesce((select sum(quantity) from stock_reservations
+          where product_id = ${productId} and variant = ${variant} and status = 'reserved'), 0) as summed`)
+    return row
+  }
+
+  test('follows every hold taken, taken over, released, sold and expired', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 20 })
+    const first = await openSession([{ id: REPAIR, quantity: 3 }])
+    const second = await openSession([{ id: REPAIR, quantity: 2 }])
+    expect(await heldCount(REPAIR, '')).toEqual({ kept: 5, summed: 5 })
+
+    await shop.services.fulfilment.sessionEnded(second.body.sessionId ?? '', 'expired')
+    expect(await heldCount(REPAIR, '')).toEqual({ kept: 3, summed: 3 })
+
+    expect((await payDemo(shop, first.body.sessionId ?? '')).status).toBe(200)
+    expect(await heldCount(REPAIR, '')).toEqual({ kept: 0, summed: 0 })
+
+    // A hold that runs out still counts until its session ends: the count only ever says too much.
+    await openSession([{ id: REPAIR, quantity: 4 }])
+    shop.clock.advance(RESERVATION_LIFETIME_MS + 60_000)
+    expect(await heldCount(REPAIR, '')).toEqual({ kept: 4, summed: 4 })
+    expect(await onHand(shop, REPAIR, '')).toBe(17)
+  })
+
+  test('a shelf counted after checkouts opened starts from what they hold', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 10 })
+    await openSession([{ id: REPAIR, quantity: 2 }])
+    // Staff stop counting, then count again: the row is written anew.
+    await shop.deps.db.run(sql`delete from stock_levels`)
+    await shop.deps.db.run(sql`insert into stock_levels (product_id, variant, on_hand, updated_at)
+      values (${REPAIR}, '', 3, 0)`)
+    expect(await heldCount(REPAIR, '')).toEqual({ kept: 2, summed: 2 })
+    expect((await openSession([{ id: REPAIR, quantity: 2 }])).status).toBe(409)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+  })
+
+  test('expired holds inflating the count never refuse units that are free', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 3 })
+    for (let i = 0; i < 3; i++) expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+    shop.clock.advance(RESERVATION_LIFETIME_MS + 60_000)
+    // The count says 3 held of 3; the guard sums the live holds (none) and lets all three go again.
+    expect(await heldCount(REPAIR, '')).toEqual({ kept: 3, summed: 3 })
+    for (let i = 0; i < 3; i++) expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+  })
+})
+
+describe('the sweep', () => {
+  test('marks holds that ran out released, and leaves live ones', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 10 })
+    await openSession([{ id: REPAIR, quantity: 2 }])
+    shop.clock.advance(RESERVATION_LIFETIME_MS + 60_000)
+    const live = await openSession([{ id: REPAIR, quantity: 3 }])
+    await shop.sweep()
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({
+      released: { units: 2, rows: 1 },
+      reserved: { units: 3, rows: 1 },
+    })
+    // The live one is still the session's, and sells when paid.
+    expect((await payDemo(shop, live.body.sessionId ?? '')).status).toBe(200)
+    expect(await onHand(shop, REPAIR, '')).toBe(7)
+  })
+})

@@ -36,6 +36,8 @@ export interface TestApp {
   runDueJobs(): Promise<{ ran: number; failed: number }>
   /** Finishes payment events left unfinished (as the background loop does every few seconds). */
   sweepWebhooks(): Promise<number>
+  /** The job runner's sweep: unfinished payment events finished, stock holds that ran out released. */
+  sweep(): Promise<void>
   close(): void
 }
 
@@ -84,7 +86,8 @@ export async function createTestApp(
       return app.handle(new Request(`${ORIGIN}${path}`, init))
     },
     runDueJobs: () => jobs.runDueJobs(),
-    sweepWebhooks: () => jobs.sweepWebhooks(),
+    sweepWebhooks: () => services.webhooks.sweep(),
+    sweep: () => jobs.sweep(),
     close() {
       database.close()
       rmSync(dir, { recursive: true, force: true })
