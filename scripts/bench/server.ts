@@ -19,7 +19,9 @@ export function serveFlags(): string[] {
   const entry = words.indexOf('api/main.ts')
   const flags =
     words[0] === 'bun' && entry > 0 ? words.slice(1, entry).filter((word) => word.startsWith('--')) : []
-  return process.env.PROF_DIR ? [...flags, '--cpu-prof-md', `--cpu-prof-dir=${process.env.PROF_DIR}`] : flags
+  // BENCH_CPU_PROFILE_DIR: each server process writes a CPU profile (Markdown) there when it stops.
+  const profiles = process.env.BENCH_CPU_PROFILE_DIR
+  return profiles ? [...flags, '--cpu-prof-md', `--cpu-prof-dir=${profiles}`] : flags
 }
 
 export interface ServerOptions {
