@@ -18,13 +18,17 @@ beforeAll(async () => {
 afterAll(() => shop.close())
 
 const ITEMS: Items = [{ id: 1, quantity: 1 }]
-/** More than the pool's 20 connections: each gets the limit, however many the shop has opened. */
-const CONNECTIONS = 20
+/**
+ * The pool's 20 connections (db/connection-pool.ts): one that every single call shares, and 19 that
+ * interactive transactions take. Each gets the limit, however many the shop has opened.
+ */
+const TRANSACTION_CONNECTIONS = 19
 
 /** Runs `statement` on every connection of the database client's pool. */
 async function onEveryConnection(statement: string): Promise<void> {
+  await shop.deps.db.$client.execute(statement)
   const held = await Promise.all(
-    Array.from({ length: CONNECTIONS }, () => shop.deps.db.$client.transaction('read')),
+    Array.from({ length: TRANSACTION_CONNECTIONS }, () => shop.deps.db.$client.transaction('read')),
   )
   try {
     for (const transaction of held) await transaction.execute(statement)

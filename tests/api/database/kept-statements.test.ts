@@ -58,6 +58,36 @@ const emailOf = (handle: DatabaseHandle, email: string) =>
 /** The SQL text drizzle sends for a query, as the binding sees it. */
 const textOf = (query: { toSQL(): { sql: string } }) => query.toSQL().sql
 
+describe('one connection for single calls', () => {
+  test('calls made side by side share one connection, so its pages and statements stay warm', async () => {
+    const { handle } = await freshDatabase()
+    const text = textOf(emailOf(handle, 'side.by.side@example.com'))
+    const before = prepared.get(text) ?? 0
+    // Sixteen requests in flight each reach the database in the same turn of the event loop.
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        Promise.all([subscribe(handle, `side.${i}@example.com`), emailOf(handle, `side.${i}@example.com`)]),
+      ),
+    )
+    // One connection, one preparation (the pool would have lent each call waiting a connection of its own).
+    expect((prepared.get(text) ?? 0) - before).toBe(1)
+    expect(await handle.db.$count(newsletterSubscribers)).toBe(16)
+  })
+
+  test('an interactive transaction takes a connection of its own, and single calls go on meanwhile', async () => {
+    const { handle } = await freshDatabase()
+    const transaction = await handle.db.$client.transaction('write')
+    await transaction.execute({
+      sql: 'insert into newsletter_subscribers (email, source, created_at) values (?, ?, ?)',
+      args: ['inside@example.com', 'footer', 1_000],
+    })
+    // Not yet committed: the shared connection does not see it, and reads without waiting.
+    expect(await emailOf(handle, 'inside@example.com')).toEqual([])
+    await transaction.commit()
+    expect(await emailOf(handle, 'inside@example.com')).toEqual([{ email: 'inside@example.com' }])
+  })
+})
+
 describe('kept statements', () => {
   test('a statement is prepared once per connection and run again with each call’s arguments', async () => {
     const { handle } = await freshDatabase()
