@@ -30,12 +30,13 @@ export interface DatabaseOptions {
  * Opens the database and brings its schema up to date. `file:` URLs get WAL and a busy timeout so the
  * server and a CLI command can share the file; `libsql://` URLs point at a libSQL server for scale-out.
  *
- * The client keeps a pool of connections to a file (a request borrows one while others are busy), and a
- * PRAGMA sent through it reaches only the connection that ran it. So the busy timeout is the client's
- * `timeout` option, which it sets on every connection it opens: set by PRAGMA, only the first connection
- * waited and every other one failed at once. journal_mode is kept in the file itself and foreign keys are
- * on in every libSQL connection by default; `synchronous = NORMAL` reaches the first connection only, and
- * the others commit with FULL, which is slower per commit, never less safe.
+ * The client keeps a pool of connections to a file: every single call shares one, and each interactive
+ * transaction takes one of its own (db/connection-pool.ts). A PRAGMA sent through the client reaches only
+ * the shared connection. So the busy timeout is the client's `timeout` option, which it sets on every
+ * connection it opens: set by PRAGMA, only one connection waited and every other one failed at once.
+ * journal_mode is kept in the file itself and foreign keys are on in every libSQL connection by default;
+ * `synchronous = NORMAL` reaches the shared connection, which makes nearly every commit, and interactive
+ * transactions commit with FULL, which is slower per commit, never less safe.
  */
 export async function openDatabase(
   url: string,
