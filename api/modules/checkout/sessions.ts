@@ -64,9 +64,17 @@ export function createCheckoutSessions(deps: SessionsDeps) {
       .returning({ id: checkoutSessions.id })
   }
 
+  // Read for every payment event: its SQL (thirty columns) is built once, not on every call.
+  const recordQuery = db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare()
+
   return {
     async record(id: string): Promise<CheckoutRecord | null> {
-      const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1)
+      const [row] = await recordQuery.all({ id })
       return row ? toRecord(row) : null
     },
 

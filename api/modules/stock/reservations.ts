@@ -116,23 +116,24 @@ export function createReservations({ db }: ReservationsDeps) {
      */
     shortfallWarning(key: string | null, lines: readonly StockLine[], now: Date): SQL {
       if (lines.length === 0) return sql`null`
+      // Each fragment appears once in the SQL (it is built on every payment): what was free is worked out
+      // in an inner select, cheapest first (CASE stops at the first branch that holds): its own hold, then
+      // the kept count of every hold (never below what live ones hold), and only then the sum of the
+      // others' live holds. NULL when the line was held or had enough.
       const cases = lines.map(
-        // Cheapest first (CASE stops at the first branch that holds): its own hold, then the kept count
-        // of every hold (never below what live ones hold), and only then the sum of the others' live holds.
-        (line) => sql`select case
-            when ${stillHeld(line, key, now)} then null
-            when l.on_hand - l.held >= ${line.quantity} then null
-            when l.on_hand - ${heldByOthers(line, key, now)} < ${line.quantity}
-            then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity},
-                        max(l.on_hand - ${heldByOthers(line, key, now)}, 0))
-          end as short
-          from ${stockLevels} l
-          where l.product_id = ${line.productId} and l.variant = ${line.variant} and l.on_hand is not null`,
+        (line) => sql`select case when free < ${line.quantity}
+            then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity}, max(free, 0)) end as short
+          from (select case
+              when ${stillHeld(line, key, now)} then null
+              when l.on_hand - l.held >= ${line.quantity} then null
+              else l.on_hand - ${heldByOthers(line, key, now)} end as free
+            from ${stockLevels} l
+            where l.product_id = ${line.productId} and l.variant = ${line.variant} and l.on_hand is not null)`,
       )
-      const list = sql`(select group_concat(short, '; ') from (${sql.join(cases, sql` union all `)}))`
-      return sql`(select case when ${list} is null then null else printf(
+      return sql`(select case when list is null then null else printf(
           'Paid after its stock hold ran out, with too few left: %s. Check the shelf before packing; refund what cannot be sent.',
-          ${list}) end)`
+          list) end
+        from (select group_concat(short, '; ') as list from (${sql.join(cases, sql` union all `)})))`
     },
 
     /**
