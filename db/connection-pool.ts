@@ -13,6 +13,7 @@
  * writes that were reported done. tests/api/database/busy.test.ts shows both.
  */
 import { ConnectionPool, Sqlite3Client } from '@libsql/client/sqlite3'
+import { CommitGroups } from './commit-groups'
 
 type Connection = ReturnType<ConnectionPool['acquireSync']>
 type Statement = ReturnType<Connection['prepare']>
@@ -32,6 +33,8 @@ function failedBusy(error: unknown): boolean {
 
 /** Connections with a statement that failed busy: closed when they come back to the pool. */
 const spoiled = new WeakSet<Connection>()
+/** Each connection's last failed statement's error: why SQLite may have ended its transaction. */
+const failures = new WeakMap<Connection, unknown>()
 /** Each connection's kept statements by SQL text, in order of use (the last used last). */
 const keptBy = new WeakMap<Connection, Map<string, Statement>>()
 
@@ -57,6 +60,7 @@ function keep(connection: Connection, statement: Statement): Statement {
       try {
         return step(...args)
       } catch (error) {
+        failures.set(connection, error)
         if (failedBusy(error)) spoiled.add(connection)
         throw error
       }
@@ -123,10 +127,24 @@ function watch(connection: Connection, limit: number): void {
   }) as Connection['prepare']
 }
 
+/** A call's place in line for the writer: the commit it waits for, known once it gave the connection back. */
+interface Ticket {
+  committed?: Promise<void>
+}
+
 class ReplacingPool extends ConnectionPool {
   readonly #keptStatements: number
-  /** The connection every call outside an interactive transaction uses (see `acquire`). */
-  #shared: Connection | null = null
+  /** The connection every single call that writes shares (see `acquire`), its commits grouped. */
+  #writer: Connection | null = null
+  /** The connection every single read shares: it sees committed data only. */
+  #reader: Connection | null = null
+  readonly groups = new CommitGroups((connection) => failures.get(connection as Connection))
+  /** Set just before a read is sent: the next borrow is the reader's. */
+  nextIsRead = false
+  /** Set just before a write is sent: the next borrow of the writer is this call's. */
+  nextTicket: Ticket | null = null
+  /** The writer's calls in the order they borrowed it, which is the order they run in. */
+  readonly #inLine: Ticket[] = []
 
   constructor(path: string, options: { timeout: number }, keptStatements: number) {
     super(path, options, MAX_CONNECTIONS)
@@ -135,18 +153,32 @@ class ReplacingPool extends ConnectionPool {
 
   /**
    * A single call (`execute`, `batch`, `executeMultiple`) runs synchronously from the moment it holds its
-   * connection until it gives it back, so two of them never use one connection at once: they all share one.
-   * The pool would lend each call waiting in the same turn of the event loop a connection of its own, and
-   * SQLite drops a connection's page cache whenever another connection wrote since its last use, so with
-   * 16 requests in flight nearly every transaction began by reading its pages again (checkout: 1.13 ms of
-   * CPU each with 16 in flight, 0.83 ms one at a time). Interactive transactions, which hold a connection
-   * across awaits, still take their own from the pool.
+   * connection until it gives it back, so two of them never use one connection at once: writes all share
+   * one connection (whose commits are grouped, db/commit-groups.ts) and reads another. The pool would lend
+   * each call waiting in the same turn of the event loop a connection of its own, and SQLite drops a
+   * connection's page cache whenever another connection wrote since its last use, so with 16 requests in
+   * flight nearly every transaction began by reading its pages again (checkout: 1.13 ms of CPU each with 16
+   * in flight, 0.83 ms one at a time). Interactive transactions, which hold a connection across awaits,
+   * still take their own from the pool.
    */
   override acquire(forTransaction = false): Promise<Connection> {
     if (forTransaction) return super.acquire(true)
+    const read = this.nextIsRead
+    const ticket = this.nextTicket
+    this.nextIsRead = false
+    this.nextTicket = null
     try {
-      if (!this.#shared?.open) this.#shared = this.acquireSync()
-      return Promise.resolve(this.#shared)
+      if (read) {
+        if (!this.#reader?.open) this.#reader = this.acquireSync()
+        return Promise.resolve(this.#reader)
+      }
+      if (!this.#writer?.open) {
+        this.#writer = this.acquireSync()
+        this.groups.adopt(this.#writer)
+      }
+      // Borrows resolve in the order they were made, so the writer's calls run in this order.
+      this.#inLine.push(ticket ?? {})
+      return Promise.resolve(this.#writer)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -158,21 +190,30 @@ class ReplacingPool extends ConnectionPool {
     return connection
   }
 
+  override close(): void {
+    // Closing rolls back what the writer holds: the calls waiting for its group's commit are told.
+    if (this.#writer) this.groups.lost(this.#writer, new Error('The database client was closed'))
+    this.#writer = null
+    this.#reader = null
+    super.close()
+  }
+
   override release(connection: Connection): void {
-    if (connection === this.#shared && !spoiled.has(connection)) {
-      // Stays lent: only a call that failed midway can leave a transaction open, and it ends here, as the
-      // pool ends one on any connection given back.
-      if (connection.open && connection.inTransaction) {
-        try {
-          connection.prepare('ROLLBACK').run()
-        } catch {
-          this.#shared = null
-          super.release(connection)
-        }
-      }
+    const writer = connection === this.#writer
+    if (writer) {
+      this.groups.released(connection)
+      const ticket = this.#inLine.shift()
+      if (ticket) ticket.committed = this.groups.current()
+    }
+    if ((writer || connection === this.#reader) && !spoiled.has(connection)) {
+      // Stays lent. A read left nothing open; a write that failed midway was undone above.
       return
     }
-    if (connection === this.#shared) this.#shared = null
+    if (writer) {
+      this.groups.lost(connection, new Error('The database connection was replaced'))
+      this.#writer = null
+    }
+    if (connection === this.#reader) this.#reader = null
     if (!spoiled.has(connection)) {
       super.release(connection)
       return
@@ -197,6 +238,131 @@ class ReplacingPool extends ConnectionPool {
   }
 }
 
+/** A statement that only reads: sent on the reader, which sees committed data only. */
+const READS = /^\s*(select|with)\b/i
+/** PRAGMAs change the connection or the file, and some refuse to run inside a transaction. */
+const PRAGMA = /^\s*pragma\b/i
+
+type Client = Sqlite3Client
+type Sql = Parameters<Client['execute']>[0]
+
+/**
+ * Routes each call of the client: reads to the reader; writes and batches to the writer, each answered
+ * once its group has committed (db/commit-groups.ts); PRAGMAs, migrations, multi-statement texts and
+ * interactive transactions that may write after the open group has committed, with none opening meanwhile.
+ */
+function routeCalls(client: Client, pool: ReplacingPool): Client {
+  const execute = client.execute.bind(client) as (sql: Sql, args?: unknown) => ReturnType<Client['execute']>
+  const batch = client.batch.bind(client)
+  const executeMultiple = client.executeMultiple.bind(client)
+  const migrate = client.migrate.bind(client)
+  const transaction = client.transaction.bind(client)
+
+  /**
+   * Interactive transactions that may write, open now. One holds the write lock across awaits, so a write
+   * sent meanwhile from this thread would wait for the lock on the thread that must release it: writes and
+   * other such transactions wait for them to end instead.
+   */
+  const writing = new Set<Promise<void>>()
+  async function noTransactionWriting(): Promise<void> {
+    while (writing.size > 0) await Promise.all(writing)
+  }
+
+  /** The last write sent: a read sent after it waits for it to be committed (or to fail). */
+  let lastWrite: Promise<unknown> = Promise.resolve()
+
+  function written<T>(call: () => Promise<T>): Promise<T> {
+    const done = sendWrite(call)
+    lastWrite = done.catch(() => {})
+    return done
+  }
+
+  async function sendWrite<T>(call: () => Promise<T>): Promise<T> {
+    if (writing.size > 0) await noTransactionWriting()
+    const ticket: Ticket = {}
+    pool.nextTicket = ticket
+    // The call borrows the writer at once (before its first await), taking the ticket with it.
+    const answer = call()
+    pool.nextTicket = null
+    const result = await answer
+    await ticket.committed
+    return result
+  }
+
+  /**
+   * A read waits for the writes sent before it and for the open group to commit (whether they do or not),
+   * so it sees every write made before it, as a read on the writer would, and never one not committed.
+   */
+  async function read<T>(call: () => Promise<T>): Promise<T> {
+    await lastWrite
+    await pool.groups.current().catch(() => {})
+    pool.nextIsRead = true
+    const answer = call()
+    pool.nextIsRead = false
+    return answer
+  }
+
+  async function paused<T>(call: () => Promise<T>): Promise<T> {
+    const resume = pool.groups.pause()
+    try {
+      return await call()
+    } finally {
+      resume()
+    }
+  }
+
+  const routed = client as unknown as Record<string, unknown>
+  routed.execute = (sql: Sql, args?: unknown) => {
+    const text = typeof sql === 'string' ? sql : sql.sql
+    if (READS.test(text)) return read(() => execute(sql, args))
+    if (PRAGMA.test(text)) return paused(() => execute(sql, args))
+    return written(() => execute(sql, args))
+  }
+  routed.batch = (statements: Parameters<Client['batch']>[0], mode?: Parameters<Client['batch']>[1]) =>
+    written(() => batch(statements, mode))
+  routed.executeMultiple = (sql: string) => paused(() => executeMultiple(sql))
+  routed.migrate = (statements: Parameters<Client['migrate']>[0]) => paused(() => migrate(statements))
+  routed.transaction = async (mode?: Parameters<Client['transaction']>[0]) => {
+    // A read holds no lock a group needs; one that may write would wait on this thread for the group's
+    // lock while the group waits for this thread to commit.
+    if (mode === 'read') return transaction(mode)
+    await noTransactionWriting()
+    let ended = () => {}
+    const open = new Promise<void>((resolve) => {
+      ended = resolve
+    })
+    writing.add(open)
+    const paused = pool.groups.pause()
+    const resume = () => {
+      paused()
+      writing.delete(open)
+      ended()
+    }
+    try {
+      const opened = await transaction(mode)
+      for (const end of ['commit', 'rollback', 'close'] as const) {
+        const original = opened[end].bind(opened) as () => unknown
+        ;(opened as unknown as Record<string, unknown>)[end] = () => {
+          try {
+            const ended = original()
+            if (ended instanceof Promise) return ended.finally(resume)
+            resume()
+            return ended
+          } catch (error) {
+            resume()
+            throw error
+          }
+        }
+      }
+      return opened
+    } catch (error) {
+      resume()
+      throw error
+    }
+  }
+  return client
+}
+
 /**
  * A client for the database file at `path` whose every connection waits `timeout` ms for a lock and keeps
  * up to `keptStatements` prepared statements (KEPT_STATEMENTS by default; 0 prepares on every call).
@@ -210,5 +376,5 @@ export function createFileClient(
     { timeout: options.timeout },
     options.keptStatements ?? KEPT_STATEMENTS,
   )
-  return new Sqlite3Client(pool, 'number')
+  return routeCalls(new Sqlite3Client(pool, 'number'), pool)
 }

@@ -19,10 +19,11 @@ afterAll(() => shop.close())
 
 const ITEMS: Items = [{ id: 1, quantity: 1 }]
 /**
- * The pool's 20 connections (db/connection-pool.ts): one that every single call shares, and 19 that
- * interactive transactions take. Each gets the limit, however many the shop has opened.
+ * The pool's 20 connections (db/connection-pool.ts): the writer every single write shares, the reader
+ * every single read shares (it never writes, so the limit does not matter to it), and 18 that interactive
+ * transactions take. Each that writes gets the limit, however many the shop has opened.
  */
-const TRANSACTION_CONNECTIONS = 19
+const TRANSACTION_CONNECTIONS = 18
 
 /** Runs `statement` on every connection of the database client's pool. */
 async function onEveryConnection(statement: string): Promise<void> {
