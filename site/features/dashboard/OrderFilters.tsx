@@ -19,6 +19,33 @@ const STATUSES = [
 
 const EMPTY = { q: '', status: '', from: '', to: '' }
 
+/** One end of the range of days; the other end bounds it, so the range cannot be turned inside out. */
+function DayField(props: {
+  id: string
+  label: string
+  value: string
+  min?: string
+  max?: string
+  onChange: (day: string) => void
+}) {
+  return (
+    <div className="self-start">
+      <label htmlFor={props.id} className="text-sm font-semibold">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type="date"
+        className="field mt-1"
+        value={props.value}
+        min={props.min || undefined}
+        max={props.max || undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </div>
+  )
+}
+
 /**
  * Search and filters above the orders (docs/product.md#dashboard): text (an order number, an e-mail or the
  * start of a name) applied once typing pauses or at Enter, a status, a range of days, Clear, and the
@@ -93,32 +120,20 @@ export function OrderFilters({
             ))}
           </select>
         </div>
-        <div className="self-start">
-          <label htmlFor="orders-from" className="text-sm font-semibold">
-            From
-          </label>
-          <input
-            id="orders-from"
-            type="date"
-            className="field mt-1"
-            value={view.from}
-            max={view.to || undefined}
-            onChange={(event) => change({ from: event.target.value })}
-          />
-        </div>
-        <div className="self-start">
-          <label htmlFor="orders-to" className="text-sm font-semibold">
-            To
-          </label>
-          <input
-            id="orders-to"
-            type="date"
-            className="field mt-1"
-            value={view.to}
-            min={view.from || undefined}
-            onChange={(event) => change({ to: event.target.value })}
-          />
-        </div>
+        <DayField
+          id="orders-from"
+          label="From"
+          value={view.from}
+          max={view.to}
+          onChange={(from) => change({ from })}
+        />
+        <DayField
+          id="orders-to"
+          label="To"
+          value={view.to}
+          min={view.from}
+          onChange={(to) => change({ to })}
+        />
         <div className="flex flex-wrap gap-2 self-start lg:mt-6">
           {isFiltered({ ...view, q: text }) && (
             <button
