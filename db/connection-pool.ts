@@ -240,8 +240,8 @@ class ReplacingPool extends ConnectionPool {
 
 /** A statement that only reads: sent on the reader, which sees committed data only. */
 const READS = /^\s*(select|with)\b/i
-/** PRAGMAs change the connection or the file, and some refuse to run inside a transaction. */
-const PRAGMA = /^\s*pragma\b/i
+/** Statements that change the connection or the file, some of which refuse to run inside a transaction. */
+const OUTSIDE_GROUPS = /^\s*(pragma|vacuum|attach|detach)\b/i
 
 type Client = Sqlite3Client
 type Sql = Parameters<Client['execute']>[0]
@@ -315,7 +315,7 @@ function routeCalls(client: Client, pool: ReplacingPool): Client {
   routed.execute = (sql: Sql, args?: unknown) => {
     const text = typeof sql === 'string' ? sql : sql.sql
     if (READS.test(text)) return read(() => execute(sql, args))
-    if (PRAGMA.test(text)) return paused(() => execute(sql, args))
+    if (OUTSIDE_GROUPS.test(text)) return paused(() => execute(sql, args))
     return written(() => execute(sql, args))
   }
   routed.batch = (statements: Parameters<Client['batch']>[0], mode?: Parameters<Client['batch']>[1]) =>

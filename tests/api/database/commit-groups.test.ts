@@ -131,3 +131,20 @@ describe('group commit', () => {
     expect(await handle.db.$count(newsletterSubscribers)).toBe(11)
   })
 })
+
+describe('statements that cannot run in a transaction', () => {
+  test('PRAGMA and VACUUM sent while writes are in flight run after their commit, outside any group', async () => {
+    const { handle, file } = await freshDatabase()
+    const copy = join(dir, `copy-${files}.db`)
+    // Sent in this order (a query runs once `then` is called).
+    const send = (email: string) => subscribe(handle, email).then(() => undefined)
+    await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => send(`vacuum.${i}@example.com`)),
+      handle.db.$client.execute({ sql: 'VACUUM INTO ?', args: [copy] }),
+      handle.db.$client.execute('PRAGMA wal_checkpoint(PASSIVE)'),
+      ...Array.from({ length: 5 }, (_, i) => send(`later.${i}@example.com`)),
+    ])
+    expect(seenFromOutside(file, 'later.4@example.com')).toBe(true)
+    expect(seenFromOutside(copy, 'vacuum.4@example.com')).toBe(true)
+  })
+})
