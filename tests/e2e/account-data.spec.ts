@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { createClient } from '@libsql/client'
 import type { Page } from '@playwright/test'
-import { input, PASSWORD, signUp } from './support/accounts'
+import { input, PASSWORD, register, signUp } from './support/accounts'
 import { expect, test, waitForIsland } from './support/fixtures'
 
 function uniqueEmail(project: string, name: string): string {
@@ -40,7 +40,7 @@ test.describe('Your Data on the profile', () => {
     axe,
   }, testInfo) => {
     const email = uniqueEmail(testInfo.project.name, 'data')
-    await signUp(page, email)
+    await register(page, email)
 
     // The profile with every script of the site held back: only the server's HTML.
     let release: () => void = () => undefined

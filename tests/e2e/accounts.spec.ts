@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Locator, Page, Route } from '@playwright/test'
-import { input, PASSWORD, signUp } from './support/accounts'
+import { input, PASSWORD, register } from './support/accounts'
 import { payWithTestCard } from './support/checkout'
 import { expect, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
 
@@ -330,10 +330,10 @@ test.describe('sign-in page', () => {
     page,
     axe,
   }, testInfo) => {
+    // An account of their own, not signed in in this browser.
     const email = uniqueEmail(testInfo.project.name, 'checkout')
-    await signUp(page, email)
-    await page.getByRole('button', { name: 'Logout' }).click()
-    await expect(page).toHaveURL(/\/$/)
+    await register(page, email)
+    await page.context().clearCookies()
 
     await page.goto('/login?checkout=true')
     await waitForIsland(page, 'LoginForm')
@@ -514,7 +514,7 @@ test.describe('signed-in pages', () => {
   })
 
   test("another customer's order page says it is not found", async ({ page, axe }, testInfo) => {
-    await signUp(page, uniqueEmail(testInfo.project.name, 'nosy'))
+    await register(page, uniqueEmail(testInfo.project.name, 'nosy'))
     await page.goto('/account/orders?number=000001')
     await expect(page.getByRole('heading', { level: 1, name: 'Order not found' })).toBeVisible()
     await restPointer(page)

@@ -3,7 +3,7 @@
 // order pages show the cancellation and the refund. axe on the order dialog with its refund form.
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext } from '@playwright/test'
-import { signUp } from './support/accounts'
+import { register } from './support/accounts'
 import { expect, test, waitForIsland } from './support/fixtures'
 import { addStaff, signInToDashboard } from './support/staff'
 
@@ -66,7 +66,7 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   test.setTimeout(120_000)
   const origin = baseURL ?? ''
   const email = `${unique(`refund.${testInfo.project.name}`)}@example.com`
-  await signUp(page, email, 'Robin')
+  await register(page, email, 'Robin')
   await buy(page.request, origin, email, [{ id: 1, quantity: 1 }])
   await buy(page.request, origin, email, [
     { id: 1, quantity: 2 },

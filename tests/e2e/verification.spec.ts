@@ -4,7 +4,7 @@
 // registered it first is shut out when its owner signs in with Google (the local OpenID provider of
 // playwright.config.ts).
 import type { Page, Request } from '@playwright/test'
-import { input, PASSWORD, signUp } from './support/accounts'
+import { input, PASSWORD, register, signUp } from './support/accounts'
 import { expect, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
@@ -93,7 +93,8 @@ test.describe('e-mail verification', () => {
   }, testInfo) => {
     test.setTimeout(60_000)
     const email = uniqueEmail(testInfo.project.name)
-    await signUp(page, email)
+    await register(page, email)
+    await page.goto('/profile')
     const card = page.getByRole('region', { name: 'E-mail Address' })
     const button = card.getByRole('button', { name: 'Send the link again' })
     const status = card.getByRole('status')
@@ -167,7 +168,8 @@ test('the owner signing in with Google shuts out whoever registered the address 
   test.setTimeout(60_000)
   // Someone registers the owner's address and stays signed in.
   const email = uniqueEmail(testInfo.project.name)
-  await signUp(page, email)
+  await register(page, email)
+  await page.goto('/profile')
   await expect(
     page.getByRole('region', { name: 'E-mail Address' }).getByText('Not verified yet'),
   ).toBeVisible()
