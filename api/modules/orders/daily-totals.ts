@@ -1,4 +1,4 @@
-import { and, asc, gte, lt } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orderQuarterHours } from '../../../db/schema/orders'
 
@@ -19,32 +19,31 @@ export interface DayTotals {
 
 /**
  * Orders placed and takings (the totals charged) per day, from the quarter-hour rollup the triggers keep
- * on `orders` (migration 0016): one range read of at most 96 rows a day, however many orders there are.
- * Every time zone's days begin on a quarter hour, so each row falls wholly within one day.
+ * on `orders` (migration 0016): one range read of at most 96 rows a day, however many orders there are,
+ * added up by SQLite, so the answer is a row a day (handing 30 × 96 rows to JavaScript cost more than the
+ * reading: 3 ms of the dashboard's stats with a month of orders). Every time zone's days begin on a quarter
+ * hour, so each row falls wholly within one day.
  */
 async function totalsFor(db: Database, days: readonly DaySpan[]): Promise<DayTotals[]> {
-  const first = days[0]
-  const last = days[days.length - 1]
-  if (!first || !last) return []
-  const rows = await db
-    .select()
-    .from(orderQuarterHours)
-    .where(
-      and(
-        gte(orderQuarterHours.quarterHour, Math.floor(first.start.getTime() / QUARTER_HOUR_MS)),
-        lt(orderQuarterHours.quarterHour, Math.ceil(last.end.getTime() / QUARTER_HOUR_MS)),
-      ),
-    )
-    .orderBy(asc(orderQuarterHours.quarterHour))
+  if (days.length === 0) return []
+  const spans = sql.join(
+    days.map(
+      (day, index) =>
+        sql`(${index}, ${Math.floor(day.start.getTime() / QUARTER_HOUR_MS)}, ${Math.ceil(day.end.getTime() / QUARTER_HOUR_MS)})`,
+    ),
+    sql`, `,
+  )
+  const rows = await db.all<{ day: number; orders: number; takingsCents: number }>(sql`
+    with days(day, first, past) as (values ${spans})
+    select days.day as day, coalesce(sum(q.orders), 0) as orders, coalesce(sum(q.takings_cents), 0) as takingsCents
+    from days left join ${orderQuarterHours} q on q.quarter_hour >= days.first and q.quarter_hour < days.past
+    group by days.day`)
   const totals = days.map((day) => ({ date: day.date, orders: 0, takingsCents: 0 }))
-  let index = 0
   for (const row of rows) {
-    const at = row.quarterHour * QUARTER_HOUR_MS
-    while (index < days.length && at >= (days[index] as DaySpan).end.getTime()) index++
-    const day = totals[index]
-    if (!day) break
-    day.orders += row.orders
-    day.takingsCents += row.takingsCents
+    const day = totals[row.day]
+    if (!day) continue
+    day.orders = row.orders
+    day.takingsCents = row.takingsCents
   }
   return totals
 }
