@@ -194,6 +194,7 @@ class ReplacingPool extends ConnectionPool {
     // Closing rolls back what the writer holds: the calls waiting for its group's commit are told.
     if (this.#writer) this.groups.lost(this.#writer, new Error('The database client was closed'))
     this.#writer = null
+    this.#inLine.length = 0
     this.#reader = null
     super.close()
   }
@@ -212,6 +213,9 @@ class ReplacingPool extends ConnectionPool {
     if (writer) {
       this.groups.lost(connection, new Error('The database connection was replaced'))
       this.#writer = null
+      // The calls still in line hold the old connection: they fail on it (it is closed) and give it back
+      // as a stranger, so their places are dropped here; the next writer's calls queue afresh.
+      this.#inLine.length = 0
     }
     if (connection === this.#reader) this.#reader = null
     if (!spoiled.has(connection)) {
