@@ -148,6 +148,9 @@ export class CommitGroups {
   }
 
   #openGroup(): void {
+    // SQLite ended the group's transaction after a statement failed (a full disk): its calls are told now,
+    // and this statement starts a new group instead of running, and committing, on its own.
+    if (this.#group && !this.#connection?.inTransaction) this.#fail(this.#ended())
     if (this.#group || !this.#prepare) return
     this.#prepare('BEGIN IMMEDIATE').run()
     this.#group = newGroup()
