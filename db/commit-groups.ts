@@ -7,7 +7,7 @@
  *
  * Why: each commit writes every page it changed to the WAL, and 16 requests in flight touch the same few
  * pages (the last leaf of each table and index), so committing them together writes each page once, not
- * once per request. docs/decisions/028-kept-statements-and-workers.md has the numbers.
+ * once per request. docs/decisions/029-group-commit.md has the numbers.
  *
  * How: the client runs `BEGIN`, `COMMIT` and `ROLLBACK` around a batch; on the shared connection these
  * become `SAVEPOINT`, `RELEASE` and `ROLLBACK TO` inside the group's transaction, which the first statement
@@ -73,7 +73,7 @@ export class CommitGroups {
   #group: Group | null = null
   /** A batch's savepoint is open on the shared connection. */
   #inBatch = false
-  /** Interactive transactions, migrations and multi-statement texts under way: no group opens. */
+  /** Interactive transactions, migrations, PRAGMAs and multi-statement texts under way: no group opens. */
   #paused = 0
   #connection: Connection | null = null
   #prepare: ((source: string) => Runnable) | null = null

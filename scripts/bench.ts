@@ -44,6 +44,7 @@ import {
 } from './bench/report'
 import { isNoindex } from './bench/robots'
 import { measureStartup, type Server, startServer } from './bench/server'
+import { COUNT_EVERY_PRODUCT } from './bench/stock'
 import { API_SCENARIOS, type ApiScenario, type LoadConfig, type LoadResults } from './bench/types'
 
 const args = process.argv.slice(2)
@@ -103,28 +104,11 @@ const WEBHOOK_SESSIONS = quick ? 800 : 4000
 const WEBHOOK_WARMUP_SESSIONS = quick ? 100 : 300
 const LIGHTHOUSE_PAGE_LIMIT = quick ? 2 : LIGHTHOUSE_PAGES.length
 const STARTUP_RUNS = 5
-/** More units than any run can sell, so no checkout is refused, yet every one holds its units. */
-const BENCH_STOCK = 10_000_000
-
-/**
- * Every product and scent counted, as a shop that tracks its batches: the checkout scenario then holds
- * units in the transaction that opens each session, and the webhook scenario sells them
- * (docs/decisions/026-stock-reserved-at-checkout.md).
- */
+/** Every product and scent counted (scripts/bench/stock.ts), in the server's database file. */
 function countStock(dbFile: string): void {
   const db = new Database(dbFile)
   try {
-    const rows = db.query('select id, variants from products where listed = 1').all() as {
-      id: number
-      variants: string
-    }[]
-    const insert = db.prepare(
-      'insert or replace into stock_levels (product_id, variant, on_hand, updated_at) values (?, ?, ?, ?)',
-    )
-    for (const { id, variants } of rows) {
-      const names = JSON.parse(variants) as string[]
-      for (const variant of names.length > 0 ? names : ['']) insert.run(id, variant, BENCH_STOCK, Date.now())
-    }
+    db.run(COUNT_EVERY_PRODUCT, [Date.now()])
   } finally {
     db.close()
   }

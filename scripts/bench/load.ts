@@ -240,7 +240,7 @@ async function main(): Promise<void> {
 
   // (e) Checkout sessions with the demo provider: each request uses a live quote and a new customer
   // e-mail, so the idempotency key (a digest of cart, quote and e-mail) differs for every request. Every
-  // product is counted (bench.ts countStock), so each session also holds its units.
+  // product is counted (scripts/bench/stock.ts), so each session also holds its units.
   let checkoutCount = 0
   const sessionIds: string[] = []
   /** Each session's customer e-mail, as the provider would report it in its event. */

@@ -6,6 +6,7 @@ import Stripe from 'stripe'
 import { DEMO_WEBHOOK_SECRET } from '../../api/adapters/demo-payments'
 import { createTestApp } from '../../tests/api/support/test-app'
 import { kbToMb, statusKb } from './memory'
+import { COUNT_EVERY_PRODUCT } from './stock'
 
 const args = process.argv.slice(2)
 const n = Number(args.find((arg) => arg.startsWith('--n='))?.slice(4) ?? 2000)
@@ -32,13 +33,10 @@ const shops = await Promise.all(
 /** The shop the scenarios talk to now (each in turn when comparing). */
 let shop = shops[0] as (typeof shops)[number]
 let turn = 0
-// --stock: every listed product counted (10,000,000 units each), so each checkout also holds its units, as
-// the load test's checkout does (scripts/bench.ts countStock).
+// --stock: every listed product counted (scripts/bench/stock.ts), so each checkout also holds its units, as
+// the load test's checkout does.
 if (args.includes('--stock'))
-  for (const each of shops)
-    await each.deps.db.$client.execute(`insert or replace into stock_levels (product_id, variant, on_hand, updated_at)
-      select p.id, coalesce(v.value, ''), 10000000, 0 from products p
-      left join json_each(p.variants) v where p.listed = 1`)
+  for (const each of shops) await each.deps.db.$client.execute({ sql: COUNT_EVERY_PRODUCT, args: [0] })
 const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
 for (const each of shops)
   if (checkpointArg)
