@@ -60,54 +60,65 @@ function refuse(limit: Limit, windowStart: number, now: number): never {
   throw tooMany(limit.message, Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000)))
 }
 
-/** Counters kept per instance before the oldest are dropped: a flood of new addresses cannot fill memory. */
-const MAX_MEMORY_BUCKETS = 100_000
+/**
+ * Clients counted per limit before the first counted is dropped: a flood of new addresses cannot fill
+ * memory (about 60 bytes each, so a few MB per limit at most).
+ */
+const MAX_MEMORY_CLIENTS = 100_000
 
 /**
  * Fixed-window counting in this process's memory, for the cheap public calls (discount checks, rates,
  * newsletter, checkout): no database write per request. Each instance counts on its own, so N instances
- * allow N times the limit (docs/decisions/007). Throws a 'too-many' error with the seconds to wait once the allowance is used.
+ * allow N times the limit (docs/decisions/007). Throws a 'too-many' error with the seconds to wait once the
+ * allowance is used.
+ *
+ * A fixed window needs only the current window's counts, so each limit keeps one table of plain numbers
+ * per client and starts a new table when its window turns: nothing is swept, and no object is made per
+ * client. Under a load from many addresses the tables are full; keeping them small matters, since every
+ * garbage collection walks them (docs/decisions/007).
  */
 export function createMemoryRateCounter(clock: Clock) {
-  const windows = new Map<string, { windowStart: number; count: number; windowMs: number }>()
-  let sinceSweep = 0
-
-  function sweep(now: number): void {
-    for (const [bucket, window] of windows) {
-      if (window.windowStart + window.windowMs <= now) windows.delete(bucket)
-    }
-    // Still too many live windows (an address flood): drop the oldest; Map keeps insertion order.
-    for (const bucket of windows.keys()) {
-      if (windows.size <= MAX_MEMORY_BUCKETS) break
-      windows.delete(bucket)
-    }
-  }
+  /** By limit name (limits with the same name share one allowance): its window and the counts in it. */
+  const windows = new Map<string, LimitWindow>()
 
   return async function hit(key: string, limit: Limit): Promise<void> {
     const now = clock.now().getTime()
     const windowStart = now - (now % limit.windowMs)
-    const bucket = `${limit.name}:${key}`
-    sinceSweep += 1
-    if (sinceSweep >= 1000) {
-      sinceSweep = 0
-      sweep(now)
+    let window = windows.get(limit.name)
+    if (window?.windowStart !== windowStart) {
+      window = { windowStart, counts: new Map(), order: [], oldest: 0 }
+      windows.set(limit.name, window)
     }
-    const window = windows.get(bucket)
-    if (!window || window.windowStart !== windowStart) {
-      windows.delete(bucket)
-      // Full (a flood of new addresses): make room by dropping the oldest window only. A whole sweep
-      // here would scan every window on every request once the table is full.
-      if (windows.size >= MAX_MEMORY_BUCKETS) {
-        const oldest = windows.keys().next()
-        if (!oldest.done) windows.delete(oldest.value)
-      }
-      windows.set(bucket, { windowStart, count: 1, windowMs: limit.windowMs })
-      if (limit.max < 1) refuse(limit, windowStart, now)
-      return
-    }
-    window.count += 1
-    if (window.count > limit.max) refuse(limit, windowStart, now)
+    const count = (window.counts.get(key) ?? 0) + 1
+    if (count === 1) countNewClient(window, key)
+    else window.counts.set(key, count)
+    if (count > limit.max) refuse(limit, windowStart, now)
   }
+}
+
+interface LimitWindow {
+  windowStart: number
+  counts: Map<string, number>
+  /** The clients in the order they were first counted, as a ring once the table is full. */
+  order: string[]
+  /** Where in `order` the client counted longest ago is, once the table is full. */
+  oldest: number
+}
+
+/**
+ * Starts counting a new client. Full (a flood of new addresses): the client counted longest ago is dropped
+ * to make room, found in `order` rather than by walking the Map from its start, which passes every slot
+ * an earlier drop left behind.
+ */
+function countNewClient(window: LimitWindow, key: string): void {
+  if (window.counts.size < MAX_MEMORY_CLIENTS) {
+    window.order.push(key)
+  } else {
+    window.counts.delete(window.order[window.oldest] as string)
+    window.order[window.oldest] = key
+    window.oldest = (window.oldest + 1) % MAX_MEMORY_CLIENTS
+  }
+  window.counts.set(key, 1)
 }
 
 /**

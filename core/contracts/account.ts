@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import { NAME_MAX_LENGTH, PHONE_MAX_LENGTH, USER_ROLES } from '../rules/account'
 import { ORDER_STATUSES } from '../rules/order-status'
 import { orderAddressSchema, profileAddressSchema } from './address'
+import { wholeNumber } from './whole-number'
 
 /** What GET /api/auth/user answers for a signed-in customer; never a password hash or a Google id. */
 export const publicUserSchema = t.Object({
@@ -68,7 +69,7 @@ export const customerRefundSchema = t.Object({
   status: t.UnionEnum(['pending', 'refunded']),
   createdAt: t.String(),
   /** The units refunded; empty for a refund of an amount or a cancellation's refund. */
-  items: t.Array(t.Object({ productName: t.String(), quantity: t.Integer() })),
+  items: t.Array(t.Object({ productName: t.String(), quantity: wholeNumber() })),
   /** True for the refund a cancellation made. */
   cancellation: t.Boolean(),
 })
@@ -84,7 +85,7 @@ export const userOrderSchema = t.Object({
   status: t.UnionEnum(ORDER_STATUSES),
   totalAmount: t.Number(),
   trackingNumber: t.Nullable(t.String()),
-  items: t.Array(t.Object({ productName: t.String(), quantity: t.Integer() })),
+  items: t.Array(t.Object({ productName: t.String(), quantity: wholeNumber() })),
   /** Dollars refunded so far (pending or made). */
   refunded: t.Number(),
   /** When the order was cancelled, or null. */
@@ -106,7 +107,7 @@ export const userOrderDetailSchema = t.Object({
     t.Object({
       productName: t.String(),
       variant: t.Nullable(t.String()),
-      quantity: t.Integer(),
+      quantity: wholeNumber(),
       unitAmount: t.Number(),
       /** Before this line's share of the discount. */
       lineTotal: t.Number(),

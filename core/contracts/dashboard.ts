@@ -3,13 +3,14 @@ import { ORDER_STATUSES } from '../rules/order-status'
 import { REFUND_ORIGINS, REFUND_STATUSES } from '../rules/refunds'
 import { WEBHOOK_EVENT_STATUSES } from '../rules/webhook-event-status'
 import { orderAddressSchema } from './address'
+import { wholeNumber } from './whole-number'
 
 /** One day of the dashboard's chart: a calendar day in the shop's time zone. */
 export const statsDaySchema = t.Object({
   /** 'YYYY-MM-DD' in SHOP_TIME_ZONE. */
   date: t.String(),
   /** Orders placed that day. */
-  orders: t.Integer(),
+  orders: wholeNumber(),
   /** Dollars charged for them (the orders' totals). */
   takings: t.Number(),
 })
@@ -24,10 +25,10 @@ export const STATS_DAYS = 30
  * `days` holds the last STATS_DAYS days, oldest first, today last.
  */
 export const dashboardStatsSchema = t.Object({
-  ordersToday: t.Integer(),
-  processing: t.Integer(),
-  shipped: t.Integer(),
-  failed: t.Integer(),
+  ordersToday: wholeNumber(),
+  processing: wholeNumber(),
+  shipped: wholeNumber(),
+  failed: wholeNumber(),
   days: t.Array(statsDaySchema),
 })
 
@@ -48,12 +49,12 @@ export type PackageRecommendationAnswer = typeof packageRecommendationSchema.sta
  * why a label purchase failed, and the app's own label route (never the carrier's file location).
  */
 export const dashboardOrderSchema = t.Object({
-  id: t.Integer(),
+  id: wholeNumber(),
   /** Padded to 6 digits, as staff and customers read it. */
   number: t.String(),
   customerName: t.String(),
   customerEmail: t.String(),
-  itemCount: t.Integer(),
+  itemCount: wholeNumber(),
   /** Ounces, one decimal. */
   totalWeight: t.Number(),
   packageType: t.UnionEnum(['small', 'medium', 'large'] as const),
@@ -100,7 +101,7 @@ export type HistoryEntry = typeof historyEntrySchema.static
 export const refundSchema = t.Object({
   /** The shop's id, also its idempotency key at the payment provider. */
   id: t.String(),
-  orderId: t.Integer(),
+  orderId: wholeNumber(),
   number: t.String(),
   /** 'refund' (staff's Refund), 'cancel' (staff's Cancel), 'provider' (made in the provider's dashboard). */
   origin: t.UnionEnum(REFUND_ORIGINS),
@@ -116,10 +117,10 @@ export const refundSchema = t.Object({
   failureReason: t.Nullable(t.String()),
   lines: t.Array(
     t.Object({
-      lineId: t.Integer(),
+      lineId: wholeNumber(),
       name: t.String(),
       variant: t.Nullable(t.String()),
-      quantity: t.Integer(),
+      quantity: wholeNumber(),
       amount: t.Number(),
     }),
   ),
@@ -141,18 +142,18 @@ export const orderDetailSchema = t.Composite([
     lines: t.Array(
       t.Object({
         /** What a refund by lines names. */
-        id: t.Integer(),
-        productId: t.Integer(),
+        id: wholeNumber(),
+        productId: wholeNumber(),
         name: t.String(),
         variant: t.Nullable(t.String()),
-        quantity: t.Integer(),
+        quantity: wholeNumber(),
         unitAmount: t.Number(),
         /** Before the line's share of the discount. */
         lineTotal: t.Number(),
         /** What the line was paid: its total less its share of the discount. */
         paid: t.Number(),
         /** Units counted as refunded (asked, pending or made). */
-        refundedQuantity: t.Integer(),
+        refundedQuantity: wholeNumber(),
         /** Ounces for the whole line, one decimal. */
         weight: t.Number(),
       }),
@@ -179,13 +180,13 @@ export const orderDetailSchema = t.Composite([
 export type OrderDetail = typeof orderDetailSchema.static
 
 /** Counted stock: units on the shelf, and how many of them open checkouts leave free. */
-export const stockLevelSchema = t.Object({ onHand: t.Integer(), available: t.Integer() })
+export const stockLevelSchema = t.Object({ onHand: wholeNumber(), available: wholeNumber() })
 
 export type StockLevelAnswer = typeof stockLevelSchema.static
 
 /** docs/product.md#catalogue Dashboard product. */
 export const dashboardProductSchema = t.Object({
-  id: t.Integer(),
+  id: wholeNumber(),
   name: t.String(),
   description: t.String(),
   /** Ounces, one decimal. */
@@ -202,9 +203,9 @@ export type DashboardProduct = typeof dashboardProductSchema.static
 export const webhookEventSchema = t.Object({
   id: t.String(),
   eventType: t.String(),
-  orderId: t.Nullable(t.Integer()),
+  orderId: t.Nullable(wholeNumber()),
   status: t.UnionEnum(WEBHOOK_EVENT_STATUSES),
-  processingTimeMs: t.Nullable(t.Integer()),
+  processingTimeMs: t.Nullable(wholeNumber()),
   createdAt: t.String(),
 })
 
@@ -248,9 +249,9 @@ export type OrdersQuery = typeof ordersQuery.static
 /** An order e-mail that gave up: its job, its order, and why the mail server refused it. */
 export const failedEmailSchema = t.Object({
   /** The job that sends it. */
-  id: t.Integer(),
+  id: wholeNumber(),
   /** Null when the order is gone (a restored backup without it). */
-  orderId: t.Nullable(t.Integer()),
+  orderId: t.Nullable(wholeNumber()),
   number: t.Nullable(t.String()),
   /** Which e-mail: 'Order confirmation', 'Shipping confirmation'. */
   email: t.String(),
@@ -258,7 +259,7 @@ export const failedEmailSchema = t.Object({
   customerEmail: t.String(),
   /** The last attempt's error. */
   error: t.String(),
-  attempts: t.Integer(),
+  attempts: wholeNumber(),
   failedAt: t.String(),
 })
 
@@ -267,7 +268,7 @@ export type FailedEmail = typeof failedEmailSchema.static
 export const emailRetryResponse = t.Object({
   message: t.String(),
   /** E-mails this call queued again: 0 when they were queued already (by an earlier Retry). */
-  queued: t.Integer(),
+  queued: wholeNumber(),
 })
 
 export type EmailRetryResponse = typeof emailRetryResponse.static

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { wholeNumber } from './whole-number'
 
 export const sessionIdParams = t.Object({ sessionId: t.String() })
 
@@ -20,13 +21,13 @@ export const demoSessionSummary = t.Object({
   paymentStatus: t.UnionEnum(['paid', 'unpaid']),
   currency: t.String(),
   /** Cents. */
-  amountTotal: t.Integer(),
-  lineItems: t.Array(t.Object({ name: t.String(), quantity: t.Integer(), unitAmount: t.Integer() })),
+  amountTotal: wholeNumber(),
+  lineItems: t.Array(t.Object({ name: t.String(), quantity: wholeNumber(), unitAmount: wholeNumber() })),
   shipping: t.Object({
     displayName: t.String(),
-    amount: t.Integer(),
-    minDays: t.Integer(),
-    maxDays: t.Integer(),
+    amount: wholeNumber(),
+    minDays: wholeNumber(),
+    maxDays: wholeNumber(),
   }),
 })
 

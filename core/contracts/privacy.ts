@@ -3,6 +3,7 @@ import { PASSWORD_MAX_LENGTH, USER_ROLES } from '../rules/account'
 import { ORDER_STATUSES } from '../rules/order-status'
 import { customerRefundSchema } from './account'
 import { orderAddressSchema, profileAddressSchema } from './address'
+import { wholeNumber } from './whole-number'
 
 /** One order in the export: what was bought, paid and where it went. Amounts in dollars, like the order calls. */
 const exportedOrderSchema = t.Object({
@@ -17,7 +18,7 @@ const exportedOrderSchema = t.Object({
     t.Object({
       productName: t.String(),
       variant: t.Nullable(t.String()),
-      quantity: t.Integer(),
+      quantity: wholeNumber(),
       unitPrice: t.Number(),
       /** unitPrice × quantity, before this line's share of the discount. */
       lineTotal: t.Number(),

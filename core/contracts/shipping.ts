@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { addressSchema } from './address'
+import { wholeNumber } from './whole-number'
 
 export type { AddressInput } from './address'
 
@@ -42,8 +43,8 @@ export const rateView = t.Object({
   carrier: t.String(),
   serviceName: t.String(),
   /** The longest delivery estimate in business days ('Estimated delivery: N business days'). */
-  estimatedDays: t.Integer(),
-  deliveryEstimate: t.Object({ minDays: t.Integer(), maxDays: t.Integer() }),
+  estimatedDays: wholeNumber(),
+  deliveryEstimate: t.Object({ minDays: wholeNumber(), maxDays: wholeNumber() }),
   /** True when this is the standard service made free by the order's subtotal. */
   free: t.Boolean(),
 })

@@ -12,6 +12,59 @@ describe('the in-memory rate counter', () => {
     await hit('10.0.0.2', LIMIT)
   })
 
+  test('a refusal says how many seconds remain of the window', async () => {
+    const clock = fixedClock(new Date('2026-11-23T12:00:15Z'))
+    const hit = createMemoryRateCounter(clock)
+    for (let i = 0; i < 3; i++) await hit('10.0.0.1', LIMIT)
+    await expect(hit('10.0.0.1', LIMIT)).rejects.toMatchObject({
+      kind: 'too-many',
+      message: 'Too many rate requests.',
+      retryAfterSeconds: 45,
+    })
+  })
+
+  test('a new window starts every client again', async () => {
+    const clock = fixedClock(new Date('2026-11-23T12:00:00Z'))
+    const hit = createMemoryRateCounter(clock)
+    for (let i = 0; i < 3; i++) await hit('10.0.0.1', LIMIT)
+    await expect(hit('10.0.0.1', LIMIT)).rejects.toThrow()
+    clock.advance(59_999)
+    await expect(hit('10.0.0.1', LIMIT)).rejects.toThrow()
+    clock.advance(1)
+    for (let i = 0; i < 3; i++) await hit('10.0.0.1', LIMIT)
+    await expect(hit('10.0.0.1', LIMIT)).rejects.toThrow()
+  })
+
+  test('limits with the same name share one allowance; other names count apart', async () => {
+    const hit = createMemoryRateCounter(fixedClock(new Date('2026-11-23T12:00:00Z')))
+    const sameName = { ...LIMIT, message: 'Same counter, other words.' }
+    const otherName = { ...LIMIT, name: 'discount-attempts' }
+    await hit('10.0.0.1', LIMIT)
+    await hit('10.0.0.1', sameName)
+    await hit('10.0.0.1', LIMIT)
+    await expect(hit('10.0.0.1', sameName)).rejects.toThrow('Same counter, other words.')
+    for (let i = 0; i < 3; i++) await hit('10.0.0.1', otherName)
+    await expect(hit('10.0.0.1', otherName)).rejects.toThrow()
+  })
+
+  test('a limit of zero refuses the first request', async () => {
+    const hit = createMemoryRateCounter(fixedClock(new Date('2026-11-23T12:00:00Z')))
+    await expect(hit('10.0.0.1', { ...LIMIT, max: 0 })).rejects.toThrow('Too many rate requests.')
+  })
+
+  test('a full table drops the client counted first, and only that one', async () => {
+    const hit = createMemoryRateCounter(fixedClock(new Date('2026-11-23T12:00:00Z')))
+    for (let i = 0; i < 3; i++) await hit('first', LIMIT)
+    for (let i = 0; i < 3; i++) await hit('second', LIMIT)
+    // 100,000 clients fit: the 99,998 more fill the table without dropping anyone.
+    for (let i = 0; i < 99_998; i++) await hit(`fill-${i}`, LIMIT)
+    await expect(hit('first', LIMIT)).rejects.toThrow()
+    // One more new client: the first counted is dropped and may start again; the second is still held.
+    await hit('one-more', LIMIT)
+    await expect(hit('second', LIMIT)).rejects.toThrow()
+    await hit('first', LIMIT)
+  })
+
   test('a flood of new addresses keeps each request cheap once the table is full', async () => {
     const clock = fixedClock(new Date('2026-11-23T12:00:00Z'))
     const timeNewClients = async (hit: ReturnType<typeof createMemoryRateCounter>, prefix: string) => {
