@@ -1,6 +1,7 @@
 // Stock at checkout: opening a session holds the units of every counted line, in one transaction with the
 // discount's use; payment sells them; an expired or ended session gives them back; the last units go to
 // exactly as many sessions as there are units (docs/decisions/026-stock-reserved-at-checkout.md).
+import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { PaymentProviderError } from '../../../api/adapters/types'
@@ -364,5 +365,32 @@ describe('the sweep', () => {
     // The live one is still the session's, and sells when paid.
     expect((await payDemo(shop, live.body.sessionId ?? '')).status).toBe(200)
     expect(await onHand(shop, REPAIR, '')).toBe(7)
+  })
+
+  test('reads only holds still reserved, by when they run out (not every reservation ever made)', async () => {
+    const client = shop.deps.db.$client
+    const sent: { sql: string; args: unknown[] }[] = []
+    const execute = client.execute.bind(client)
+    client.execute = ((statement: Parameters<typeof execute>[0]) => {
+      if (typeof statement === 'object') sent.push({ sql: statement.sql, args: [...(statement.args as [])] })
+      return execute(statement)
+    }) as typeof client.execute
+    try {
+      expect(await shop.services.stock.releaseExpired()).toBe(0)
+    } finally {
+      client.execute = execute
+    }
+    const [release] = sent.filter((statement) => statement.sql.startsWith('update "stock_reservations"'))
+    expect(release).toBeDefined()
+    // Asked on a connection of its own: the client runs an EXPLAIN of an UPDATE as a write and leaves it
+    // unfinished, which would fail the writer's commit.
+    const reader = new Database(shop.deps.config.databaseUrl.slice('file:'.length), { readonly: true })
+    const plan = reader
+      .query<{ detail: string }, (string | number)[]>(`explain query plan ${release?.sql}`)
+      .all(...(release?.args as (string | number)[]))
+    reader.close()
+    expect(plan.map((row) => row.detail)).toEqual([
+      'SEARCH stock_reservations USING COVERING INDEX stock_reservations_expiry_idx (expires_at<?)',
+    ])
   })
 })
