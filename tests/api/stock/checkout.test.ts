@@ -371,9 +371,9 @@ describe('the sweep', () => {
     const client = shop.deps.db.$client
     const sent: { sql: string; args: unknown[] }[] = []
     const execute = client.execute.bind(client)
-    client.execute = ((statement: Parameters<typeof execute>[0]) => {
-      if (typeof statement === 'object') sent.push({ sql: statement.sql, args: [...(statement.args as [])] })
-      return execute(statement)
+    client.execute = ((statement: string | { sql: string; args?: unknown }) => {
+      if (typeof statement !== 'string') sent.push({ sql: statement.sql, args: [...(statement.args as [])] })
+      return execute(statement as never)
     }) as typeof client.execute
     try {
       expect(await shop.services.stock.releaseExpired()).toBe(0)
