@@ -23,7 +23,16 @@ const withCode = !args.includes('--no-code')
  * the way to compare old and new on a machine others are using.
  */
 const keptArg = args.find((arg) => arg.startsWith('--kept='))
-const variants: (number | undefined)[] = keptArg ? keptArg.slice(7).split(',').map(Number) : [undefined]
+/**
+ * --autocheckpoint=N: the WAL's auto-checkpoint threshold in pages (SQLite's default: 1000). Several values
+ * (--autocheckpoint=1000,4000) build one shop per value and take turns, as --kept does.
+ */
+const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
+const checkpoints = checkpointArg ? checkpointArg.slice(17).split(',').map(Number) : []
+const variants: (number | undefined)[] = keptArg
+  ? keptArg.slice(7).split(',').map(Number)
+  : checkpoints.map(() => undefined).slice(0, Math.max(1, checkpoints.length))
+if (variants.length === 0) variants.push(undefined)
 const ROUNDS = variants.length > 1 ? 10 : 1
 const shops = await Promise.all(
   variants.map((kept) =>
@@ -37,10 +46,10 @@ let turn = 0
 // the load test's checkout does.
 if (args.includes('--stock'))
   for (const each of shops) await each.deps.db.$client.execute({ sql: COUNT_EVERY_PRODUCT, args: [0] })
-const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
-for (const each of shops)
-  if (checkpointArg)
-    await each.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${Number(checkpointArg.slice(17))}`)
+for (const [index, each] of shops.entries()) {
+  const pages = checkpoints[index] ?? checkpoints[0]
+  if (pages !== undefined) await each.deps.db.$client.execute(`PRAGMA wal_autocheckpoint = ${pages}`)
+}
 
 // --trace: time spent in each SQL statement (by its first 70 characters), to see where a scenario waits.
 const traced = new Map<string, { calls: number; ms: number }>()
@@ -130,7 +139,12 @@ async function timed(label: string, count: number, one: (i: number) => Promise<v
       `  ${((spent * 1000) / count).toFixed(0).padStart(5)} µs/request ${(calls / count).toFixed(2)}× ${sql}`,
     )
   for (const [index, { ms, cpu, done }] of totals.entries()) {
-    const kept = variants[index] === undefined ? '' : ` kept=${variants[index]}`
+    const kept =
+      variants[index] !== undefined
+        ? ` kept=${variants[index]}`
+        : checkpoints.length > 1
+          ? ` autocheckpoint=${checkpoints[index]}`
+          : ''
     // CPU time per request is steadier than wall time on a machine others are using too.
     console.log(
       `${label.padEnd(10)}${kept} ${done} in ${ms.toFixed(0)} ms: ${((done / ms) * 1000).toFixed(0)}/s, ${((ms * 1000) / done).toFixed(0)} µs each, CPU ${(cpu / done).toFixed(0)} µs each`,
