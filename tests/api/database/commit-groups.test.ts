@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import Libsql from 'libsql'
-import { type DatabaseHandle, openDatabase } from '../../../db/client'
+import { type DatabaseHandle, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
 
 const dir = mkdtempSync(join(tmpdir(), 'shop-groups-'))
@@ -71,6 +71,13 @@ describe('group commit', () => {
     const together = await walGrowth(true)
     // Forty commits of the same table and index pages, against one commit of them.
     expect(together * 10).toBeLessThan(oneByOne)
+  })
+
+  test('the writer checkpoints after 4,000 WAL pages, not the 1,000 SQLite starts with', async () => {
+    const { handle } = await freshDatabase()
+    const answer = await handle.db.$client.execute('PRAGMA wal_autocheckpoint')
+    expect(answer.rows.map((row) => Number(row[0]))).toEqual([WAL_AUTOCHECKPOINT_PAGES])
+    expect(WAL_AUTOCHECKPOINT_PAGES).toBe(4000)
   })
 
   test('a batch that fails is undone alone; the others of its group commit', async () => {
