@@ -24,12 +24,19 @@ type Connection = {
 }
 type Runnable = { run(...args: unknown[]): unknown }
 
+/**
+ * What `raw()` throws for a statement that returns no rows, as the binding does: the client learns from it
+ * that there is nothing to read. One error for every such answer, since a new one (and its stack) for each
+ * batch's BEGIN and COMMIT is wasted work.
+ */
+const RETURNS_NO_DATA = new TypeError('The statement does not return data')
+
 /** What the client's statement helper asks of a statement that returns no rows. */
 function noRows(run: () => void) {
   const statement = {
     safeIntegers: () => statement,
     raw: () => {
-      throw new TypeError('The statement does not return data')
+      throw RETURNS_NO_DATA
     },
     columns: () => [],
     run: () => {
