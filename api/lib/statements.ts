@@ -1,3 +1,4 @@
+import { fillPlaceholders, type Placeholder, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../db/client'
 
@@ -29,4 +30,55 @@ export async function commitTogether<Last extends Statement>(
 export async function runTogether(db: Database, statements: readonly Statement[]): Promise<void> {
   const [first, ...rest] = statements
   if (first) await db.batch([first, ...rest])
+}
+
+/** A statement drizzle has built, its values left as placeholders (`.prepare()` of a query builder). */
+interface PreparedStatement {
+  getQuery(): { sql: string; params: unknown[] }
+  mapResult(response: unknown, isFromBatch?: boolean): unknown
+  run(values: Record<string, unknown>): Promise<unknown>
+}
+
+/**
+ * A statement whose SQL drizzle builds once. Building is most of what drizzle costs per statement (a
+ * 25-column INSERT about 26 µs, on every call) and the busy paths send the same statements with new values,
+ * so `build` makes the statement with `sql.placeholder(name)` where each value goes, and each use fills
+ * them in. Only for statements whose SQL never changes with their values: one whose text depends on them
+ * (a list of lines, an optional condition) is built as usual. scripts/bench/findings.md has the numbers.
+ */
+export function keptStatement<Values extends Record<string, unknown>>(build: () => { prepare(): unknown }) {
+  let prepared: PreparedStatement | undefined
+  const ready = () => {
+    prepared ??= build().prepare() as PreparedStatement
+    return prepared
+  }
+  return {
+    /** The statement with these values, for a batch (`runTogether`, `commitTogether`, `db.batch`). */
+    with(values: Values): Statement {
+      const statement = ready()
+      const { sql } = statement.getQuery()
+      const params = fillPlaceholders(statement.getQuery().params, values)
+      // What drizzle's batch asks of each statement it is given (LibSQLSession.batch): its SQL and
+      // arguments, and how to read its result. tests/api/database/kept-statements.test.ts runs it.
+      const filled = {
+        _prepare: () => ({
+          getQuery: () => ({ sql, params }),
+          mapResult: (response: unknown, isFromBatch?: boolean) => statement.mapResult(response, isFromBatch),
+        }),
+      }
+      return filled as unknown as Statement
+    },
+    /** Runs the statement alone with these values. */
+    run(values: Values): Promise<unknown> {
+      return ready().run(values)
+    },
+  }
+}
+
+/** `{ name: sql.placeholder(name) }` for each name: the values of a kept INSERT, one placeholder per column. */
+export function placeholders<Name extends string>(names: readonly Name[]): Record<Name, Placeholder<Name>> {
+  return Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<
+    Name,
+    Placeholder<Name>
+  >
 }

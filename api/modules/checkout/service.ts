@@ -21,7 +21,13 @@ import type { Clock } from '../../lib/clock'
 import { crashPoint } from '../../lib/crash-points'
 import { invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
-import { commitTogether, runTogether, type Statement } from '../../lib/statements'
+import {
+  commitTogether,
+  keptStatement,
+  placeholders,
+  runTogether,
+  type Statement,
+} from '../../lib/statements'
 import { buildCart, type Cart, type CartItemInput, lineName, pricedLines } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
@@ -264,55 +270,95 @@ async function open(
   }
 }
 
+/** Every column a stored session is written with (step 4). */
+const STORED_COLUMNS = [
+  'id',
+  'provider',
+  'status',
+  'email',
+  'userId',
+  'shippingAddress',
+  'billingAddress',
+  'lines',
+  'discountCode',
+  'discountReservationKey',
+  'stockReservationKey',
+  'subtotalCents',
+  'discountCents',
+  'shippingCents',
+  'totalCents',
+  'itemCount',
+  'totalWeightTenthsOz',
+  'quoteId',
+  'shippingCarrier',
+  'shippingService',
+  'shippingServiceToken',
+  'estimatedDaysMin',
+  'estimatedDaysMax',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof typeof checkoutSessions.$inferInsert)[]
+
+type StoredSession = Pick<typeof checkoutSessions.$inferInsert, (typeof STORED_COLUMNS)[number]>
+
+/** The session's row, its SQL built once: every checkout sends it (api/lib/statements.ts, keptStatement). */
+function storedSessionStatement(db: Database) {
+  return keptStatement<StoredSession>(() =>
+    db
+      .insert(checkoutSessions)
+      .values(placeholders(STORED_COLUMNS))
+      // A double click gets the provider's same session back (idempotency key): store it once.
+      .onConflictDoNothing({ target: checkoutSessions.id }),
+  )
+}
+
 /**
  * Step 4, store: everything the order will be made from, under the provider's session id, and the units'
  * hold extended to the session's life, in one transaction.
  */
 async function store(
   { db, clock, payments, stock }: CheckoutServiceDeps,
+  storedSession: ReturnType<typeof storedSessionStatement>,
   priced: PricedCheckout,
   sessionId: string,
 ): Promise<void> {
   const now = clock.now()
   const { cart, quote, terms } = priced
   const key = priced.request.idempotencyKey
-  const session = db
-    .insert(checkoutSessions)
-    .values({
-      id: sessionId,
-      provider: payments.name,
-      status: 'open',
-      email: priced.email,
-      userId: priced.userId,
-      shippingAddress: JSON.stringify(priced.shippingAddress),
-      billingAddress: JSON.stringify(priced.billingAddress),
-      lines: JSON.stringify(priced.lines),
-      discountCode: terms?.code ?? null,
-      discountReservationKey: terms ? key : null,
-      stockReservationKey: key,
-      subtotalCents: cart.subtotalCents,
-      discountCents: priced.discountCents,
-      shippingCents: priced.shippingCents,
-      totalCents: cart.subtotalCents - priced.discountCents + priced.shippingCents,
-      itemCount: cart.itemCount,
-      totalWeightTenthsOz: cart.weightTenthsOz,
-      quoteId: quote.id,
-      shippingCarrier: quote.carrier,
-      shippingService: quote.serviceName,
-      shippingServiceToken: quote.serviceToken,
-      estimatedDaysMin: quote.estimatedDaysMin,
-      estimatedDaysMax: quote.estimatedDaysMax,
-      createdAt: now,
-      updatedAt: now,
-    })
-    // A double click gets the provider's same session back (idempotency key): store it once.
-    .onConflictDoNothing({ target: checkoutSessions.id })
+  const session = storedSession.with({
+    id: sessionId,
+    provider: payments.name,
+    status: 'open',
+    email: priced.email,
+    userId: priced.userId,
+    shippingAddress: JSON.stringify(priced.shippingAddress),
+    billingAddress: JSON.stringify(priced.billingAddress),
+    lines: JSON.stringify(priced.lines),
+    discountCode: terms?.code ?? null,
+    discountReservationKey: terms ? key : null,
+    stockReservationKey: key,
+    subtotalCents: cart.subtotalCents,
+    discountCents: priced.discountCents,
+    shippingCents: priced.shippingCents,
+    totalCents: cart.subtotalCents - priced.discountCents + priced.shippingCents,
+    itemCount: cart.itemCount,
+    totalWeightTenthsOz: cart.weightTenthsOz,
+    quoteId: quote.id,
+    shippingCarrier: quote.carrier,
+    shippingService: quote.serviceName,
+    shippingServiceToken: quote.serviceToken,
+    estimatedDaysMin: quote.estimatedDaysMin,
+    estimatedDaysMax: quote.estimatedDaysMax,
+    createdAt: now,
+    updatedAt: now,
+  })
   const until = new Date(now.getTime() + RESERVATION_LIFETIME_MS)
   await runTogether(db, [session, stock.holdStatement(key, now, until)])
 }
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
+  const storedSession = storedSessionStatement(deps.db)
   return {
     /**
      * Opens a payment session for the cart: priced on the server, the discount's use and the units
@@ -327,7 +373,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       await reserve(deps, priced)
       crashPoint('stock-reserved')
       const session = await open(deps, priced)
-      await store(deps, priced, session.id)
+      await store(deps, storedSession, priced, session.id)
       return {
         sessionId: session.id,
         url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,
