@@ -46,7 +46,7 @@ interface PreparedStatement {
  * them in. Only for statements whose SQL never changes with their values: one whose text depends on them
  * (a list of lines, an optional condition) is built as usual. scripts/bench/findings.md has the numbers.
  */
-export function keptStatement<Values extends Record<string, unknown>>(build: () => { prepare(): unknown }) {
+export function builtOnce<Values extends Record<string, unknown>>(build: () => { prepare(): unknown }) {
   let prepared: PreparedStatement | undefined
   const ready = () => {
     prepared ??= build().prepare() as PreparedStatement
@@ -59,7 +59,7 @@ export function keptStatement<Values extends Record<string, unknown>>(build: () 
       const { sql } = statement.getQuery()
       const params = fillPlaceholders(statement.getQuery().params, values)
       // What drizzle's batch asks of each statement it is given (LibSQLSession.batch): its SQL and
-      // arguments, and how to read its result. tests/api/database/kept-statements.test.ts runs it.
+      // arguments, and how to read its result. tests/api/database/built-once.test.ts runs it.
       const filled = {
         _prepare: () => ({
           getQuery: () => ({ sql, params }),
@@ -75,7 +75,7 @@ export function keptStatement<Values extends Record<string, unknown>>(build: () 
   }
 }
 
-/** `{ name: sql.placeholder(name) }` for each name: the values of a kept INSERT, one placeholder per column. */
+/** `{ name: sql.placeholder(name) }` for each name: the values of an INSERT built once, one placeholder per column. */
 export function placeholders<Name extends string>(names: readonly Name[]): Record<Name, Placeholder<Name>> {
   return Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<
     Name,

@@ -21,13 +21,7 @@ import type { Clock } from '../../lib/clock'
 import { crashPoint } from '../../lib/crash-points'
 import { invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
-import {
-  commitTogether,
-  keptStatement,
-  placeholders,
-  runTogether,
-  type Statement,
-} from '../../lib/statements'
+import { builtOnce, commitTogether, placeholders, runTogether, type Statement } from '../../lib/statements'
 import { buildCart, type Cart, type CartItemInput, lineName, pricedLines } from '../catalog/cart'
 import type { CatalogService } from '../catalog/service'
 import type { DiscountService } from '../discounts/service'
@@ -301,9 +295,9 @@ const STORED_COLUMNS = [
 
 type StoredSession = Pick<typeof checkoutSessions.$inferInsert, (typeof STORED_COLUMNS)[number]>
 
-/** The session's row, its SQL built once: every checkout sends it (api/lib/statements.ts, keptStatement). */
+/** The session's row, its SQL built once: every checkout sends it (api/lib/statements.ts, builtOnce). */
 function storedSessionStatement(db: Database) {
-  return keptStatement<StoredSession>(() =>
+  return builtOnce<StoredSession>(() =>
     db
       .insert(checkoutSessions)
       .values(placeholders(STORED_COLUMNS))

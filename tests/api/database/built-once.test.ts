@@ -1,0 +1,82 @@
+// Statements whose SQL drizzle builds once (api/lib/statements.ts, builtOnce): each use fills the prepared
+// statement's placeholders, alone or in a batch beside statements built as usual, and reads its result as
+// drizzle would.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import { builtOnce, commitTogether, placeholders, runTogether } from '../../../api/lib/statements'
+import { openDatabase } from '../../../db/client'
+import { newsletterSubscribers } from '../../../db/schema'
+
+const dir = mkdtempSync(join(tmpdir(), 'shop-built-once-'))
+const handle = await openDatabase(`file:${join(dir, 'shop.db')}`)
+const { db } = handle
+afterAll(() => {
+  handle.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+let builds = 0
+const subscribe = builtOnce<{ email: string; source: string; createdAt: Date }>(() => {
+  builds += 1
+  return db
+    .insert(newsletterSubscribers)
+    .values(placeholders(['email', 'source', 'createdAt']))
+    .onConflictDoNothing()
+})
+const renamed = builtOnce<{ from: string; to: string }>(() =>
+  db
+    .update(newsletterSubscribers)
+    .set({ email: sql.placeholder('to') })
+    .where(eq(newsletterSubscribers.email, sql.placeholder('from')))
+    .returning({ id: newsletterSubscribers.id, email: newsletterSubscribers.email }),
+)
+
+const rowOf = async (email: string) =>
+  (await db.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)))[0]
+
+describe('a statement built once', () => {
+  test('is built on first use only, and each use carries its own values (dates as the column stores them)', async () => {
+    await runTogether(db, [
+      subscribe.with({ email: 'one@example.com', source: 'footer', createdAt: new Date(1_000) }),
+      subscribe.with({ email: 'two@example.com', source: 'home', createdAt: new Date(2_000) }),
+    ])
+    await subscribe.run({ email: 'three@example.com', source: 'shop', createdAt: new Date(3_000) })
+    expect(builds).toBe(1)
+    expect(await rowOf('two@example.com')).toMatchObject({ source: 'home', createdAt: new Date(2_000) })
+    expect(await rowOf('three@example.com')).toMatchObject({ source: 'shop', createdAt: new Date(3_000) })
+  })
+
+  test('runs in one transaction with statements built as usual, and its result reads as drizzle reads it', async () => {
+    const moved = await commitTogether(
+      db,
+      [
+        db
+          .insert(newsletterSubscribers)
+          .values({ email: 'four@example.com', source: 'footer', createdAt: new Date(4_000) }),
+      ],
+      renamed.with({ from: 'four@example.com', to: 'four.b@example.com' }),
+    )
+    expect(moved).toEqual([{ id: expect.any(Number), email: 'four.b@example.com' }])
+    expect(await rowOf('four@example.com')).toBeUndefined()
+  })
+
+  test('a failing statement undoes the whole batch it ran in', async () => {
+    await expect(
+      runTogether(db, [
+        subscribe.with({ email: 'five@example.com', source: 'footer', createdAt: new Date(5_000) }),
+        renamed.with({ from: 'one@example.com', to: 'two@example.com' }),
+      ]),
+    ).rejects.toThrow()
+    expect(await rowOf('five@example.com')).toBeUndefined()
+    expect(await rowOf('one@example.com')).toBeDefined()
+  })
+
+  test('a value left out is an error, not a NULL written', async () => {
+    expect(() => subscribe.with({ email: 'six@example.com', source: 'footer' } as never)).toThrow(
+      'No value for placeholder "createdAt" was provided',
+    )
+  })
+})
