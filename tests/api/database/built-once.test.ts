@@ -23,7 +23,7 @@ const subscribe = builtOnce<{ email: string; source: string; createdAt: Date }>(
   builds += 1
   return db
     .insert(newsletterSubscribers)
-    .values(placeholders(['email', 'source', 'createdAt']))
+    .values(placeholders(['email', 'source', 'createdAt'] as const))
     .onConflictDoNothing()
 })
 const renamed = builtOnce<{ from: string; to: string }>(() =>
