@@ -15,6 +15,7 @@ import type { Database } from '../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
 import type { Clock } from '../lib/clock'
 import { errorMessage, log } from '../lib/log'
+import { builtOnce, placeholders } from '../lib/statements'
 import { refundMetadata, toPaymentEvent, toProviderRefund, verifyStripeSignature } from './stripe'
 import {
   type CheckoutSessionRequest,
@@ -263,6 +264,21 @@ function stripeShapedSession(row: DemoRow, now: Date) {
   }
 }
 
+/** The columns a new session is written with; the others keep their defaults (open, unpaid). */
+const NEW_SESSION_COLUMNS = [
+  'id',
+  'clientSecret',
+  'idempotencyKey',
+  'amountTotal',
+  'currency',
+  'customerEmail',
+  'request',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof typeof demoPaymentSessions.$inferInsert)[]
+
+type NewSession = Pick<typeof demoPaymentSessions.$inferInsert, (typeof NEW_SESSION_COLUMNS)[number]>
+
 export function createDemoPayments(
   db: Database,
   clock: Clock,
@@ -270,6 +286,13 @@ export function createDemoPayments(
 ): DemoPaymentProvider {
   // Only the signature helpers are used; this client never makes a network call.
   const stripe = new Stripe('sk_test_demo_payments_offline')
+  // Every checkout opens a session: its INSERT is built once (api/lib/statements.ts).
+  const insertSession = builtOnce<NewSession>(() =>
+    db
+      .insert(demoPaymentSessions)
+      .values(placeholders(NEW_SESSION_COLUMNS))
+      .onConflictDoNothing({ target: demoPaymentSessions.idempotencyKey }),
+  )
 
   async function load(id: string): Promise<DemoRow | undefined> {
     const [row] = await db.select().from(demoPaymentSessions).where(eq(demoPaymentSessions.id, id)).limit(1)
@@ -389,20 +412,17 @@ export function createDemoPayments(
       const clientSecret = `${id}_secret_${randomId(24)}`
       // No RETURNING: the new row is what was just sent, so reading it back (with its request JSON, to
       // parse again) would only repeat it.
-      const inserted = await db
-        .insert(demoPaymentSessions)
-        .values({
-          id,
-          clientSecret,
-          idempotencyKey: request.idempotencyKey,
-          amountTotal,
-          currency: CHARGE_CURRENCY,
-          customerEmail: request.customerEmail,
-          request: JSON.stringify(request),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: demoPaymentSessions.idempotencyKey })
+      const inserted = await insertSession.run({
+        id,
+        clientSecret,
+        idempotencyKey: request.idempotencyKey,
+        amountTotal,
+        currency: CHARGE_CURRENCY,
+        customerEmail: request.customerEmail,
+        request: JSON.stringify(request),
+        createdAt: now,
+        updatedAt: now,
+      })
       if (inserted.rowsAffected > 0) {
         return {
           id,

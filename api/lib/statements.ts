@@ -1,3 +1,4 @@
+import type { ResultSet } from '@libsql/client'
 import { fillPlaceholders, type Placeholder, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../db/client'
@@ -32,11 +33,15 @@ export async function runTogether(db: Database, statements: readonly Statement[]
   if (first) await db.batch([first, ...rest])
 }
 
-/** A statement drizzle has built, its values left as placeholders (`.prepare()` of a query builder). */
-interface PreparedStatement {
+/**
+ * A statement drizzle has built, its values left as placeholders: a query builder's `.prepare()`, or a
+ * `db.run(sql)` statement, which answers for itself.
+ */
+interface BuiltStatement {
   getQuery(): { sql: string; params: unknown[] }
   mapResult(response: unknown, isFromBatch?: boolean): unknown
-  run(values: Record<string, unknown>): Promise<unknown>
+  /** Query builders' prepared statements only. */
+  run?(values: Record<string, unknown>): Promise<ResultSet>
 }
 
 /**
@@ -46,18 +51,25 @@ interface PreparedStatement {
  * them in. Only for statements whose SQL never changes with their values: one whose text depends on them
  * (a list of lines, an optional condition) is built as usual. scripts/bench/findings.md has the numbers.
  */
-export function builtOnce<Values extends Record<string, unknown>>(build: () => { prepare(): unknown }) {
-  let prepared: PreparedStatement | undefined
+export function builtOnce<Values extends Record<string, unknown>>(
+  build: () => { prepare(): unknown } | BuiltStatement,
+) {
+  let built: { statement: BuiltStatement; sql: string; params: unknown[] } | undefined
   const ready = () => {
-    prepared ??= build().prepare() as PreparedStatement
-    return prepared
+    if (!built) {
+      const made = build()
+      const statement = ('prepare' in made ? made.prepare() : made) as BuiltStatement
+      // Asked once: a `db.run` statement builds its SQL again each time it is asked.
+      const { sql, params } = statement.getQuery()
+      built = { statement, sql, params }
+    }
+    return built
   }
   return {
     /** The statement with these values, for a batch (`runTogether`, `commitTogether`, `db.batch`). */
     with(values: Values): Statement {
-      const statement = ready()
-      const { sql } = statement.getQuery()
-      const params = fillPlaceholders(statement.getQuery().params, values)
+      const { statement, sql, params: placeheld } = ready()
+      const params = fillPlaceholders(placeheld, values)
       // What drizzle's batch asks of each statement it is given (LibSQLSession.batch): its SQL and
       // arguments, and how to read its result. tests/api/database/built-once.test.ts runs it.
       const filled = {
@@ -68,9 +80,11 @@ export function builtOnce<Values extends Record<string, unknown>>(build: () => {
       }
       return filled as unknown as Statement
     },
-    /** Runs the statement alone with these values. */
-    run(values: Values): Promise<unknown> {
-      return ready().run(values)
+    /** Runs the statement alone with these values (a query builder's; a `db.run` one goes in a batch). */
+    run(values: Values): Promise<ResultSet> {
+      const { statement } = ready()
+      if (!statement.run) throw new Error('a db.run statement built once runs in a batch')
+      return statement.run(values)
     },
   }
 }

@@ -3,10 +3,10 @@
  * (docs/decisions/026-stock-reserved-at-checkout.md): checkout reserves with its discount use, fulfilment
  * sells with the order, cancels and refunds restock with their own writes.
  */
-import { and, eq, gt, lte, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, lte, ne, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { stockLevels, stockReservations } from '../../../db/schema/stock'
-import type { Statement } from '../../lib/statements'
+import { builtOnce, type Statement } from '../../lib/statements'
 import type { StockLine } from './model'
 
 interface ReservationsDeps {
@@ -37,7 +37,72 @@ function counted(line: StockLine) {
   )
 }
 
+/** The values of one line's hold (times in ms, as stored). */
+type HoldValues = {
+  key: string
+  productId: number
+  variant: string
+  quantity: number
+  until: number
+  now: number
+}
+
+/**
+ * SQL: hold one counted line's units under the key, if `onlyIf` holds; the same key again takes its own
+ * hold over, never shortening it. Values are given, or placeholders for a statement built once.
+ */
+function holdSql(values: { [Name in keyof HoldValues]: HoldValues[Name] | Placeholder }, onlyIf: SQL) {
+  const { key, productId, variant, quantity, until, now } = values
+  return sql`insert into ${stockReservations}
+      (reservation_key, product_id, variant, quantity, status, expires_at, created_at)
+    select ${key}, ${productId}, ${variant}, ${quantity}, 'reserved', ${until}, ${now}
+    where exists (select 1 from ${stockLevels}
+        where ${stockLevels.productId} = ${productId} and ${stockLevels.variant} = ${variant}
+          and ${stockLevels.onHand} is not null)
+      and (${onlyIf})
+    on conflict (reservation_key, product_id, variant) do update set
+      quantity = excluded.quantity,
+      status = 'reserved',
+      created_at = excluded.created_at,
+      expires_at = case
+        when ${stockReservations.status} = 'reserved' and ${stockReservations.expiresAt} > excluded.created_at
+          then max(${stockReservations.expiresAt}, excluded.expires_at)
+        else excluded.expires_at end
+    where ${stockReservations.status} <> 'sold'`
+}
+
 export function createReservations({ db }: ReservationsDeps) {
+  // Sent by every checkout: its SQL is built once (api/lib/statements.ts). `until` in ms, as stored.
+  const extendHold = builtOnce<{ key: string; now: Date; until: number }>(() =>
+    db
+      .update(stockReservations)
+      .set({ expiresAt: sql`${sql.placeholder('until')}` })
+      .where(
+        and(
+          eq(stockReservations.reservationKey, sql.placeholder('key')),
+          eq(stockReservations.status, 'reserved'),
+          gt(stockReservations.expiresAt, sql.placeholder('now')),
+        ),
+      ),
+  )
+
+  // A checkout without a condition (no discount code) is the busiest case: its hold is built once.
+  const holdUnits = builtOnce<HoldValues>(() =>
+    db.run(
+      holdSql(
+        {
+          key: sql.placeholder('key'),
+          productId: sql.placeholder('productId'),
+          variant: sql.placeholder('variant'),
+          quantity: sql.placeholder('quantity'),
+          until: sql.placeholder('until'),
+          now: sql.placeholder('now'),
+        },
+        sql`1`,
+      ),
+    ),
+  )
+
   return {
     /**
      * Holds each counted line's units under `key` until `expiresAt`, for the transaction that reserves a
@@ -53,21 +118,17 @@ export function createReservations({ db }: ReservationsDeps) {
     ): Statement[] {
       const now = hold.now.getTime()
       const until = hold.expiresAt.getTime()
-      return lines.map((line) =>
-        db.run(sql`insert into ${stockReservations}
-            (reservation_key, product_id, variant, quantity, status, expires_at, created_at)
-          select ${key}, ${line.productId}, ${line.variant}, ${line.quantity}, 'reserved', ${until}, ${now}
-          where exists (select 1 from ${stockLevels} where ${counted(line)}) and (${hold.onlyIf ?? sql`1`})
-          on conflict (reservation_key, product_id, variant) do update set
-            quantity = excluded.quantity,
-            status = 'reserved',
-            created_at = excluded.created_at,
-            expires_at = case
-              when ${stockReservations.status} = 'reserved' and ${stockReservations.expiresAt} > excluded.created_at
-                then max(${stockReservations.expiresAt}, excluded.expires_at)
-              else excluded.expires_at end
-          where ${stockReservations.status} <> 'sold'`),
-      )
+      return lines.map((line) => {
+        const values = {
+          key,
+          productId: line.productId,
+          variant: line.variant,
+          quantity: line.quantity,
+          until,
+          now,
+        }
+        return hold.onlyIf ? db.run(holdSql(values, hold.onlyIf)) : holdUnits.with(values)
+      })
     },
 
     /**
@@ -75,16 +136,7 @@ export function createReservations({ db }: ReservationsDeps) {
      * out is not taken back (others may have the units now); its payment is checked when it comes.
      */
     holdStatement(key: string, now: Date, until: Date): Statement {
-      return db
-        .update(stockReservations)
-        .set({ expiresAt: until })
-        .where(
-          and(
-            eq(stockReservations.reservationKey, key),
-            eq(stockReservations.status, 'reserved'),
-            gt(stockReservations.expiresAt, now),
-          ),
-        )
+      return extendHold.with({ key, now, until: until.getTime() })
     },
 
     /**
