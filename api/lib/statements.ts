@@ -1,5 +1,5 @@
 import type { ResultSet } from '@libsql/client'
-import { fillPlaceholders, type Placeholder, sql } from 'drizzle-orm'
+import { fillPlaceholders, is, Param, Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../db/client'
 
@@ -15,22 +15,71 @@ import type { Database } from '../../db/client'
 export type Statement = BatchItem<'sqlite'>
 
 /**
+ * Values for placeholders (`sql.placeholder(name)`) the statements of one transaction share: SQL that
+ * names a row the transaction makes (the new order, by its session and payment event) is the same text for
+ * every order, so the statements that use it can be built once (`builtOnce`); its values are given here,
+ * once for the whole transaction.
+ */
+export type SharedValues = Record<string, unknown>
+
+/**
  * Runs `statements`, then `last`, as one transaction: all of them or none. Answers what `last` returns,
- * typically a SELECT reading back what the statements made.
+ * typically a SELECT reading back what the statements made. `shared` fills the placeholders left in any of
+ * them; one left unfilled is an error, not a NULL.
  */
 export async function commitTogether<Last extends Statement>(
   db: Database,
   statements: readonly Statement[],
   last: Last,
+  shared?: SharedValues,
 ): Promise<Awaited<Last>> {
-  const results = await db.batch([...statements, last] as unknown as [Statement, ...Statement[]])
+  const all = [...statements, last].map((statement) => filledIn(statement, shared ?? {}))
+  const results = await db.batch(all as unknown as [Statement, ...Statement[]])
   return results[results.length - 1] as Awaited<Last>
 }
 
 /** Runs `statements` as one transaction, for a step that reads nothing back. */
-export async function runTogether(db: Database, statements: readonly Statement[]): Promise<void> {
-  const [first, ...rest] = statements
+export async function runTogether(
+  db: Database,
+  statements: readonly Statement[],
+  shared?: SharedValues,
+): Promise<void> {
+  const [first, ...rest] = statements.map((statement) => filledIn(statement, shared ?? {}))
   if (first) await db.batch([first, ...rest])
+}
+
+/** What drizzle's batch asks of each statement it is given (LibSQLSession.batch). */
+interface BatchQuery {
+  getQuery(): { sql: string; params: unknown[] }
+  mapResult(response: unknown, isFromBatch?: boolean): unknown
+}
+
+/** A statement for a batch whose SQL and placeholder-free arguments are known (tests/api/database/built-once.test.ts). */
+function batchStatement(sql: string, params: unknown[], read: BatchQuery['mapResult']): Statement {
+  const query: BatchQuery = { getQuery: () => ({ sql, params }), mapResult: read }
+  return { _prepare: () => query } as unknown as Statement
+}
+
+/** `statement` with the placeholders `shared` names filled in; every other placeholder must be filled already. */
+function filledIn(statement: Statement, shared: SharedValues): Statement {
+  const query = (statement as unknown as { _prepare(): BatchQuery })._prepare()
+  const { sql, params } = query.getQuery()
+  return batchStatement(sql, fillPlaceholders(params, shared), query.mapResult.bind(query))
+}
+
+/** Fills the placeholders `values` names and leaves the others for the transaction's shared values. */
+function fillSome(params: unknown[], values: Record<string, unknown>): unknown[] {
+  return params.map((param) => {
+    const name = placeholderName(param)
+    return name !== null && name in values ? fillPlaceholders([param], values)[0] : param
+  })
+}
+
+/** The name of the placeholder a built statement's argument stands for, or null for a value. */
+function placeholderName(param: unknown): string | null {
+  if (is(param, Placeholder)) return param.name
+  if (is(param, Param) && is(param.value, Placeholder)) return param.value.name
+  return null
 }
 
 /**
@@ -51,38 +100,37 @@ interface BuiltStatement {
  * them in. Only for statements whose SQL never changes with their values: one whose text depends on them
  * (a list of lines, an optional condition) is built as usual. scripts/bench/findings.md has the numbers.
  */
-export function builtOnce<Values extends Record<string, unknown>>(
-  build: () => { prepare(): unknown } | BuiltStatement,
+export function builtOnce<Values extends Record<string, unknown>, Shared extends readonly SQL[] = []>(
+  build: (...shared: Shared) => { prepare(): unknown } | BuiltStatement,
 ) {
-  let built: { statement: BuiltStatement; sql: string; params: unknown[] } | undefined
-  const ready = () => {
+  let built: { statement: BuiltStatement; sql: string; params: unknown[]; shared: Shared } | undefined
+  const ready = (shared: Shared) => {
     if (!built) {
-      const made = build()
+      const made = build(...shared)
       const statement = ('prepare' in made ? made.prepare() : made) as BuiltStatement
       // Asked once: a `db.run` statement builds its SQL again each time it is asked.
       const { sql, params } = statement.getQuery()
-      built = { statement, sql, params }
+      built = { statement, sql, params, shared }
+    }
+    // SQL given to the build must be the same every time (the same object), or the statement built
+    // first would say something else than this call asks for.
+    if (shared.some((fragment, index) => fragment !== built?.shared[index])) {
+      throw new Error('a statement built once was given other SQL than it was built with')
     }
     return built
   }
   return {
-    /** The statement with these values, for a batch (`runTogether`, `commitTogether`, `db.batch`). */
-    with(values: Values): Statement {
-      const { statement, sql, params: placeheld } = ready()
-      const params = fillPlaceholders(placeheld, values)
-      // What drizzle's batch asks of each statement it is given (LibSQLSession.batch): its SQL and
-      // arguments, and how to read its result. tests/api/database/built-once.test.ts runs it.
-      const filled = {
-        _prepare: () => ({
-          getQuery: () => ({ sql, params }),
-          mapResult: (response: unknown, isFromBatch?: boolean) => statement.mapResult(response, isFromBatch),
-        }),
-      }
-      return filled as unknown as Statement
+    /**
+     * The statement with these values, for a batch (`runTogether`, `commitTogether`, `db.batch`). `shared`:
+     * SQL whose placeholders the transaction fills (`SharedValues`), the same objects on every call.
+     */
+    with(values: Values, ...shared: Shared): Statement {
+      const { statement, sql, params } = ready(shared)
+      return batchStatement(sql, fillSome(params, values), statement.mapResult.bind(statement))
     },
     /** Runs the statement alone with these values (a query builder's; a `db.run` one goes in a batch). */
-    run(values: Values): Promise<ResultSet> {
-      const { statement } = ready()
+    run(values: Values, ...shared: Shared): Promise<ResultSet> {
+      const { statement } = ready(shared)
       if (!statement.run) throw new Error('a db.run statement built once runs in a batch')
       return statement.run(values)
     },

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { eq, type SQL, sql } from 'drizzle-orm'
 import { builtOnce, commitTogether, placeholders, runTogether } from '../../../api/lib/statements'
 import { openDatabase } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
@@ -74,9 +74,41 @@ describe('a statement built once', () => {
     expect(await rowOf('one@example.com')).toBeDefined()
   })
 
-  test('a value left out is an error, not a NULL written', async () => {
-    expect(() => subscribe.with({ email: 'six@example.com', source: 'footer' } as never)).toThrow(
+  test('a value left out is an error when it runs, not a NULL written', async () => {
+    const incomplete = subscribe.with({ email: 'six@example.com', source: 'footer' } as never)
+    await expect(runTogether(db, [incomplete])).rejects.toThrow(
       'No value for placeholder "createdAt" was provided',
+    )
+    expect(await rowOf('six@example.com')).toBeUndefined()
+  })
+
+  test("the transaction's shared values fill what each statement left, in statements built as usual too", async () => {
+    const subscriber = sql<number>`(select ${newsletterSubscribers.id} from ${newsletterSubscribers}
+      where ${newsletterSubscribers.email} = ${sql.placeholder('subscriber')})`
+    const renamedById = builtOnce<{ to: string }, [SQL<number>]>((id) =>
+      db
+        .update(newsletterSubscribers)
+        .set({ email: sql`${sql.placeholder('to')}` })
+        .where(sql`${newsletterSubscribers.id} = ${id}`),
+    )
+    await runTogether(
+      db,
+      [
+        db
+          .insert(newsletterSubscribers)
+          .values({ email: 'seven@example.com', source: 'footer', createdAt: new Date(7_000) }),
+        renamedById.with({ to: 'seven.b@example.com' }, subscriber),
+        db
+          .update(newsletterSubscribers)
+          .set({ source: 'home' })
+          .where(sql`${newsletterSubscribers.email} = ${sql.placeholder('renamed')}`),
+      ],
+      { subscriber: 'seven@example.com', renamed: 'seven.b@example.com' },
+    )
+    expect(await rowOf('seven.b@example.com')).toMatchObject({ source: 'home' })
+    // Other SQL than it was built with is refused, not silently replaced by the first.
+    expect(() => renamedById.with({ to: 'x@example.com' }, sql<number>`1`)).toThrow(
+      'a statement built once was given other SQL than it was built with',
     )
   })
 })
