@@ -144,3 +144,14 @@ export function placeholders<Name extends string>(names: readonly Name[]): Recor
     Placeholder<Name>
   >
 }
+
+/**
+ * `names`, checked to hold every key of `Row`: the columns of an INSERT built once from rows made
+ * elsewhere, where a column missing from the list would be dropped without a word. Used as
+ * `everyColumn<Row>()(['a', 'b'] as const)`.
+ */
+export function everyColumn<Row>() {
+  return <const Names extends readonly (keyof Row & string)[]>(
+    names: Names & (Exclude<keyof Row, Names[number]> extends never ? unknown : never),
+  ): Names => names
+}

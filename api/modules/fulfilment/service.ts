@@ -208,7 +208,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
         checkout.expireFirstOrderSessionsStatement(record),
         recordOutcome({ orderId: order.orderId, created: order.created }),
       ]
-      const [made] = await commitTogether(db, statements, order.result)
+      const [made] = await commitTogether(db, statements, order.result, order.shared)
       if (!made) throw new Error(`order for ${record.id} missing after insert`)
       const created = Boolean(made.created)
       if (created && made.discountWarning) {

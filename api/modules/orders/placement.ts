@@ -8,22 +8,37 @@ import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { newOrderUid, orderHistory, orderLines, orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
-import type { Statement } from '../../lib/statements'
+import { builtOnce, everyColumn, placeholders, type SharedValues, type Statement } from '../../lib/statements'
 import type { JobQueue } from '../jobs/service'
 import { ORDER_JOBS, type OrderDraft, SYSTEM_ACTOR } from './model'
 import { orderNumberSql } from './number'
 
+/**
+ * The order's transaction names its new order by the checkout session and the payment event, given once
+ * as the transaction's shared values (api/lib/statements.ts): the SQL below is then the same text for every
+ * order, so the statements that use it are built once.
+ */
+const SESSION = sql.placeholder('orderSession')
+const EVENT = sql.placeholder('orderEvent')
+
+/** SQL: the id of the session's order, made by this transaction or by an earlier one. */
+const ORDER_ID = sql<number>`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${SESSION})`
+/** SQL: its number as customers see it. */
+const ORDER_NUMBER = sql<string>`(select ${orderNumberSql(orders.id)} from ${orders} where ${orders.checkoutSessionId} = ${SESSION})`
+/** SQL: 1 when this payment event made the order (see OrderPlacement.created). */
+const CREATED = sql<number>`exists (select 1 from ${orders} where ${orders.checkoutSessionId} = ${SESSION} and ${orders.sourceEventId} = ${EVENT})`
+
 /** Reads back what the transaction made: the order's id, whether this event made it, its warnings. */
-function resultQuery(db: Database, checkoutSessionId: string, created: SQL<number>) {
+function resultQuery(db: Database) {
   return db
     .select({
       id: orders.id,
-      created,
+      created: CREATED,
       discountWarning: orders.discountWarning,
       stockWarning: orders.stockWarning,
     })
     .from(orders)
-    .where(eq(orders.checkoutSessionId, checkoutSessionId))
+    .where(eq(orders.checkoutSessionId, SESSION))
     .limit(1)
 }
 
@@ -48,6 +63,8 @@ export interface OrderPlacement {
   jobs: Statement[]
   /** The last statement: reads back `{ id, created, discountWarning, stockWarning }`. */
   result: ReturnType<typeof resultQuery>
+  /** The values of the placeholders in all of the above: give them to the transaction (`commitTogether`). */
+  shared: SharedValues
 }
 
 function orderRow(draft: OrderDraft, eventId: string, now: Date) {
@@ -78,49 +95,82 @@ function orderRow(draft: OrderDraft, eventId: string, now: Date) {
   }
 }
 
+/** Every column a new order is written with. */
+const ORDER_COLUMNS = everyColumn<ReturnType<typeof orderRow>>()([
+  'uid',
+  'checkoutSessionId',
+  'paymentRef',
+  'sourceEventId',
+  'userId',
+  'email',
+  'customerKey',
+  'customerName',
+  'shippingAddress',
+  'billingAddress',
+  'subtotalCents',
+  'discountCents',
+  'discountCode',
+  'shippingCents',
+  'totalCents',
+  'itemCount',
+  'totalWeightTenthsOz',
+  'shippingCarrier',
+  'shippingService',
+  'shippingServiceToken',
+  'status',
+  'createdAt',
+  'updatedAt',
+])
+
 interface PlacementDeps {
   db: Database
   clock: Clock
   jobs: JobQueue
 }
 
-/** The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. */
-function rowStatements(
-  { db, clock }: PlacementDeps,
-  draft: OrderDraft,
-  eventId: string,
-  orderId: SQL<number>,
-): Statement[] {
-  const now = clock.now()
-  const lines = draft.lines.map((line, position) => ({
-    orderId,
-    position,
-    productId: line.productId,
-    name: line.name,
-    variant: line.variant,
-    unitCents: line.unitCents,
-    quantity: line.quantity,
-    discountCents: line.discountCents,
-    weightTenthsOz: line.weightTenthsOz,
-  }))
-  return [
+/**
+ * The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. The order
+ * and its history entry are built once; the lines, as many values as lines, as usual.
+ */
+function createRowStatements({ db, clock }: PlacementDeps) {
+  const insertOrder = builtOnce<ReturnType<typeof orderRow>>(() =>
     db
       .insert(orders)
-      .values(orderRow(draft, eventId, now))
+      .values(placeholders(ORDER_COLUMNS))
       .onConflictDoNothing({ target: orders.checkoutSessionId }),
-    db.insert(orderLines).values(lines).onConflictDoNothing(),
-    // The history starts with the payment, once: a repeated event finds the entry there already.
+  )
+  // The history starts with the payment, once: a repeated event finds the entry there already.
+  const firstHistoryEntry = builtOnce<{ now: number }>(() =>
     db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
-      select ${orders.id}, null, 'pending', ${SYSTEM_ACTOR}, 'Payment confirmed', ${now.getTime()}
+      select ${orders.id}, null, 'pending', ${SYSTEM_ACTOR}, 'Payment confirmed', ${sql.placeholder('now')}
       from ${orders}
-      where ${orders.checkoutSessionId} = ${draft.checkoutSessionId}
+      where ${orders.checkoutSessionId} = ${SESSION}
         and not exists (select 1 from ${orderHistory} where ${orderHistory.orderId} = ${orders.id})`),
-  ]
+  )
+  return (draft: OrderDraft, eventId: string): Statement[] => {
+    const now = clock.now()
+    const lines = draft.lines.map((line, position) => ({
+      orderId: ORDER_ID,
+      position,
+      productId: line.productId,
+      name: line.name,
+      variant: line.variant,
+      unitCents: line.unitCents,
+      quantity: line.quantity,
+      discountCents: line.discountCents,
+      weightTenthsOz: line.weightTenthsOz,
+    }))
+    return [
+      insertOrder.with(orderRow(draft, eventId, now)),
+      db.insert(orderLines).values(lines).onConflictDoNothing(),
+      firstHistoryEntry.with({ now: now.getTime() }),
+    ]
+  }
 }
 
 /** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
-function jobStatements(jobs: JobQueue, checkoutSessionId: string, orderId: SQL<number>): Statement[] {
-  const payload = sql`json_object('orderId', ${orderId})`
+function jobStatements(jobs: JobQueue, checkoutSessionId: string): Statement[] {
+  const payload = sql`json_object('orderId', ${ORDER_ID})`
   return [
     jobs.enqueueQuery(ORDER_JOBS.confirmationEmail, payload, {
       dedupeKey: `order-confirmation:${checkoutSessionId}`,
@@ -133,20 +183,21 @@ function jobStatements(jobs: JobQueue, checkoutSessionId: string, orderId: SQL<n
 
 export function createOrderPlacement(deps: PlacementDeps) {
   const { db } = deps
+  const rowStatements = createRowStatements(deps)
+  const result = builtOnce(() => resultQuery(db))
 
   return {
     /** The order a paid checkout session makes, by the payment event `eventId`, as statements. */
     placement(draft: OrderDraft, eventId: string): OrderPlacement {
-      const session = draft.checkoutSessionId
-      const orderId = sql<number>`(select ${orders.id} from ${orders} where ${orders.checkoutSessionId} = ${session})`
-      const created = sql<number>`exists (select 1 from ${orders} where ${orders.checkoutSessionId} = ${session} and ${orders.sourceEventId} = ${eventId})`
       return {
-        orderId,
-        orderNumber: sql<string>`(select ${orderNumberSql(orders.id)} from ${orders} where ${orders.checkoutSessionId} = ${session})`,
-        created,
-        statements: rowStatements(deps, draft, eventId, orderId),
-        jobs: jobStatements(deps.jobs, session, orderId),
-        result: resultQuery(db, session, created),
+        orderId: ORDER_ID,
+        orderNumber: ORDER_NUMBER,
+        created: CREATED,
+        statements: rowStatements(draft, eventId),
+        jobs: jobStatements(deps.jobs, draft.checkoutSessionId),
+        // Built once: typed as the query it was built from, whose rows it reads back.
+        result: result.with({}) as unknown as ReturnType<typeof resultQuery>,
+        shared: { orderSession: draft.checkoutSessionId, orderEvent: eventId },
       }
     },
 
