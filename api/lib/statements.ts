@@ -57,7 +57,15 @@ interface BatchQuery {
 /** A statement for a batch whose SQL and placeholder-free arguments are known (tests/api/database/built-once.test.ts). */
 function batchStatement(sql: string, params: unknown[], read: BatchQuery['mapResult']): Statement {
   const query: BatchQuery = { getQuery: () => ({ sql, params }), mapResult: read }
-  return { _prepare: () => query } as unknown as Statement
+  return {
+    _prepare: () => query,
+    // A query builder runs when awaited; this one cannot (it knows no database), so awaiting it is a
+    // mistake that must not pass for a write done.
+    // biome-ignore lint/suspicious/noThenProperty: refuses to be awaited, on purpose
+    then: () => {
+      throw new Error('a statement built for a batch runs in one (runTogether, commitTogether), not by await')
+    },
+  } as unknown as Statement
 }
 
 /** `statement` with the placeholders `shared` names filled in; every other placeholder must be filled already. */

@@ -7,7 +7,7 @@ import { checkoutSessions } from '../../../db/schema/checkout'
 import type { Clock } from '../../lib/clock'
 import { notFound } from '../../lib/domain-errors'
 import { minimisedAddressSql } from '../../lib/minimised-address'
-import type { Statement } from '../../lib/statements'
+import { builtOnce, type Statement } from '../../lib/statements'
 import { type CheckoutRecord, isSessionId, PAYMENT_SESSION_LIFETIME_MS, toRecord } from './model'
 
 interface SessionsDeps {
@@ -51,6 +51,14 @@ function forgetCustomerStatements({ db, clock }: SessionsDeps, userId: string): 
 
 export function createCheckoutSessions(deps: SessionsDeps) {
   const { db, clock } = deps
+  // Every paid order completes its session: built once, `orderId` the order transaction's SQL for its
+  // new order, the same object every time (api/lib/statements.ts).
+  const markComplete = builtOnce<{ id: string; now: number }, [SQL<number>]>((orderId) =>
+    db
+      .update(checkoutSessions)
+      .set({ status: 'complete', orderId: sql`${orderId}`, updatedAt: sql`${sql.placeholder('now')}` })
+      .where(eq(checkoutSessions.id, sql.placeholder('id'))),
+  )
 
   /**
    * Moves a session to `to` only from one of `from`, as a statement for a transaction: a late 'expired'
@@ -94,10 +102,7 @@ export function createCheckoutSessions(deps: SessionsDeps) {
      * for the transaction that makes the order; `orderId` is SQL for the order's id there.
      */
     markCompleteStatement(id: string, orderId: SQL<number>): Statement {
-      return db
-        .update(checkoutSessions)
-        .set({ status: 'complete', orderId: sql`${orderId}`, updatedAt: clock.now() })
-        .where(eq(checkoutSessions.id, id))
+      return markComplete.with({ id, now: clock.now().getTime() }, orderId)
     },
 
     forgetCustomerQueries: (userId: string) => forgetCustomerStatements(deps, userId),

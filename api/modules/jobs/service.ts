@@ -5,6 +5,7 @@ import { jobs } from '../../../db/schema/jobs'
 import type { Clock } from '../../lib/clock'
 import { whileBusy } from '../../lib/database-busy'
 import { errorMessage, log } from '../../lib/log'
+import { builtOnce, runTogether } from '../../lib/statements'
 import { noteIfStorageFull } from '../../lib/storage-full'
 
 export type Job = typeof jobs.$inferSelect
@@ -65,6 +66,16 @@ function payloadHas(match: { field: string; value: number }): SQL {
   return sql`(case when json_valid(${jobs.payload}) then json_extract(${jobs.payload}, ${`$.${match.field}`}) end) = ${match.value}`
 }
 
+/** The values of a new job's INSERT (times in ms); its payload when it is JSON text. */
+type JobValues = {
+  type: string
+  maxAttempts: number
+  runAt: number
+  dedupeKey: string | null
+  now: number
+  payload?: string
+}
+
 export function createJobQueue(
   db: Database,
   clock: Clock,
@@ -72,6 +83,33 @@ export function createJobQueue(
 ) {
   const leaseMs = options.leaseMs ?? JOB_LEASE_MS
   const firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS
+
+  /**
+   * A job's INSERT, built once per kind of payload (api/lib/statements.ts): one for JSON text, and one for
+   * each SQL payload, which is the same object every time (a new order's jobs name it by the order
+   * transaction's SQL).
+   */
+  const insertJob = (payload: SQL) =>
+    builtOnce<JobValues, [SQL]>((sqlPayload) =>
+      db
+        .insert(jobs)
+        .values({
+          type: sql.placeholder('type'),
+          payload: sqlPayload,
+          status: 'queued',
+          attempts: 0,
+          maxAttempts: sql.placeholder('maxAttempts'),
+          runAt: sql.placeholder('runAt'),
+          dedupeKey: sql.placeholder('dedupeKey'),
+          createdAt: sql.placeholder('now'),
+          updatedAt: sql.placeholder('now'),
+        })
+        .onConflictDoNothing({ target: jobs.dedupeKey }),
+    )
+  const JSON_PAYLOAD = sql`${sql.placeholder('payload')}`
+  const insertJsonJob = insertJob(JSON_PAYLOAD)
+  const insertSqlJob = new WeakMap<SQL, ReturnType<typeof insertJob>>()
+
   const queue = {
     /**
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
@@ -94,20 +132,31 @@ export function createJobQueue(
           where ${options.when}
           on conflict (dedupe_key) do nothing`)
       }
-      return db
-        .insert(jobs)
-        .values({
-          type,
-          payload: payloadValue,
-          status: 'queued',
-          attempts: 0,
-          maxAttempts,
-          runAt,
-          dedupeKey,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: jobs.dedupeKey })
+      if (is(dedupeKey, SQL)) {
+        return db
+          .insert(jobs)
+          .values({
+            type,
+            payload: payloadValue,
+            status: 'queued',
+            attempts: 0,
+            maxAttempts,
+            runAt,
+            dedupeKey,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: jobs.dedupeKey })
+      }
+      const values = { type, maxAttempts, runAt, dedupeKey, now }
+      if (!is(payload, SQL))
+        return insertJsonJob.with({ ...values, payload: JSON.stringify(payload) }, JSON_PAYLOAD)
+      let insert = insertSqlJob.get(payload)
+      if (!insert) {
+        insert = insertJob(payload)
+        insertSqlJob.set(payload, insert)
+      }
+      return insert.with(values, payload)
     },
 
     async enqueue(
@@ -115,7 +164,8 @@ export function createJobQueue(
       payload: Record<string, unknown>,
       options: EnqueueOptions = {},
     ): Promise<void> {
-      await queue.enqueueQuery(type, payload, options)
+      // A statement built once is run by a batch, not by awaiting it.
+      await runTogether(db, [queue.enqueueQuery(type, payload, options)])
     },
 
     /**

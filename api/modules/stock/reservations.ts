@@ -103,6 +103,42 @@ export function createReservations({ db }: ReservationsDeps) {
     ),
   )
 
+  // A paid order's sale (`saleStatements`), built once; `created` is the order transaction's SQL for
+  // "this payment made the order", the same object for every order (api/lib/statements.ts).
+  const sellHold = builtOnce<{ key: string; productId: number; variant: string }, [SQL]>((created) =>
+    db
+      .update(stockReservations)
+      .set({ status: 'sold' })
+      .where(
+        and(
+          eq(stockReservations.reservationKey, sql.placeholder('key')),
+          eq(stockReservations.productId, sql.placeholder('productId')),
+          eq(stockReservations.variant, sql.placeholder('variant')),
+          ne(stockReservations.status, 'sold'),
+          sql`${created}`,
+        ),
+      ),
+  )
+  const takeOffShelf = builtOnce<
+    { productId: number; variant: string; quantity: number; now: number },
+    [SQL]
+  >((created) =>
+    db
+      .update(stockLevels)
+      .set({
+        onHand: sql`max(${stockLevels.onHand} - ${sql.placeholder('quantity')}, 0)`,
+        updatedAt: sql`${sql.placeholder('now')}`,
+      })
+      .where(
+        and(
+          eq(stockLevels.productId, sql.placeholder('productId')),
+          eq(stockLevels.variant, sql.placeholder('variant')),
+          sql`${stockLevels.onHand} is not null`,
+          sql`${created}`,
+        ),
+      ),
+  )
+
   return {
     /**
      * Holds each counted line's units under `key` until `expiresAt`, for the transaction that reserves a
@@ -194,28 +230,13 @@ export function createReservations({ db }: ReservationsDeps) {
      * too few is marked for staff by `shortfallWarning`.
      */
     saleStatements(key: string | null, lines: readonly StockLine[], created: SQL, now: Date): Statement[] {
-      return lines.flatMap((line) => [
-        ...(key === null
-          ? []
-          : [
-              db
-                .update(stockReservations)
-                .set({ status: 'sold' })
-                .where(
-                  and(
-                    eq(stockReservations.reservationKey, key),
-                    eq(stockReservations.productId, line.productId),
-                    eq(stockReservations.variant, line.variant),
-                    ne(stockReservations.status, 'sold'),
-                    sql`${created}`,
-                  ),
-                ),
-            ]),
-        db
-          .update(stockLevels)
-          .set({ onHand: sql`max(${stockLevels.onHand} - ${line.quantity}, 0)`, updatedAt: now })
-          .where(and(counted(line), sql`${created}`)),
-      ])
+      return lines.flatMap((line) => {
+        const unit = { productId: line.productId, variant: line.variant }
+        return [
+          ...(key === null ? [] : [sellHold.with({ ...unit, key }, created)]),
+          takeOffShelf.with({ ...unit, quantity: line.quantity, now: now.getTime() }, created),
+        ]
+      })
     },
 
     /** Units back on the shelf (a cancel, a refund with restock): counted lines only. */

@@ -8,6 +8,7 @@ import type { Database } from '../../../db/client'
 import { webhookEvents } from '../../../db/schema/webhooks'
 import type { PaymentEvent } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
+import { builtOnce, type Statement } from '../../lib/statements'
 
 /** The sweep leaves events this young to the request that stored them. */
 const SWEEP_GRACE_MS = 30 * 1000
@@ -74,6 +75,20 @@ async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
 }
 
 export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: Clock; leaseMs: number }) {
+  const paidOutcome = builtOnce<{ eventId: string; existed: string; ms: number }, [SQL<number>, SQL<number>]>(
+    (orderId, created) =>
+      db
+        .update(webhookEvents)
+        .set({
+          status: 'processed',
+          orderId: sql`${orderId}`,
+          note: sql`case when ${created} then null else ${sql.placeholder('existed')} end`,
+          claimedUntil: null,
+          processingTimeMs: sql`${sql.placeholder('ms')}`,
+        })
+        .where(eq(webhookEvents.id, sql.placeholder('eventId'))),
+  )
+
   return {
     /**
      * Keeps the verified event before anything is done about it, so a crash never loses it. With `claim`,
@@ -130,6 +145,24 @@ export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: 
      * The event's outcome, releasing its lease, as a statement: run on its own once the event is handled,
      * or inside the transaction fulfilment composes, where the order and the note are SQL evaluated there.
      */
+    /**
+     * A paid event's outcome, in its order's transaction: processed, with the order `orderId` names, and
+     * `existed` as its note when `created` says an earlier event had made the order. Built once: `orderId`
+     * and `created` are the order transaction's SQL, the same objects for every order.
+     */
+    paidOutcomeStatement(
+      eventId: string,
+      order: { orderId: SQL<number>; created: SQL<number> },
+      existed: string,
+      started: number,
+    ): Statement {
+      return paidOutcome.with(
+        { eventId, existed, ms: Math.round(performance.now() - started) },
+        order.orderId,
+        order.created,
+      )
+    },
+
     outcomeStatement(eventId: string, outcome: EventOutcome, started: number) {
       return db
         .update(webhookEvents)

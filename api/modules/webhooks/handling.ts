@@ -24,7 +24,7 @@ export const PAYMENT_EVENTS = new Set([
 
 interface HandlingDeps {
   fulfilment: FulfilmentService
-  events: Pick<EventStore, 'outcomeStatement'>
+  events: Pick<EventStore, 'outcomeStatement' | 'paidOutcomeStatement'>
 }
 
 /** A paid session: fulfilment makes the order, with this event's outcome in the same transaction. */
@@ -35,15 +35,7 @@ async function paid(
   started: number,
 ): Promise<Handled> {
   const result = await fulfilment.paidSession({ eventId: event.id, session }, (order) =>
-    events.outcomeStatement(
-      event.id,
-      {
-        status: 'processed',
-        orderId: order.orderId,
-        note: sql`case when ${order.created} then null else ${ALREADY_EXISTED} end`,
-      },
-      started,
-    ),
+    events.paidOutcomeStatement(event.id, order, ALREADY_EXISTED, started),
   )
   switch (result.kind) {
     case 'unknown-session':

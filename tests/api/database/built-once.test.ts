@@ -74,6 +74,16 @@ describe('a statement built once', () => {
     expect(await rowOf('one@example.com')).toBeDefined()
   })
 
+  test('awaited on its own instead of run in a batch, it fails: nothing passes for a write done', async () => {
+    const statement = subscribe.with({
+      email: 'eight@example.com',
+      source: 'footer',
+      createdAt: new Date(8_000),
+    })
+    await expect((async () => await statement)()).rejects.toThrow('runs in one (runTogether, commitTogether)')
+    expect(await rowOf('eight@example.com')).toBeUndefined()
+  })
+
   test('a value left out is an error when it runs, not a NULL written', async () => {
     const incomplete = subscribe.with({ email: 'six@example.com', source: 'footer' } as never)
     await expect(runTogether(db, [incomplete])).rejects.toThrow(
