@@ -7,7 +7,6 @@
  * key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
-import type { DemoSessionSummary } from '@core/contracts/payments'
 import { CHARGE_CURRENCY } from '@core/rules/money'
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
@@ -21,9 +20,6 @@ import {
   type CheckoutSessionRequest,
   type DemoCard,
   type DemoPaymentProvider,
-  type DemoPayResult,
-  type PaymentEvent,
-  type PaymentProvider,
   type ProviderRefund,
   type ProviderSession,
   RefundRefusedError,

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto'
 import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type Clock, systemClock } from '../lib/clock'
 import { labelsDirFor } from '../lib/data-folders'

@@ -52,8 +52,6 @@ export const stockReservations = sqliteTable(
     index('stock_reservations_live_idx').on(table.productId, table.variant, table.status, table.expiresAt),
     // Holds still marked reserved, by when they run out: the sweep that releases expired holds reads a
     // range of it instead of every reservation the shop ever made (sold ones stay in the table).
-    index('stock_reservations_expiry_idx')
-      .on(table.expiresAt)
-      .where(sql`${table.status} = 'reserved'`),
+    index('stock_reservations_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'reserved'`),
   ],
 )

@@ -89,7 +89,7 @@ export function createJobQueue(
    * each SQL payload, which is the same object every time (a new order's jobs name it by the order
    * transaction's SQL).
    */
-  const insertJob = (payload: SQL) =>
+  const insertJob = () =>
     builtOnce<JobValues, [SQL]>((sqlPayload) =>
       db
         .insert(jobs)
@@ -107,7 +107,7 @@ export function createJobQueue(
         .onConflictDoNothing({ target: jobs.dedupeKey }),
     )
   const JSON_PAYLOAD = sql`${sql.placeholder('payload')}`
-  const insertJsonJob = insertJob(JSON_PAYLOAD)
+  const insertJsonJob = insertJob()
   const insertSqlJob = new WeakMap<SQL, ReturnType<typeof insertJob>>()
 
   const queue = {
@@ -153,7 +153,7 @@ export function createJobQueue(
         return insertJsonJob.with({ ...values, payload: JSON.stringify(payload) }, JSON_PAYLOAD)
       let insert = insertSqlJob.get(payload)
       if (!insert) {
-        insert = insertJob(payload)
+        insert = insertJob()
         insertSqlJob.set(payload, insert)
       }
       return insert.with(values, payload)

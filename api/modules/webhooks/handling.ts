@@ -1,6 +1,5 @@
 /** What each payment event asks of the shop, handed to the fulfilment service. */
 import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
-import { sql } from 'drizzle-orm'
 import type { PaymentEvent, ProviderSession, RefundActivity } from '../../adapters/types'
 import type { FulfilmentService } from '../fulfilment/service'
 import type { EventStore } from './events'

@@ -387,7 +387,7 @@ describe('the sweep', () => {
     const reader = new Database(shop.deps.config.databaseUrl.slice('file:'.length), { readonly: true })
     const plan = reader
       .query<{ detail: string }, (string | number)[]>(`explain query plan ${release?.sql}`)
-      .all(...(release?.args as (string | number)[]))
+      .all(...((release?.args ?? []) as (string | number)[]))
     reader.close()
     expect(plan.map((row) => row.detail)).toEqual([
       'SEARCH stock_reservations USING COVERING INDEX stock_reservations_expiry_idx (expires_at<?)',
