@@ -71,8 +71,13 @@ function holdSql(values: { [Name in keyof HoldValues]: HoldValues[Name] | Placeh
     where ${stockReservations.status} <> 'sold'`
 }
 
-export function createReservations({ db }: ReservationsDeps) {
-  // Sent by every checkout: its SQL is built once (api/lib/statements.ts). `until` in ms, as stored.
+/**
+ * The statements every checkout and every paid order send, their SQL built once (api/lib/statements.ts).
+ * Times in ms, as stored. `created` (SQL): the order transaction's "this payment made the order", the
+ * same object for every order.
+ */
+function statementsBuiltOnce(db: Database) {
+  // The session is stored: its hold lasts the session's life.
   const extendHold = builtOnce<{ key: string; now: Date; until: number }>(() =>
     db
       .update(stockReservations)
@@ -103,8 +108,7 @@ export function createReservations({ db }: ReservationsDeps) {
     ),
   )
 
-  // A paid order's sale (`saleStatements`), built once; `created` is the order transaction's SQL for
-  // "this payment made the order", the same object for every order (api/lib/statements.ts).
+  // A paid order's sale (`saleStatements`).
   const sellHold = builtOnce<{ key: string; productId: number; variant: string }, [SQL]>((created) =>
     db
       .update(stockReservations)
@@ -138,6 +142,12 @@ export function createReservations({ db }: ReservationsDeps) {
         ),
       ),
   )
+
+  return { extendHold, holdUnits, sellHold, takeOffShelf }
+}
+
+export function createReservations({ db }: ReservationsDeps) {
+  const { extendHold, holdUnits, sellHold, takeOffShelf } = statementsBuiltOnce(db)
 
   return {
     /**
