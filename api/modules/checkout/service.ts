@@ -232,11 +232,16 @@ async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promi
   if (statements.length === 0) return
   let held: { held: number } | undefined
   try {
-    ;[held] = await commitTogether(
-      db,
-      statements,
-      db.all<{ held: number }>(sql`select ${discount?.held ?? sql`1`} as held`),
-    )
+    // With a code, the transaction reads back whether its use was reserved; without one, nothing to read.
+    if (discount) {
+      ;[held] = await commitTogether(
+        db,
+        statements,
+        db.all<{ held: number }>(sql`select ${discount.held} as held`),
+      )
+    } else {
+      await runTogether(db, statements)
+    }
   } catch (error) {
     throw (await stock.refusal(error, priced.stockLines)) ?? error
   }
