@@ -31,7 +31,10 @@ const PARENT_CHECK_MS = 1000
 export async function startServer(config: Config, worker: WorkerRole | null): Promise<void> {
   if (worker) setProcessLogFields({ worker: worker.number })
 
-  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+  // Checkpoints on a thread of their own: requests never wait for the WAL's syncs (db/checkpoints.ts).
+  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
+    backgroundCheckpoints: true,
+  })
   try {
     if (!worker || worker.prepare) await prepareData(database.db)
   } catch (error) {

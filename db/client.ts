@@ -4,6 +4,7 @@ import { type Client, createClient } from '@libsql/client'
 import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
+import { BACKSTOP_PAGES, startBackgroundCheckpoints } from './checkpoints'
 import { createFileClient } from './connection-pool'
 import * as schema from './schema'
 
@@ -24,6 +25,11 @@ export interface DatabaseOptions {
   busyTimeoutMs?: number
   /** Prepared statements each connection to a file keeps (db/connection-pool.ts); 0 keeps none. */
   keptStatements?: number
+  /**
+   * The server: a file's WAL is checkpointed by a thread of its own (db/checkpoints.ts), so requests
+   * never wait for its syncs. Short-lived users (commands, tests) checkpoint as SQLite does.
+   */
+  backgroundCheckpoints?: boolean
 }
 
 /**
@@ -62,13 +68,24 @@ export async function openDatabase(
     await client.execute('PRAGMA synchronous = NORMAL')
     await client.execute('PRAGMA foreign_keys = ON')
     // The writer's commits copy the WAL back into the file (a checkpoint, with a sync of each file) once
-    // the WAL passes this many pages: 4,000 (16 MB) instead of SQLite's 1,000 syncs a quarter as often.
-    // docs/decisions/029-group-commit.md has the measurement.
-    await client.execute(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
+    // the WAL passes this many pages: 4,000 (16 MB) instead of SQLite's 1,000 syncs a quarter as often;
+    // with a checkpoint thread, only when it falls behind. docs/decisions/029-group-commit.md.
+    const pages = options.backgroundCheckpoints ? BACKSTOP_PAGES : WAL_AUTOCHECKPOINT_PAGES
+    await client.execute(`PRAGMA wal_autocheckpoint = ${pages}`)
   }
   const db = drizzle(client, { schema })
   await migrate(db, { migrationsFolder })
-  return { db, close: () => client.close() }
+  const checkpoints =
+    local && path !== ':memory:' && options.backgroundCheckpoints
+      ? await startBackgroundCheckpoints(path)
+      : null
+  return {
+    db,
+    close: () => {
+      void checkpoints?.stop()
+      client.close()
+    },
+  }
 }
 
 /** The file a `file:` URL names: `file:./data/shop.db`, `file:/abs/shop.db` or `file:///abs/shop.db`. */
