@@ -28,6 +28,9 @@ const ORDER_NUMBER = sql<string>`(select ${orderNumberSql(orders.id)} from ${ord
 /** SQL: 1 when this payment event made the order (see OrderPlacement.created). */
 const CREATED = sql<number>`exists (select 1 from ${orders} where ${orders.checkoutSessionId} = ${SESSION} and ${orders.sourceEventId} = ${EVENT})`
 
+/** The payload of the order's jobs: `{ orderId }`. One object, so the job's INSERT is built once. */
+const ORDER_JOB_PAYLOAD = sql`json_object('orderId', ${ORDER_ID})`
+
 /** Reads back what the transaction made: the order's id, whether this event made it, its warnings. */
 function resultQuery(db: Database) {
   return db
@@ -170,7 +173,7 @@ function createRowStatements({ db, clock }: PlacementDeps) {
 
 /** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
 function jobStatements(jobs: JobQueue, checkoutSessionId: string): Statement[] {
-  const payload = sql`json_object('orderId', ${ORDER_ID})`
+  const payload = ORDER_JOB_PAYLOAD
   return [
     jobs.enqueueQuery(ORDER_JOBS.confirmationEmail, payload, {
       dedupeKey: `order-confirmation:${checkoutSessionId}`,

@@ -8,7 +8,7 @@ import type { Database } from '../../../db/client'
 import { webhookEvents } from '../../../db/schema/webhooks'
 import type { PaymentEvent } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
-import { builtOnce, type Statement } from '../../lib/statements'
+import { builtOnce, placeholders, type Statement } from '../../lib/statements'
 
 /** The sweep leaves events this young to the request that stored them. */
 const SWEEP_GRACE_MS = 30 * 1000
@@ -74,7 +74,25 @@ async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
   return rows.flatMap((row) => (row.payload ? [JSON.parse(row.payload) as PaymentEvent] : []))
 }
 
+/** The columns a new event is stored with. */
+const STORED_COLUMNS = [
+  'id',
+  'eventType',
+  'sessionId',
+  'status',
+  'payload',
+  'claimedUntil',
+  'createdAt',
+] as const satisfies readonly (keyof typeof webhookEvents.$inferInsert)[]
+
 export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: Clock; leaseMs: number }) {
+  // Every delivery stores its event first: built once (api/lib/statements.ts).
+  const storeEvent = builtOnce<Pick<typeof webhookEvents.$inferInsert, (typeof STORED_COLUMNS)[number]>>(() =>
+    db
+      .insert(webhookEvents)
+      .values(placeholders(STORED_COLUMNS))
+      .onConflictDoNothing({ target: webhookEvents.id }),
+  )
   const paidOutcome = builtOnce<{ eventId: string; existed: string; ms: number }, [SQL<number>, SQL<number>]>(
     (orderId, created) =>
       db
@@ -96,20 +114,17 @@ export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: 
      */
     async store(event: PaymentEvent, options: { claim?: boolean } = {}): Promise<boolean> {
       const now = clock.now()
-      const stored = await db
-        .insert(webhookEvents)
-        .values({
-          id: event.id,
-          eventType: event.type,
-          sessionId: event.session?.id ?? null,
-          status: 'received',
-          payload: storedPayload(event),
-          claimedUntil: options.claim ? now.getTime() + leaseMs : null,
-          createdAt: now,
-        })
-        .onConflictDoNothing({ target: webhookEvents.id })
-        .returning({ id: webhookEvents.id })
-      return stored.length > 0
+      const stored = await storeEvent.run({
+        id: event.id,
+        eventType: event.type,
+        sessionId: event.session?.id ?? null,
+        status: 'received',
+        payload: storedPayload(event),
+        claimedUntil: options.claim ? now.getTime() + leaseMs : null,
+        createdAt: now,
+      })
+      // Nothing changed: the event was stored before (a redelivery).
+      return stored.rowsAffected > 0
     },
 
     /**
