@@ -188,6 +188,14 @@ export function createOrderPlacement(deps: PlacementDeps) {
   const { db } = deps
   const rowStatements = createRowStatements(deps)
   const result = builtOnce(() => resultQuery(db))
+  /**
+   * The stock warning's write, built once per warning SQL: the stock module gives one SQL object per shape
+   * of order (its count of lines), with its values apart (`stockWarningStatement`).
+   */
+  const stockWarningWrites = new WeakMap<
+    SQL,
+    ReturnType<typeof builtOnce<Record<string, unknown>, [SQL, SQL, SQL]>>
+  >()
 
   return {
     /** The order a paid checkout session makes, by the payment event `eventId`, as statements. */
@@ -227,17 +235,21 @@ export function createOrderPlacement(deps: PlacementDeps) {
      * a payment that came after its stock hold ran out and found too few units. Only the event that made
      * the order sets it, before the order's units are taken off the shelf.
      */
-    stockWarningStatement(order: OrderPlacement, warning: SQL): Statement {
-      return db
-        .update(orders)
-        .set({ stockWarning: sql`${warning}` })
-        .where(
-          and(
-            sql`${orders.id} = ${order.orderId}`,
-            sql`${order.created}`,
-            sql`${orders.stockWarning} is null`,
-          ),
+    stockWarningStatement(
+      order: OrderPlacement,
+      warning: { sql: SQL; values: Record<string, unknown> },
+    ): Statement {
+      let write = stockWarningWrites.get(warning.sql)
+      if (!write) {
+        write = builtOnce<Record<string, unknown>, [SQL, SQL, SQL]>((text, orderId, created) =>
+          db
+            .update(orders)
+            .set({ stockWarning: sql`${text}` })
+            .where(and(sql`${orders.id} = ${orderId}`, sql`${created}`, sql`${orders.stockWarning} is null`)),
         )
+        stockWarningWrites.set(warning.sql, write)
+      }
+      return write.with(warning.values, warning.sql, order.orderId, order.created)
     },
 
     /**

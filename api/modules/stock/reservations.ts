@@ -13,20 +13,68 @@ interface ReservationsDeps {
   db: Database
 }
 
-/** SQL: units other live reservations hold of this line's product and variant at `now`. */
-function heldByOthers(line: StockLine, key: string | null, now: Date): SQL<number> {
-  return sql<number>`coalesce((select sum(r.quantity) from ${stockReservations} r
-    where r.product_id = ${line.productId} and r.variant = ${line.variant} and r.status = 'reserved'
-      and r.expires_at > ${now.getTime()} and r.reservation_key is not ${key}), 0)`
+/**
+ * The paid order's staff warning as SQL, the same object for every order of its shape (so the statement
+ * that writes it is built once), and the values of its placeholders.
+ */
+export interface ShortfallWarning {
+  sql: SQL
+  values: Record<string, unknown>
 }
 
-/** SQL: whether the reservation `key` still held this line's units at `now`. */
-function stillHeld(line: StockLine, key: string | null, now: Date): SQL {
-  if (key === null) return sql`0`
+/** A line in the shortfall warning's SQL: its values, or placeholders for the SQL built once per shape. */
+type LineRef = { [Name in keyof StockLine]: StockLine[Name] | Placeholder }
+
+/** SQL: units other live reservations hold of this line's product and variant at `now` (ms). */
+function heldByOthers(line: LineRef, key: Placeholder | SQL, now: Placeholder): SQL<number> {
+  return sql<number>`coalesce((select sum(r.quantity) from ${stockReservations} r
+    where r.product_id = ${line.productId} and r.variant = ${line.variant} and r.status = 'reserved'
+      and r.expires_at > ${now} and r.reservation_key is not ${key}), 0)`
+}
+
+/** SQL: whether the reservation `key` still held this line's units at `now` (ms). */
+function stillHeld(line: LineRef, key: Placeholder, now: Placeholder): SQL {
   return sql`exists (select 1 from ${stockReservations} r
     where r.reservation_key = ${key} and r.product_id = ${line.productId} and r.variant = ${line.variant}
-      and r.status = 'reserved' and r.expires_at > ${now.getTime()})`
+      and r.status = 'reserved' and r.expires_at > ${now})`
 }
+
+/**
+ * SQL for the paid order's staff warning (see `shortfallWarning`), for `count` lines, with placeholders
+ * for every value: `key` (null when the session held nothing), `now`, and each line's `quantityN`, `labelN`,
+ * `productIdN` and `variantN`. Each fragment appears once: what was free is worked out in an inner select,
+ * cheapest first (CASE stops at the first branch that holds): its own hold, then the kept count of every
+ * hold (never below what live ones hold), and only then the sum of the others' live holds. NULL when the
+ * line was held or had enough.
+ */
+function shortfallSql(count: number, withKey: boolean): SQL {
+  if (count === 0) return sql`null`
+  const key = sql.placeholder('key')
+  const now = sql.placeholder('now')
+  const cases = Array.from({ length: count }, (_, index) => {
+    const line: LineRef = {
+      productId: sql.placeholder(`productId${index}`),
+      variant: sql.placeholder(`variant${index}`),
+      quantity: sql.placeholder(`quantity${index}`),
+      label: sql.placeholder(`label${index}`),
+    }
+    return sql`select case when free < ${line.quantity}
+        then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity}, max(free, 0)) end as short
+      from (select case
+          when ${withKey ? stillHeld(line, key, now) : sql`0`} then null
+          when l.on_hand - l.held >= ${line.quantity} then null
+          else l.on_hand - ${heldByOthers(line, withKey ? key : sql`null`, now)} end as free
+        from ${stockLevels} l
+        where l.product_id = ${line.productId} and l.variant = ${line.variant} and l.on_hand is not null)`
+  })
+  return sql`(select case when list is null then null else printf(
+      'Paid after its stock hold ran out, with too few left: %s. Check the shelf before packing; refund what cannot be sent.',
+      list) end
+    from (select group_concat(short, '; ') as list from (${sql.join(cases, sql` union all `)})))`
+}
+
+/** The shortfall warning's SQL per count of lines and whether a key held them: each built once. */
+const shortfallSqlByShape = new Map<string, SQL>()
 
 /** This line's product and variant, counted (a row with on_hand). */
 function counted(line: StockLine) {
@@ -212,26 +260,21 @@ export function createReservations({ db }: ReservationsDeps) {
      * before the payment came and which found fewer units than they took. Evaluated before
      * `saleStatements`, in the same transaction.
      */
-    shortfallWarning(key: string | null, lines: readonly StockLine[], now: Date): SQL {
-      if (lines.length === 0) return sql`null`
-      // Each fragment appears once in the SQL (it is built on every payment): what was free is worked out
-      // in an inner select, cheapest first (CASE stops at the first branch that holds): its own hold, then
-      // the kept count of every hold (never below what live ones hold), and only then the sum of the
-      // others' live holds. NULL when the line was held or had enough.
-      const cases = lines.map(
-        (line) => sql`select case when free < ${line.quantity}
-            then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity}, max(free, 0)) end as short
-          from (select case
-              when ${stillHeld(line, key, now)} then null
-              when l.on_hand - l.held >= ${line.quantity} then null
-              else l.on_hand - ${heldByOthers(line, key, now)} end as free
-            from ${stockLevels} l
-            where l.product_id = ${line.productId} and l.variant = ${line.variant} and l.on_hand is not null)`,
-      )
-      return sql`(select case when list is null then null else printf(
-          'Paid after its stock hold ran out, with too few left: %s. Check the shelf before packing; refund what cannot be sent.',
-          list) end
-        from (select group_concat(short, '; ') as list from (${sql.join(cases, sql` union all `)})))`
+    shortfallWarning(key: string | null, lines: readonly StockLine[], now: Date): ShortfallWarning {
+      const shape = `${lines.length}:${key !== null}`
+      let warning = shortfallSqlByShape.get(shape)
+      if (!warning) {
+        warning = shortfallSql(lines.length, key !== null)
+        shortfallSqlByShape.set(shape, warning)
+      }
+      const values: Record<string, unknown> = { now: now.getTime(), ...(key === null ? {} : { key }) }
+      for (const [index, line] of lines.entries()) {
+        values[`productId${index}`] = line.productId
+        values[`variant${index}`] = line.variant
+        values[`quantity${index}`] = line.quantity
+        values[`label${index}`] = line.label
+      }
+      return { sql: warning, values }
     },
 
     /**
