@@ -1,4 +1,4 @@
-// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000]`: the API's hot paths
+checkout|checkout|webhook|discount|catalog ...] [--n=2000]`: the API's hot paths
 // timed in one process through `app.handle` (no sockets, no load generator), with a real database in a
 // temporary folder and the built-in stand-ins. Sixteen requests are kept in flight, as the load test's 16
 // connections do. For comparing one change with the next on the same machine, not for the targets.
@@ -270,6 +270,23 @@ for (const scenario of scenarios) {
       if (answer.status !== 'processed' || answer.duplicate) throw new Error(JSON.stringify(answer))
     }
     await timed('webhook', count, post)
+    // --jobs: then the jobs those orders queued (confirmation e-mails, labels), as the server's job runner
+    // runs them beside the webhooks: their CPU per order.
+    if (args.includes('--jobs')) {
+      const cpuBefore = process.cpuUsage()
+      const started = performance.now()
+      let ran = 0
+      for (;;) {
+        const done = await shop.runDueJobs()
+        if (done.ran === 0) break
+        ran += done.ran
+      }
+      const cpu = process.cpuUsage(cpuBefore)
+      const orders = count + 200
+      console.log(
+        `jobs       ${ran} jobs for ${orders} orders in ${(performance.now() - started).toFixed(0)} ms: CPU ${((cpu.user + cpu.system) / orders).toFixed(0)} µs per order (system ${(cpu.system / orders).toFixed(0)} µs)`,
+      )
+    }
   }
 }
 const rss = process.memoryUsage()
