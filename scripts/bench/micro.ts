@@ -1,4 +1,4 @@
-checkout|checkout|webhook|discount|catalog ...] [--n=2000]`: the API's hot paths
+// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs]`: the API's hot paths
 // timed in one process through `app.handle` (no sockets, no load generator), with a real database in a
 // temporary folder and the built-in stand-ins. Sixteen requests are kept in flight, as the load test's 16
 // connections do. For comparing one change with the next on the same machine, not for the targets.
