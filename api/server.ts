@@ -22,6 +22,9 @@ export interface WorkerRole {
 /** How often a worker checks that its supervisor is still there. */
 const PARENT_CHECK_MS = 1000
 
+/** Requests count as still arriving for this long after the last one: the job runner then paces itself. */
+const REQUESTS_RECENT_MS = 50
+
 /**
  * One server process: opens the database (migrating it), prepares the data, loads the built site, listens
  * and runs the background jobs until SIGTERM or SIGINT. Alone (WORKERS=1) or as one of the supervisor's
@@ -65,7 +68,11 @@ export async function startServer(config: Config, worker: WorkerRole | null): Pr
   })
 
   // E-mails and label purchases queued by paid orders; every instance may run this, claims are atomic.
-  const stopJobs = createJobRunner(services).start({ concurrency: config.jobConcurrency })
+  // Requests go first: while they keep arriving, jobs are paced (api/modules/jobs/pace.ts).
+  const stopJobs = createJobRunner(services).start({
+    concurrency: config.jobConcurrency,
+    busy: () => performance.now() - lifecycle.lastRequestAt < REQUESTS_RECENT_MS,
+  })
   log.info('services', { payments: deps.payments.name, shipping: deps.shipping.name, mail: deps.mailer.name })
   // Said at every boot: whoever runs the server should know that orders here cost nothing.
   const demoNotice = demoPaymentsNotice(config)

@@ -291,6 +291,8 @@ async function runLoad(workers = 1): Promise<LoadSection> {
           distinctSessions: one('select count(distinct checkout_session_id) as n from orders'),
           completeSessions: one("select count(*) as n from checkout_sessions where status = 'complete'"),
           expected: results.webhook.sessionsSent,
+          jobs: one('select count(*) as n from jobs'),
+          jobsQueued: one("select count(*) as n from jobs where status = 'queued'"),
         }
       } finally {
         db.close()

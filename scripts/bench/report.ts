@@ -1,6 +1,7 @@
 // BENCHMARKS.md from one run's measurements, every number against its budget (docs/architecture.md#performance-budgets) as
-// scripts/bench/targets.ts states it. Only type imports besides targets.ts: rendering a report starts
-// nothing and reads nothing.
+// scripts/bench/targets.ts states it. Only type imports besides targets.ts and the job runner's pace (a
+// constant): rendering a report starts nothing and reads nothing.
+import { REQUESTS_FIRST_GAP_MS } from '../../api/modules/jobs/pace'
 import type { LargeShopSection } from './large-shop'
 import type { PageScore } from './lighthouse'
 import type { StartupResult } from './server'
@@ -343,6 +344,12 @@ function loadSection(load: LoadSection, heading = '## 1. API throughput and late
       lines.push(
         '',
         `Order check afterwards, in the database: ${fmt(check.orders)} orders for ${fmt(check.distinctSessions)} distinct checkout sessions; ${fmt(check.expected)} sessions were sent events; ${fmt(check.completeSessions)} checkout sessions marked complete — ${onePerSession(check) ? '**one order per session, none twice**' : '**MISMATCH**'}.`,
+        ...(check.jobs === undefined
+          ? []
+          : [
+              '',
+              `Jobs (confirmation e-mails, labels) still queued when the load ended: ${fmt(check.jobsQueued ?? 0)} of ${fmt(check.jobs)}. While requests keep arriving the job runner claims one job per ${REQUESTS_FIRST_GAP_MS} ms (api/modules/jobs/pace.ts), so a rush's e-mails and labels follow it instead of slowing it.`,
+            ]),
       )
     }
   }

@@ -102,6 +102,9 @@ export interface OrderCheck {
   completeSessions: number
   /** Sessions that were sent events. */
   expected: number
+  /** Jobs in the database (e-mails, labels) when the load ended, and how many of them still waited. */
+  jobs?: number
+  jobsQueued?: number
 }
 
 export const describeWebhookTarget = () =>

@@ -6,6 +6,7 @@ import type { FulfilmentService } from '../fulfilment/service'
 import type { OrdersService } from '../orders/service'
 import type { StockService } from '../stock/service'
 import type { WebhookService } from '../webhooks/service'
+import { requestsFirst } from './pace'
 import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
 
 /**
@@ -57,8 +58,11 @@ export function createJobRunner(services: {
      * Polls for due jobs in the background. The function it returns stops claiming jobs, lets the one in
      * hand finish, and resolves then: whatever is still queued runs at the next start.
      */
-    start(options: { intervalMs?: number; concurrency?: number } = {}): () => Promise<void> {
+    start(
+      options: { intervalMs?: number; concurrency?: number; busy?: () => boolean } = {},
+    ): () => Promise<void> {
       const intervalMs = options.intervalMs ?? 2000
+      const pace = options.busy ? requestsFirst(options.busy) : undefined
       // Jobs wait on mail servers and carriers, not on this process: a few run side by side. Each claim
       // is one conditional UPDATE, so no two workers ever hold the same job.
       const workers = Math.max(1, options.concurrency ?? 1)
@@ -74,7 +78,7 @@ export function createJobRunner(services: {
           .then(() =>
             Promise.all(
               Array.from({ length: stopped ? 0 : workers }, () =>
-                queue.runDueJobs(handlers, { limit: BATCH, stopping, abandoned }),
+                queue.runDueJobs(handlers, { limit: BATCH, stopping, abandoned, pace }),
               ),
             ),
           )

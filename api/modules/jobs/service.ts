@@ -398,6 +398,8 @@ export function createJobQueue(
         stopping?: () => boolean
         /** Per job type: what to do when a job is given up after its worker died on the last attempt. */
         abandoned?: Readonly<Record<string, AbandonedJobHandler>>
+        /** Awaited before each job is claimed: the runner's way to let requests go first (runner.ts). */
+        pace?: () => Promise<void>
       } = {},
     ): Promise<{ ran: number; failed: number }> {
       const limit = options.limit ?? 100
@@ -420,6 +422,8 @@ export function createJobQueue(
       }
       // A shutdown lets the job in hand finish and claims no other: the rest wait, queued, for the next start.
       while (ran < limit && !options.stopping?.()) {
+        await options.pace?.()
+        if (options.stopping?.()) break
         const job = await queue.claimNext()
         if (!job) break
         ran += 1
