@@ -54,11 +54,26 @@ interface BatchQuery {
   mapResult(response: unknown, isFromBatch?: boolean): unknown
 }
 
-/** A statement for a batch whose SQL and placeholder-free arguments are known (tests/api/database/built-once.test.ts). */
-function batchStatement(sql: string, params: unknown[], read: BatchQuery['mapResult']): Statement {
+/** An argument of a statement built once that waits for the transaction's shared values. */
+interface Pending {
+  index: number
+  slot: Slot
+}
+
+/** What a statement built for a batch still waits for, kept on it under this key. */
+const PENDING = Symbol('pending placeholders')
+
+/** A statement for a batch whose SQL and arguments are known, but for `pending` (tests/api/database/built-once.test.ts). */
+function batchStatement(
+  sql: string,
+  params: unknown[],
+  read: BatchQuery['mapResult'],
+  pending: readonly Pending[] = [],
+): Statement {
   const query: BatchQuery = { getQuery: () => ({ sql, params }), mapResult: read }
   return {
     _prepare: () => query,
+    [PENDING]: pending,
     // A query builder runs when awaited; this one cannot (it knows no database), so awaiting it is a
     // mistake that must not pass for a write done.
     // biome-ignore lint/suspicious/noThenProperty: refuses to be awaited, on purpose
@@ -70,24 +85,45 @@ function batchStatement(sql: string, params: unknown[], read: BatchQuery['mapRes
 
 /** `statement` with the placeholders `shared` names filled in; every other placeholder must be filled already. */
 function filledIn(statement: Statement, shared: SharedValues): Statement {
+  const pending = (statement as unknown as { [PENDING]?: readonly Pending[] })[PENDING]
   const query = (statement as unknown as { _prepare(): BatchQuery })._prepare()
   const { sql, params } = query.getQuery()
+  // A statement built once knows where its placeholders are: only those are filled, not every argument
+  // looked at again.
+  if (pending?.length === 0) return statement
+  if (pending) {
+    const filled = [...params]
+    for (const { index, slot } of pending) filled[index] = fillSlot(slot, shared)
+    return batchStatement(sql, filled, query.mapResult.bind(query))
+  }
   return batchStatement(sql, fillPlaceholders(params, shared), query.mapResult.bind(query))
 }
 
-/** Fills the placeholders `values` names and leaves the others for the transaction's shared values. */
-function fillSome(params: unknown[], values: Record<string, unknown>): unknown[] {
-  return params.map((param) => {
-    const name = placeholderName(param)
-    return name !== null && name in values ? fillPlaceholders([param], values)[0] : param
-  })
+/** One argument of a statement built once: a value, or the placeholder it stands for. */
+interface Slot {
+  /** The placeholder's name, or null for a value built in. */
+  name: string | null
+  param: unknown
+  /** The value as its column stores it (a Date as milliseconds), as drizzle's fillPlaceholders does. */
+  encode: (value: unknown) => unknown
 }
 
-/** The name of the placeholder a built statement's argument stands for, or null for a value. */
-function placeholderName(param: unknown): string | null {
-  if (is(param, Placeholder)) return param.name
-  if (is(param, Param) && is(param.value, Placeholder)) return param.value.name
-  return null
+const asIs = (value: unknown) => value
+
+function slotOf(param: unknown): Slot {
+  if (is(param, Placeholder)) return { name: param.name, param, encode: asIs }
+  if (is(param, Param) && is(param.value, Placeholder)) {
+    const { encoder } = param
+    return { name: param.value.name, param, encode: (value) => encoder.mapToDriverValue(value) }
+  }
+  return { name: null, param, encode: asIs }
+}
+
+/** The argument for `slot` from `values`, or the error drizzle gives for a value left out. */
+function fillSlot(slot: Slot, values: Record<string, unknown>): unknown {
+  if (slot.name === null) return slot.param
+  if (!(slot.name in values)) throw new Error(`No value for placeholder "${slot.name}" was provided`)
+  return slot.encode(values[slot.name])
 }
 
 /**
@@ -111,14 +147,14 @@ interface BuiltStatement {
 export function builtOnce<Values extends Record<string, unknown>, Shared extends readonly SQL[] = []>(
   build: (...shared: Shared) => { prepare(): unknown } | BuiltStatement,
 ) {
-  let built: { statement: BuiltStatement; sql: string; params: unknown[]; shared: Shared } | undefined
+  let built: { statement: BuiltStatement; sql: string; slots: Slot[]; shared: Shared } | undefined
   const ready = (shared: Shared) => {
     if (!built) {
       const made = build(...shared)
       const statement = ('prepare' in made ? made.prepare() : made) as BuiltStatement
       // Asked once: a `db.run` statement builds its SQL again each time it is asked.
       const { sql, params } = statement.getQuery()
-      built = { statement, sql, params, shared }
+      built = { statement, sql, slots: params.map(slotOf), shared }
     }
     // SQL given to the build must be the same every time (the same object), or the statement built
     // first would say something else than this call asks for.
@@ -133,8 +169,18 @@ export function builtOnce<Values extends Record<string, unknown>, Shared extends
      * SQL whose placeholders the transaction fills (`SharedValues`), the same objects on every call.
      */
     with(values: Values, ...shared: Shared): Statement {
-      const { statement, sql, params } = ready(shared)
-      return batchStatement(sql, fillSome(params, values), statement.mapResult.bind(statement))
+      const { statement, sql, slots } = ready(shared)
+      const params: unknown[] = []
+      const pending: Pending[] = []
+      for (const [index, slot] of slots.entries()) {
+        if (slot.name === null) params.push(slot.param)
+        else if (slot.name in values) params.push(fillSlot(slot, values))
+        else {
+          params.push(slot.param)
+          pending.push({ index, slot })
+        }
+      }
+      return batchStatement(sql, params, statement.mapResult.bind(statement), pending)
     },
     /** Runs the statement alone with these values (a query builder's; a `db.run` one goes in a batch). */
     run(values: Values, ...shared: Shared): Promise<ResultSet> {
