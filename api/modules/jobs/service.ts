@@ -50,6 +50,12 @@ export const DEFAULT_MAX_ATTEMPTS = 8
  */
 export const JOB_LEASE_MS = 5 * 60 * 1000
 
+/**
+ * How long a job's outcome (done, or failed for now) waits to be written while another writer holds the
+ * database or the disk is full; past that the lease running out brings the job back.
+ */
+const OUTCOME_WAIT_MS = 60_000
+
 /** The first retry's wait unless JOB_RETRY_SECONDS says otherwise. */
 export const FIRST_RETRY_MS = 30_000
 
@@ -306,7 +312,7 @@ export function createJobQueue(
       // The job's work is done (an e-mail sent, a label bought) or it failed: that is written down even
       // while another writer holds the database, or the lease would run out and the work be done twice.
       if (outcome.ok) {
-        await whileBusy(() => queue.complete(job))
+        await whileBusy(() => queue.complete(job), OUTCOME_WAIT_MS, { orFull: true })
         log.info('job done', {
           job: job.id,
           type: job.type,
@@ -324,7 +330,7 @@ export function createJobQueue(
         final: job.attempts >= job.maxAttempts,
         error: errorText(outcome.error),
       })
-      await whileBusy(() => queue.fail(job, outcome.error))
+      await whileBusy(() => queue.fail(job, outcome.error), OUTCOME_WAIT_MS, { orFull: true })
       return false
     },
 
