@@ -86,11 +86,11 @@ function batchStatement(
 /** `statement` with the placeholders `shared` names filled in; every other placeholder must be filled already. */
 function filledIn(statement: Statement, shared: SharedValues): Statement {
   const pending = (statement as unknown as { [PENDING]?: readonly Pending[] })[PENDING]
+  // A statement built once knows where its placeholders are: only those are filled, not every argument
+  // looked at again, and one with none left goes as it is.
+  if (pending?.length === 0) return statement
   const query = (statement as unknown as { _prepare(): BatchQuery })._prepare()
   const { sql, params } = query.getQuery()
-  // A statement built once knows where its placeholders are: only those are filled, not every argument
-  // looked at again.
-  if (pending?.length === 0) return statement
   if (pending) {
     const filled = [...params]
     for (const { index, slot } of pending) filled[index] = fillSlot(slot, shared)

@@ -31,8 +31,9 @@ const checkpointArg = args.find((arg) => arg.startsWith('--autocheckpoint='))
 const checkpoints = checkpointArg ? checkpointArg.slice(17).split(',').map(Number) : []
 const variants: (number | undefined)[] = keptArg
   ? keptArg.slice(7).split(',').map(Number)
-  : checkpoints.map(() => undefined).slice(0, Math.max(1, checkpoints.length))
-if (variants.length === 0) variants.push(undefined)
+  : checkpoints.length > 1
+    ? checkpoints.map(() => undefined)
+    : [undefined]
 const ROUNDS = variants.length > 1 ? 10 : 1
 const shops = await Promise.all(
   variants.map((kept) =>
