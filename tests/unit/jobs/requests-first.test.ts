@@ -56,11 +56,12 @@ describe('requests first', () => {
     setTimeout(() => {
       busy = false
     }, 5)
+    // The first waits out the gap it was in (how long depends on the machine's load, so it is not timed);
+    // the two after it take no gap at all: they never sleep.
+    await pace()
     const started = performance.now()
     await pace()
     await pace()
-    await pace()
-    // The first waits out the gap it was in; the two after it do not wait.
-    expect(performance.now() - started).toBeLessThan(GAP_MS * 2)
+    expect(performance.now() - started).toBeLessThan(GAP_MS)
   })
 })
