@@ -4,10 +4,10 @@
 // page that says the account was deleted. An account made with Google confirms with Google instead, again
 // when its sign-in is more than 10 minutes old.
 import { readFileSync } from 'node:fs'
-import { createClient } from '@libsql/client'
 import type { Page } from '@playwright/test'
 import { input, PASSWORD, register, signUp } from './support/accounts'
 import { expect, test, waitForIsland } from './support/fixtures'
+import { serverDatabase } from './support/staff'
 
 function uniqueEmail(project: string, name: string): string {
   return `${name}.${project}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
@@ -145,7 +145,7 @@ test.describe('Your Data on the profile', () => {
     await waitForIsland(page, 'AccountData')
 
     // The sign-in was 11 minutes ago, as far as the server's records go.
-    const db = createClient({ url: process.env.E2E_DATABASE_URL ?? '' })
+    const db = await serverDatabase()
     try {
       await db.execute({
         sql: `update sessions set created_at = created_at - ${11 * 60 * 1000}

@@ -3,9 +3,8 @@
 // filters find, the chart of the last 30 days has its table of numbers, and a failed order e-mail is sent
 // again with Retry. axe on the page with its new parts.
 import { readFileSync } from 'node:fs'
-import { createClient } from '@libsql/client'
 import { expect, test, waitForIsland } from './support/fixtures'
-import { addStaff, DATABASE_URL, signInToDashboard } from './support/staff'
+import { addStaff, serverDatabase, signInToDashboard } from './support/staff'
 
 function unique(name: string): string {
   return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}`
@@ -16,7 +15,7 @@ function unique(name: string): string {
  * leaves them when the mail server refuses the mailbox for good. Returns the order's padded number.
  */
 async function shippedOrderWithFailedEmail(email: string, name: string): Promise<string> {
-  const db = createClient({ url: DATABASE_URL })
+  const db = await serverDatabase()
   try {
     const now = Date.now()
     const key = unique('search')

@@ -4,9 +4,9 @@
 // cannot be sent until their island is ready. Each form is sent the moment its page has loaded, with the
 // site's scripts held back (a slow phone whose JavaScript has not arrived yet) and with JavaScript off.
 // The product page's 'Add to Cart' is of the second kind too: the cart lives in the browser (record 009).
-import { createClient } from '@libsql/client'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
+import { serverDatabase } from './support/staff'
 
 /** Stops every script of the built site from loading, so no island ever hydrates: only the static HTML works. */
 async function holdBackScripts(page: Page) {
@@ -57,7 +57,7 @@ function expectNoJsonPage(documents: Document[]) {
  * and a known address alike, so only the database can tell.
  */
 async function expectOnTheList(_page: Page, email: string) {
-  const db = createClient({ url: process.env.E2E_DATABASE_URL ?? '' })
+  const db = await serverDatabase()
   try {
     const rows = await db.execute({
       sql: 'select email from newsletter_subscribers where email = ?',

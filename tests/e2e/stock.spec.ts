@@ -2,9 +2,8 @@
 // left", the note arrives without moving the page, the shop card's button says Sold out, and the cart
 // offers to lower a line that asks for more than is left. For these, stock is set in the server's database
 // as staff's PATCH /api/products/{id}/stock leaves it; the last test sets it on the dashboard.
-import { createClient } from '@libsql/client'
 import { expect, test } from './support/fixtures'
-import { addStaff, DATABASE_URL, signInToDashboard } from './support/staff'
+import { addStaff, serverDatabase, signInToDashboard } from './support/staff'
 
 /** Barrel & Timber (whisker-tamer): scents Barrel & Timber, Fresh Cut Pine, Unscented. */
 const BALM = 2
@@ -25,7 +24,7 @@ async function scentsOnSale(baseURL: string): Promise<Record<string, number | nu
 }
 
 test.beforeAll(async () => {
-  const db = createClient({ url: DATABASE_URL })
+  const db = await serverDatabase()
   try {
     // The first scent (what the page preselects and the shop card adds) is gone; Fresh Cut Pine has 2;
     // Unscented is not counted, so the product as a whole is not sold out.

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
+import { type Client, createClient } from '@libsql/client'
 import type { Page } from '@playwright/test'
 import { shopOrigin } from './accounts'
 import { expect, waitForIsland } from './fixtures'
@@ -8,6 +9,17 @@ const ROOT = process.cwd()
 export const STAFF_PASSWORD = 'staff-bench-password'
 /** The server's database (playwright.config.ts). */
 export const DATABASE_URL = process.env.E2E_DATABASE_URL ?? ''
+
+/**
+ * A connection to the server's database for a test to read or write beside it. The server holds the write
+ * lock while it commits a turn's writes together (docs/decisions/029-group-commit.md), so a write here
+ * waits for it, as another instance of the shop would, instead of failing with SQLITE_BUSY at once.
+ */
+export async function serverDatabase(): Promise<Client> {
+  const db = createClient({ url: DATABASE_URL })
+  await db.execute('PRAGMA busy_timeout = 10000')
+  return db
+}
 
 /** `npm run staff -- add` against the test server's database, as staff are made on a real server. */
 export function addStaff(email: string): void {
