@@ -8,6 +8,7 @@ import { defineConfig } from 'astro/config'
 import UnoCSS from 'unocss/astro'
 import { checkContent } from './content/check'
 import { formatProblems } from './content/read'
+import { afterFirstPaint } from './site/integrations/after-first-paint'
 import { canonicalUrl, isIndexable } from './site/lib/indexing'
 
 /**
@@ -71,6 +72,7 @@ export default defineConfig({
   markdown: { syntaxHighlight: 'prism' },
   integrations: [
     content(),
+    afterFirstPaint(),
     UnoCSS({ injectReset: true }),
     react(),
     mdx(),

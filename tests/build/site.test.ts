@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { NEWSLETTER_OUTCOMES } from '@core/rules/newsletter'
 import { REPO_ROOT, readProducts } from '../../content/read'
+import { AFTER_PAINT_LIST_ID, AFTER_PAINT_LOADER } from '../../site/integrations/after-first-paint'
 
 const DIST = join(REPO_ROOT, 'dist')
 if (!existsSync(join(DIST, 'index.html'))) throw new Error('Build the site first: npm run build')
@@ -244,6 +245,53 @@ describe('the first paint needs only the HTML', () => {
           allowed: true,
         })
       }
+    }
+  })
+
+  // docs/decisions/030-nothing-fetched-before-first-paint.md
+  test('no page has a module script the browser would fetch while parsing it; the loader imports them after', () => {
+    let moved = 0
+    for (const page of pages) {
+      expect({ page: page.path, tags: page.html.match(/<script\b[^>]*\bsrc=[^>]*>/g) }).toEqual({
+        page: page.path,
+        tags: null,
+      })
+      const list = new RegExp(
+        `<script type="application/json" id="${AFTER_PAINT_LIST_ID}">([^<]*)</script>`,
+      ).exec(page.html)
+      if (!list) continue
+      moved += 1
+      const sources = JSON.parse(list[1] ?? '[]') as string[]
+      expect(sources.length).toBeGreaterThan(0)
+      for (const src of sources) expect(existsSync(join(DIST, src))).toBe(true)
+      expect(page.html).toContain(`<script>${AFTER_PAINT_LOADER}</script>`)
+    }
+    // Every page has the footer form's script at least.
+    expect(moved).toBe(pages.length)
+  })
+
+  test('every inline script of every page is allowed by a hash in its CSP', () => {
+    for (const page of pages) {
+      const csp = /<meta http-equiv="content-security-policy" content="([^"]*)"/.exec(page.html)?.[1] ?? ''
+      const scriptSrc = csp.slice(csp.indexOf('script-src'))
+      for (const script of page.html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)) {
+        expect({
+          page: page.path,
+          allowed: scriptSrc.includes(`'sha256-${sha256(script[1] ?? '')}'`),
+        }).toEqual({
+          page: page.path,
+          allowed: true,
+        })
+      }
+    }
+  })
+
+  test('no island of an indexable page loads before the first paint', () => {
+    for (const page of indexable) {
+      const eager = [...page.html.matchAll(/<astro-island\b[^>]*\bclient="(load|idle)"[^>]*>/g)].map(
+        (match) => /component-export="[^"]*"|opts="[^"]*"/.exec(match[0])?.[0],
+      )
+      expect({ page: page.path, eager }).toEqual({ page: page.path, eager: [] })
     }
   })
 
