@@ -11,15 +11,17 @@ export function clientAddress(
   socketAddress: string | null,
   trustedProxyHops: number,
 ): string {
-  if (trustedProxyHops > 0 && forwardedFor) {
-    const hops = forwardedFor
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean)
-    const client = hops[Math.max(0, hops.length - trustedProxyHops)]
-    if (client) return client
-  }
-  return socketAddress ?? 'local'
+  return forwardedClient(forwardedFor, trustedProxyHops) ?? socketAddress ?? 'local'
+}
+
+/** The client as the trusted proxies' X-Forwarded-For names it, or null without trusted proxies or the header. */
+function forwardedClient(forwardedFor: string | null, trustedProxyHops: number): string | null {
+  if (trustedProxyHops <= 0 || !forwardedFor) return null
+  const hops = forwardedFor
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  return hops[Math.max(0, hops.length - trustedProxyHops)] ?? null
 }
 
 /**
@@ -31,13 +33,12 @@ export function rateLimitPlugin(options: { counter: RateCounter; trustedProxyHop
   return (
     new Elysia({ name: 'rate-limits' })
       // Limits count per client: an IPv6 client by its /64 network (limitKey).
+      // The socket's address is asked for only when no trusted proxy named the client: it is not free.
       .derive({ as: 'global' }, ({ request, server }) => ({
         clientAddress: limitKey(
-          clientAddress(
-            request.headers.get('x-forwarded-for'),
-            server?.requestIP(request)?.address ?? null,
-            options.trustedProxyHops,
-          ),
+          forwardedClient(request.headers.get('x-forwarded-for'), options.trustedProxyHops) ??
+            server?.requestIP(request)?.address ??
+            'local',
         ),
       }))
       .macro({
