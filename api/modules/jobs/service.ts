@@ -244,6 +244,17 @@ export function createJobQueue(
       // A running job whose lease passed had a worker that died; it runs again only if it has an
       // attempt left. One that died on its last attempt is given up instead (giveUpAbandoned).
       const due = sql`(${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}) or (${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts})`
+      // The first due job of each kind, each found in jobs_due_idx in order, and the earlier of the two:
+      // asked as one `where` with an OR, SQLite read every queued job and sorted them for each claim, so a
+      // backlog of thousands made every claim slower (docs/architecture.md#background-jobs).
+      const firstDue = sql`(select id from (
+          select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs}
+            where ${jobs.status} = 'queued' and ${jobs.runAt} <= ${now} order by ${jobs.runAt}, ${jobs.id} limit 1)
+          union all
+          select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs}
+            where ${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}
+            order by ${jobs.runAt}, ${jobs.id} limit 1)
+        ) order by run_at, id limit 1)`
       const [job] = await db
         .update(jobs)
         .set({
@@ -252,15 +263,7 @@ export function createJobQueue(
           lockedUntil: now + leaseMs,
           updatedAt: now,
         })
-        .where(
-          and(
-            eq(
-              jobs.id,
-              sql`(select ${jobs.id} from ${jobs} where ${due} order by ${jobs.runAt}, ${jobs.id} limit 1)`,
-            ),
-            sql`(${due})`,
-          ),
-        )
+        .where(and(eq(jobs.id, firstDue), sql`(${due})`))
         .returning()
       return job ?? null
     },
