@@ -4,9 +4,9 @@
  * and the fingerprint ties a quote to the cart it was weighed for. It lives with the catalogue because
  * everything in it is catalogue data; shipping and checkout both build on it.
  */
-import { createHash } from 'node:crypto'
 import { lineLabel } from '@core/rules/catalog'
 import type { PricedLine } from '@core/rules/discounts'
+import { sha256Hex } from '../../lib/digests'
 import { invalid } from '../../lib/domain-errors'
 import type { CatalogService } from './service'
 
@@ -71,7 +71,7 @@ export function cartFingerprint(
     .sort(([a], [b]) => a - b)
     .map(([id, total]) => `${id}x${total.quantity}@${total.weightTenthsOz}`)
     .join(',')
-  return createHash('sha256').update(canonical).digest('hex')
+  return sha256Hex(canonical)
 }
 
 export async function buildCart(catalog: CatalogLookup, items: readonly CartItemInput[]): Promise<Cart> {

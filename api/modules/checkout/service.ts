@@ -2,7 +2,6 @@
  * Checkout: a payment session opened for a cart in four steps (price, reserve, open, store), and the
  * stored sessions (sessions.ts) and the first-order expiry (first-order.ts) the module also owns.
  */
-import { createHash } from 'node:crypto'
 import type { CreateSessionBody } from '@core/contracts/checkout'
 import { isEmail } from '@core/rules/address'
 import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '@core/rules/discounts'
@@ -19,6 +18,7 @@ import {
 } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { crashPoint } from '../../lib/crash-points'
+import { sha256Hex } from '../../lib/digests'
 import { invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
 import { builtOnce, commitTogether, placeholders, runTogether, type Statement } from '../../lib/statements'
@@ -44,7 +44,7 @@ function idempotencyKey(
   request: Omit<CheckoutSessionRequest, 'idempotencyKey'>,
   userId: string | null,
 ): string {
-  const digest = createHash('sha256').update(JSON.stringify({ request, userId })).digest('hex')
+  const digest = sha256Hex(JSON.stringify({ request, userId }))
   return `checkout-${digest}`
 }
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
 import type { AddressInput } from '@core/contracts/shipping'
 import { hasControlCharacter } from '@core/rules/account'
 import { DEFAULT_COUNTRY, isUsState, isUsZip } from '@core/rules/address'
 import type { ShippingAddress } from '../../adapters/types'
+import { sha256Hex } from '../../lib/digests'
 import { invalid } from '../../lib/domain-errors'
 
 const LIMITS = { name: 100, street1: 100, street2: 100, city: 60, state: 60, zip: 20 } as const
@@ -87,7 +87,5 @@ export function addressHash(address: ShippingAddress): string {
     address.street1,
     address.street2 ?? '',
   ]
-  return createHash('sha256')
-    .update(JSON.stringify(parts.map((part) => part.toLowerCase())))
-    .digest('hex')
+  return sha256Hex(JSON.stringify(parts.map((part) => part.toLowerCase())))
 }

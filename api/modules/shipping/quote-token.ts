@@ -6,8 +6,9 @@
  * browser all fail the same check; the expiry inside the signed terms ends it after 30 minutes.
  */
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { MAX_QUOTE_ID_LENGTH } from '@core/contracts/shipping'
+import { hmacSha256 } from '../../lib/digests'
 
 /** What checkout needs of a quote to charge for shipping and tell the label purchase which service. */
 export interface QuoteTerms {
@@ -41,10 +42,10 @@ const PREFIX = 'rate_'
 const MAC_BYTES = 16
 
 function mac(secret: Buffer, payload: string, binding: QuoteBinding): Buffer {
-  return createHmac('sha256', secret)
-    .update(`shipping-quote-v1\n${payload}\n${binding.cartFingerprint}\n${binding.addressHash}`)
-    .digest()
-    .subarray(0, MAC_BYTES)
+  return hmacSha256(
+    secret,
+    `shipping-quote-v1\n${payload}\n${binding.cartFingerprint}\n${binding.addressHash}`,
+  ).subarray(0, MAC_BYTES)
 }
 
 /**
