@@ -180,10 +180,8 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
 
   return (
     <div className="mt-6 grid grid-cols-1 gap-8">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-muted">
-          Orders refresh every 15 s, events every 10 s and the numbers every 30 s while this tab is open.
-        </p>
+      {/* What refreshes and how often is said in the page's static HTML (dashboard.astro), above. */}
+      <div className="flex flex-wrap items-center justify-end gap-3">
         <button type="button" className="btn-outline" onClick={refreshAll} disabled={refreshing}>
           {refreshing ? 'Refreshing...' : 'Refresh'}
         </button>

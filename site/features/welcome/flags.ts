@@ -17,10 +17,14 @@ export function markVisited(storage: FlagStorage): void {
   for (const key of WELCOME_FLAGS) storage.setItem(key, 'true')
 }
 
-/** Paths where a popup would sit on top of paying: the first visit's welcome waits for another page. */
-const CHECKOUT_PATHS = ['/cart', '/shipping', '/checkout', '/success']
+/**
+ * Where the first visit's welcome waits for another page: on top of paying it would sit over the buttons,
+ * and the pages of signed-in customers and staff would greet someone who has an account with 'Create
+ * account'.
+ */
+const NO_WELCOME_PATHS = ['/cart', '/shipping', '/checkout', '/success', '/profile', '/account', '/dashboard']
 
 export function offersWelcome(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/'
-  return !CHECKOUT_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+  return !NO_WELCOME_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
 }

@@ -24,11 +24,22 @@ describe('welcome visit flags', () => {
     for (const key of WELCOME_FLAGS) expect(isFirstVisit(memoryStorage({ [key]: '' }))).toBe(false)
   })
 
-  test('the popup waits off the cart and checkout pages', () => {
-    for (const path of ['/cart', '/cart/', '/shipping', '/checkout', '/checkout/x', '/success']) {
+  test('the popup waits off the cart, checkout and signed-in pages', () => {
+    for (const path of [
+      '/cart',
+      '/cart/',
+      '/shipping',
+      '/checkout',
+      '/checkout/x',
+      '/success',
+      '/profile',
+      '/account',
+      '/account/orders',
+      '/dashboard',
+    ]) {
       expect(offersWelcome(path)).toBe(false)
     }
-    for (const path of ['/', '/shop', '/about', '/products/whisker-oil', '/cartography']) {
+    for (const path of ['/', '/shop', '/about', '/products/whisker-oil', '/cartography', '/accounts-faq']) {
       expect(offersWelcome(path)).toBe(true)
     }
   })
