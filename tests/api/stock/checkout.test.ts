@@ -1,7 +1,6 @@
 // Stock at checkout: opening a session holds the units of every counted line, in one transaction with the
 // discount's use; payment sells them; an expired or ended session gives them back; the last units go to
 // exactly as many sessions as there are units (docs/decisions/026-stock-reserved-at-checkout.md).
-import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { PaymentProviderError } from '../../../api/adapters/types'
@@ -11,6 +10,7 @@ import { discountCodes, discountRedemptions } from '../../../db/schema/discounts
 import { orderLines, orders } from '../../../db/schema/orders'
 import { stockReservations } from '../../../db/schema/stock'
 import { getRates, payDemo, rateFor, sessionBody } from '../checkout/helpers'
+import { planOfSent } from '../support/query-plan'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { onHand, reservationsOf } from './helpers'
 
@@ -368,28 +368,10 @@ describe('the sweep', () => {
   })
 
   test('reads only holds still reserved, by when they run out (not every reservation ever made)', async () => {
-    const client = shop.deps.db.$client
-    const sent: { sql: string; args: unknown[] }[] = []
-    const execute = client.execute.bind(client)
-    client.execute = ((statement: string | { sql: string; args?: unknown }) => {
-      if (typeof statement !== 'string') sent.push({ sql: statement.sql, args: [...(statement.args as [])] })
-      return execute(statement as never)
-    }) as typeof client.execute
-    try {
+    const plan = await planOfSent(shop, 'update "stock_reservations"', async () => {
       expect(await shop.services.stock.releaseExpired()).toBe(0)
-    } finally {
-      client.execute = execute
-    }
-    const [release] = sent.filter((statement) => statement.sql.startsWith('update "stock_reservations"'))
-    expect(release).toBeDefined()
-    // Asked on a connection of its own: the client runs an EXPLAIN of an UPDATE as a write and leaves it
-    // unfinished, which would fail the writer's commit.
-    const reader = new Database(shop.deps.config.databaseUrl.slice('file:'.length), { readonly: true })
-    const plan = reader
-      .query<{ detail: string }, (string | number)[]>(`explain query plan ${release?.sql}`)
-      .all(...((release?.args ?? []) as (string | number)[]))
-    reader.close()
-    expect(plan.map((row) => row.detail)).toEqual([
+    })
+    expect(plan).toEqual([
       'SEARCH stock_reservations USING COVERING INDEX stock_reservations_expiry_idx (expires_at<?)',
     ])
   })

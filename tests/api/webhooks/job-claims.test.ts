@@ -2,10 +2,10 @@
 // died, found through the jobs_due_idx index in order, so a backlog of thousands does not make each claim
 // read and sort them all (docs/architecture.md#background-jobs).
 
-import { Database } from 'bun:sqlite'
 import { afterEach, beforeEach, expect, test } from 'bun:test'
 import { fixedClock } from '../../../api/lib/clock'
 import { createJobQueue } from '../../../api/modules/jobs/service'
+import { planOfSent } from '../support/query-plan'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 let shop: TestApp
@@ -48,28 +48,9 @@ test('jobs are claimed by when they were due, a dead worker’s among the queued
 })
 
 test('a claim finds the first due job of each kind in jobs_due_idx and sorts at most those two', async () => {
-  const client = shop.deps.db.$client
-  const sent: { sql: string; args: unknown[] }[] = []
-  const execute = client.execute.bind(client)
-  client.execute = ((statement: string | { sql: string; args?: unknown }) => {
-    if (typeof statement !== 'string') sent.push({ sql: statement.sql, args: [...(statement.args as [])] })
-    return execute(statement as never)
-  }) as typeof client.execute
-  try {
+  const plan = await planOfSent(shop, 'update "jobs"', async () => {
     expect(await createJobQueue(shop.deps.db, shop.clock).claimNext()).toBeNull()
-  } finally {
-    client.execute = execute
-  }
-  const [claim] = sent.filter((statement) => statement.sql.startsWith('update "jobs"'))
-  expect(claim).toBeDefined()
-  // Asked on a connection of its own: the client runs an EXPLAIN of an UPDATE as a write and leaves it
-  // unfinished, which would fail the writer's commit.
-  const reader = new Database(shop.deps.config.databaseUrl.slice('file:'.length), { readonly: true })
-  const plan = reader
-    .query<{ detail: string }, (string | number)[]>(`explain query plan ${claim?.sql}`)
-    .all(...((claim?.args ?? []) as (string | number)[]))
-    .map((row) => row.detail)
-  reader.close()
+  })
   expect(plan).not.toContain('MULTI-INDEX OR')
   expect(plan.filter((line) => line.startsWith('SEARCH "jobs"') || line.startsWith('SEARCH jobs'))).toEqual([
     'SEARCH jobs USING INTEGER PRIMARY KEY (rowid=?)',
