@@ -1,7 +1,8 @@
 /**
  * The shop's log: one JSON object per line on standard output. The lines of one turn of the event loop are
- * written together, with one `process.stdout.write` when the turn ends (or once 64 KB are waiting), so a
- * log shipper reads whole lines and thousands of requests a second cost one write per turn, not one each.
+ * written together when the turn ends, up to 4,096 bytes a write, so thousands of requests a second cost
+ * a write per turn or so, not one each. A pipe keeps a write of that size whole, so the workers of
+ * `WORKERS=N`, which share standard output, never cut into each other's lines.
  * Lines still waiting are written when the process exits; only a kill -9 can lose them, and then at most
  * the lines of its last turn. LOG_LEVEL picks what is written: info (everything), warn, error, or silent.
  *
@@ -24,23 +25,29 @@ function initialLevel(): LogLevel {
 }
 
 let threshold = rank[initialLevel()]
-/** Lines waiting for the end of this turn, and whether their write is already due. */
+/** PIPE_BUF on Linux: a write to a pipe of at most this many bytes is never interleaved with another's. */
+const WHOLE_WRITE_BYTES = 4096
+
+/** Lines waiting for the end of this turn, their size in bytes, and whether their write is already due. */
 let waiting = ''
+let waitingBytes = 0
 let flushDue = false
-const FLUSH_AT_CHARS = 64 * 1024
 
 function flushLines(): void {
   flushDue = false
   if (waiting === '') return
   const text = waiting
   waiting = ''
+  waitingBytes = 0
   process.stdout.write(text)
 }
 
 function writeAtTurnEnd(line: string): void {
+  const bytes = Buffer.byteLength(line)
+  if (waitingBytes + bytes > WHOLE_WRITE_BYTES) flushLines()
   waiting += line
-  if (waiting.length >= FLUSH_AT_CHARS) flushLines()
-  else if (!flushDue) {
+  waitingBytes += bytes
+  if (!flushDue) {
     flushDue = true
     setImmediate(flushLines)
   }
