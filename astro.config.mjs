@@ -61,7 +61,6 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
   build: { format: 'directory', inlineStylesheets: 'always' },
-  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Each page gets a CSP <meta> listing the hashes of its own scripts and styles: no 'unsafe-inline'.
   // Inline scripts written by hand (the theme script in BaseLayout) add their hash with Astro.csp.
   // Everything else comes from our own origin only. connect-src is spelled out although default-src

@@ -58,7 +58,10 @@ export interface PageScripts {
   urls: string[]
 }
 
-/** The scripts an HTML page starts: inline code and the URLs of module scripts, preloads and islands. */
+/**
+ * The scripts an HTML page starts: inline code and the URLs of module scripts, preloads, islands, and the
+ * modules the after-paint loader imports (site/integrations/after-first-paint.ts lists them in JSON).
+ */
 export function pageScripts(html: string): PageScripts {
   const inline: string[] = []
   const urls = new Set<string>()
@@ -66,6 +69,10 @@ export function pageScripts(html: string): PageScripts {
     const attrs = match[1] ?? ''
     const body = match[2] ?? ''
     const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1]
+    if (/\bid=["']?after-paint-modules\b/.test(attrs)) {
+      for (const src of JSON.parse(body) as string[]) urls.add(src)
+      continue
+    }
     if (type && type !== 'module' && !type.includes('javascript')) continue // JSON, templates
     const src = /\bsrc=["']?([^"'\s>]+)/i.exec(attrs)?.[1]
     if (src) urls.add(src)

@@ -18,10 +18,11 @@ describe('js budget: reading the build', () => {
     expect(staticImports(code).sort()).toEqual(['./re.js', './react.js', './side-effect.js'])
   })
 
-  test('collects inline scripts, module scripts, preloads and island chunks', () => {
+  test('collects inline scripts, module scripts, preloads, island chunks and modules imported after paint', () => {
     const html = `
       <script>(function(){})()</script>
       <script type="module" src="/_astro/page.js"></script>
+      <script type="application/json" id="after-paint-modules">["/_astro/Footer.js","/_astro/page.js"]</script>
       <script type="application/ld+json">{"a":1}</script>
       <script type="module">import "/_astro/inline-dep.js"</script>
       <link rel="modulepreload" href="/_astro/pre.js">
@@ -30,6 +31,7 @@ describe('js budget: reading the build', () => {
     expect(inline).toHaveLength(2)
     expect(urls.sort()).toEqual(
       [
+        '/_astro/Footer.js',
         '/_astro/Header.js',
         '/_astro/client.js',
         '/_astro/inline-dep.js',
