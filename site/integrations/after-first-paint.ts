@@ -20,8 +20,8 @@ export const AFTER_PAINT_LIST_ID = 'after-paint-modules'
 
 /**
  * Imports every module listed once the browser reports its first contentful paint (two frames where it
- * reports none; 1.5 s at the latest, for a tab opened in the background). Plain ES5, the same text on
- * every page, so the CSP allows it by one hash.
+ * reports none; 1.5 s at the latest, for a tab opened in the background). A classic script with the same
+ * text on every page, so the CSP allows it by one hash; `import()` loads modules from a classic script too.
  */
 export const AFTER_PAINT_LOADER = `(function(){var d=document,list=JSON.parse(d.getElementById('${AFTER_PAINT_LIST_ID}').textContent),done=false;function go(){if(done)return;done=true;list.forEach(function(src){import(src)})}try{var o=new PerformanceObserver(function(entries){if(entries.getEntriesByName('first-contentful-paint').length){o.disconnect();go()}});o.observe({type:'paint',buffered:true})}catch(e){requestAnimationFrame(function(){requestAnimationFrame(go)})}setTimeout(go,1500)})()`
 
