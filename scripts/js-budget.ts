@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, posix, relative, resolve, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
+import { AFTER_PAINT_LIST_ID } from '../site/integrations/after-first-paint'
 import { TARGETS } from './bench/targets'
 
 const KIB = 1024
@@ -58,6 +59,9 @@ export interface PageScripts {
   urls: string[]
 }
 
+/** The attributes of the JSON list of modules the after-paint loader imports. */
+const AFTER_PAINT_LIST = new RegExp(`\\bid=["']?${AFTER_PAINT_LIST_ID}\\b`)
+
 /**
  * The scripts an HTML page starts: inline code and the URLs of module scripts, preloads, islands, and the
  * modules the after-paint loader imports (site/integrations/after-first-paint.ts lists them in JSON).
@@ -69,7 +73,7 @@ export function pageScripts(html: string): PageScripts {
     const attrs = match[1] ?? ''
     const body = match[2] ?? ''
     const type = /\btype=["']?([^"'\s>]+)/i.exec(attrs)?.[1]
-    if (/\bid=["']?after-paint-modules\b/.test(attrs)) {
+    if (AFTER_PAINT_LIST.test(attrs)) {
       for (const src of JSON.parse(body) as string[]) urls.add(src)
       continue
     }

@@ -243,18 +243,15 @@ export function createJobQueue(
       const now = clock.now().getTime()
       // A running job whose lease passed had a worker that died; it runs again only if it has an
       // attempt left. One that died on its last attempt is given up instead (giveUpAbandoned).
-      const due = sql`(${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}) or (${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts})`
+      const queuedDue = sql`${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}`
+      const abandoned = sql`${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}`
+      const due = sql`(${queuedDue}) or (${abandoned})`
       // The first due job of each kind, each found in jobs_due_idx in order, and the earlier of the two:
       // asked as one `where` with an OR, SQLite read every queued job and sorted them for each claim, so a
       // backlog of thousands made every claim slower (docs/architecture.md#background-jobs).
-      const firstDue = sql`(select id from (
-          select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs}
-            where ${jobs.status} = 'queued' and ${jobs.runAt} <= ${now} order by ${jobs.runAt}, ${jobs.id} limit 1)
-          union all
-          select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs}
-            where ${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}
-            order by ${jobs.runAt}, ${jobs.id} limit 1)
-        ) order by run_at, id limit 1)`
+      const firstOf = (kind: SQL) =>
+        sql`select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs} where ${kind} order by ${jobs.runAt}, ${jobs.id} limit 1)`
+      const firstDue = sql`(select id from (${firstOf(queuedDue)} union all ${firstOf(abandoned)}) order by run_at, id limit 1)`
       const [job] = await db
         .update(jobs)
         .set({
