@@ -2,6 +2,7 @@ import { or, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../db/client'
 import { rateLimits } from '../../db/schema'
+import { ClientCounts } from './client-counts'
 import type { Clock } from './clock'
 import { tooMany } from './domain-errors'
 
@@ -62,7 +63,7 @@ function refuse(limit: Limit, windowStart: number, now: number): never {
 
 /**
  * Clients counted per limit before the first counted is dropped: a flood of new addresses cannot fill
- * memory (about 60 bytes each, so a few MB per limit at most).
+ * memory (16 bytes of table and 8 of ring each at most, so about 4 MB per limit when full).
  */
 const MAX_MEMORY_CLIENTS = 100_000
 
@@ -72,12 +73,12 @@ const MAX_MEMORY_CLIENTS = 100_000
  * allow N times the limit (docs/decisions/007). Throws a 'too-many' error with the seconds to wait once the
  * allowance is used.
  *
- * A fixed window needs only the current window's counts, so each limit keeps one table of plain numbers
- * per client and starts a new table when its window turns: nothing is swept, and no object is made per
- * client. Under a load from many addresses the tables are full; keeping them small matters, since every
- * garbage collection walks them (docs/decisions/007).
+ * A fixed window needs only the current window's counts, so each limit keeps one table per window and
+ * starts a new one when its window turns: nothing is swept. The tables are typed arrays, not Maps of
+ * strings: under a load from many addresses they are full, and the collector would walk a Map on every
+ * collection (api/lib/client-counts.ts).
  */
-export function createMemoryRateCounter(clock: Clock) {
+export function createMemoryRateCounter(clock: Clock, maxClients = MAX_MEMORY_CLIENTS) {
   /** By limit name (limits with the same name share one allowance): its window and the counts in it. */
   const windows = new Map<string, LimitWindow>()
 
@@ -86,39 +87,16 @@ export function createMemoryRateCounter(clock: Clock) {
     const windowStart = now - (now % limit.windowMs)
     let window = windows.get(limit.name)
     if (window?.windowStart !== windowStart) {
-      window = { windowStart, counts: new Map(), order: [], oldest: 0 }
+      window = { windowStart, counts: new ClientCounts(maxClients) }
       windows.set(limit.name, window)
     }
-    const count = (window.counts.get(key) ?? 0) + 1
-    if (count === 1) countNewClient(window, key)
-    else window.counts.set(key, count)
-    if (count > limit.max) refuse(limit, windowStart, now)
+    if (window.counts.increment(key) > limit.max) refuse(limit, windowStart, now)
   }
 }
 
 interface LimitWindow {
   windowStart: number
-  counts: Map<string, number>
-  /** The clients in the order they were first counted, as a ring once the table is full. */
-  order: string[]
-  /** Where in `order` the client counted longest ago is, once the table is full. */
-  oldest: number
-}
-
-/**
- * Starts counting a new client. Full (a flood of new addresses): the client counted longest ago is dropped
- * to make room, found in `order` rather than by walking the Map from its start, which passes every slot
- * an earlier drop left behind.
- */
-function countNewClient(window: LimitWindow, key: string): void {
-  if (window.counts.size < MAX_MEMORY_CLIENTS) {
-    window.order.push(key)
-  } else {
-    window.counts.delete(window.order[window.oldest] as string)
-    window.order[window.oldest] = key
-    window.oldest = (window.oldest + 1) % MAX_MEMORY_CLIENTS
-  }
-  window.counts.set(key, 1)
+  counts: ClientCounts
 }
 
 /**
