@@ -6,8 +6,9 @@
  * collector's next pause nearer (BENCHMARKS.md).
  */
 
+/** A plain digest needs no hasher object: the one-shot form allocates only its answer. */
 export function sha256Hex(text: string): string {
-  return new Bun.CryptoHasher('sha256').update(text).digest('hex')
+  return Bun.CryptoHasher.hash('sha256', text, 'hex')
 }
 
 export function hmacSha256(key: Uint8Array | string, text: string): Buffer {

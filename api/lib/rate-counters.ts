@@ -35,6 +35,12 @@ function ipv6Groups(address: string): number[] | null {
   return groups.map((group) => Number.parseInt(group, 16))
 }
 
+// Compiled once: a regular expression literal inside the function is a new object on every call, and this
+// runs for every request.
+const BRACKETS = /^\[|\]$/g
+const ZONE = /%.*$/
+const MAPPED_IPV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i
+
 /**
  * The client as limits count it. An internet provider hands each subscriber a whole IPv6 /64, so one
  * person can use any of its 2^64 addresses: a limit per address would be no limit. An IPv6 client is
@@ -42,11 +48,8 @@ function ipv6Groups(address: string): number[] | null {
  * address. Anything else (an IPv4 address, 'local') is counted as it is.
  */
 export function limitKey(address: string): string {
-  const trimmed = address
-    .trim()
-    .replace(/^\[|\]$/g, '')
-    .replace(/%.*$/, '')
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(trimmed)
+  const trimmed = address.trim().replace(BRACKETS, '').replace(ZONE, '')
+  const mapped = MAPPED_IPV4.exec(trimmed)
   if (mapped?.[1]) return mapped[1]
   if (!trimmed.includes(':')) return trimmed
   const groups = ipv6Groups(trimmed)
