@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 
 export interface Polled<T> {
   data: T | null
@@ -37,11 +37,19 @@ export function usePolling<T>(
     const current = new AbortController()
     controller.current = current
     setLoading(true)
+    let succeeded = false
     try {
       const answer = await loadRef.current(current.signal)
       if (current.signal.aborted || !active.current) return
-      setData(answer)
-      setError(null)
+      succeeded = true
+      // Rendering what came back (tables of orders and events) is a transition: React renders it in slices
+      // that yield to the browser, so a slow phone never freezes for a whole table, and the old data stays
+      // on screen until the new is ready.
+      startTransition(() => {
+        setData(answer)
+        setError(null)
+        setLoading(false)
+      })
     } catch (caught) {
       if (current.signal.aborted || !active.current) return
       const failure = caught instanceof Error ? caught : new Error(String(caught))
@@ -50,7 +58,9 @@ export function usePolling<T>(
       throw failure
     } finally {
       if (!current.signal.aborted && active.current) {
-        setLoading(false)
+        // After a failure, at once; after a success it is set with the data (above), so no render shows the
+        // list as loaded before the data is in it.
+        if (!succeeded) setLoading(false)
         if (intervalMs !== null && document.visibilityState === 'visible') {
           timer.current = setTimeout(() => void run().catch(() => undefined), intervalMs)
         }
