@@ -15,6 +15,7 @@
  */
 
 const FIRST_SLOTS = 1024
+const MAX_COUNT = 0xffff_ffff
 /** The table grows (doubling) before it is more than half full, so a probe meets an empty slot soon. */
 const MOST_FULL = 0.5
 
@@ -51,7 +52,8 @@ export class ClientCounts {
     const low = Bun.hash.murmur32v3(key, LOW_SEED)
     const found = this.#find(high, low)
     if (found >= 0) {
-      const count = (this.#counts[found] as number) + 1
+      // Held at the largest count a slot stores: wrapping to 0 would mark the slot empty.
+      const count = Math.min((this.#counts[found] as number) + 1, MAX_COUNT)
       this.#counts[found] = count
       return count
     }
