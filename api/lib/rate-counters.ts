@@ -81,7 +81,7 @@ const MAX_MEMORY_CLIENTS = 100_000
  * strings: under a load from many addresses they are full, and the collector would walk a Map on every
  * collection (api/lib/client-counts.ts).
  */
-export function createMemoryRateCounter(clock: Clock, maxClients = MAX_MEMORY_CLIENTS) {
+export function createMemoryRateCounter(clock: Clock) {
   /** By limit name (limits with the same name share one allowance): its window and the counts in it. */
   const windows = new Map<string, LimitWindow>()
 
@@ -90,7 +90,7 @@ export function createMemoryRateCounter(clock: Clock, maxClients = MAX_MEMORY_CL
     const windowStart = now - (now % limit.windowMs)
     let window = windows.get(limit.name)
     if (window?.windowStart !== windowStart) {
-      window = { windowStart, counts: new ClientCounts(maxClients) }
+      window = { windowStart, counts: new ClientCounts(MAX_MEMORY_CLIENTS) }
       windows.set(limit.name, window)
     }
     if (window.counts.increment(key) > limit.max) refuse(limit, windowStart, now)
