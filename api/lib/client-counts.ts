@@ -4,7 +4,7 @@
  *
  * Why not a Map: under a flood of new addresses a limit holds 100,000 clients, and a Map written on every
  * request is looked through whole by every collection of young objects (it is old and was written to).
- * Under such a load the discount check's p99 was 6 ms with a Map and 1.6–2.0 ms with these arrays, and the
+ * Under such a load the discount check's p99 was 6 ms with a Map and 1.6–2.2 ms with these arrays, and the
  * server held about 90 MB more (docs/decisions/007-cheap-rate-limits-count-in-memory.md).
  *
  * A client is known by a 64-bit fingerprint of its key: two 32-bit MurmurHash3 values with seeds drawn
