@@ -16,12 +16,18 @@ describe('closing at a quiet moment', () => {
 
   test('a request arriving meanwhile starts the quiet time again', async () => {
     const started = performance.now()
+    let lastArrival = started
     const arrivals = setInterval(() => {
-      if (performance.now() - started < 300) lifecycle.lastRequestAt = performance.now()
+      if (performance.now() - started >= 300) return
+      lastArrival = performance.now()
+      lifecycle.lastRequestAt = lastArrival
     }, 20)
     await quietFor(100, 2000)
     clearInterval(arrivals)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(390)
+    // Requests kept coming for most of 300 ms (timers run late on a busy machine, so the last one may
+    // come a little before), and the quiet time counted from the last of them, not from the start.
+    expect(lastArrival - started).toBeGreaterThanOrEqual(200)
+    expect(performance.now() - lastArrival).toBeGreaterThanOrEqual(100)
   })
 
   test('a pause of the process starts it again too: connections may have queued unseen', async () => {
