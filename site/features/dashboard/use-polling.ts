@@ -37,11 +37,9 @@ export function usePolling<T>(
     const current = new AbortController()
     controller.current = current
     setLoading(true)
-    let succeeded = false
     try {
       const answer = await loadRef.current(current.signal)
       if (current.signal.aborted || !active.current) return
-      succeeded = true
       // Rendering what came back (tables of orders and events) is a transition: React renders it in slices
       // that yield to the browser, so a slow phone never freezes for a whole table, and the old data stays
       // on screen until the new is ready.
@@ -53,17 +51,15 @@ export function usePolling<T>(
     } catch (caught) {
       if (current.signal.aborted || !active.current) return
       const failure = caught instanceof Error ? caught : new Error(String(caught))
+      // At once, unlike a success's (set with its data), so no render shows the list loaded before the data.
+      setLoading(false)
       setError(failure)
       onErrorRef.current?.(failure)
       throw failure
     } finally {
-      if (!current.signal.aborted && active.current) {
-        // After a failure, at once; after a success it is set with the data (above), so no render shows the
-        // list as loaded before the data is in it.
-        if (!succeeded) setLoading(false)
-        if (intervalMs !== null && document.visibilityState === 'visible') {
-          timer.current = setTimeout(() => void run().catch(() => undefined), intervalMs)
-        }
+      const next = !current.signal.aborted && active.current && intervalMs !== null
+      if (next && document.visibilityState === 'visible') {
+        timer.current = setTimeout(() => void run().catch(() => undefined), intervalMs)
       }
     }
     // `key` is not read here: a new one makes a new `run`, which the effect below starts at once.
