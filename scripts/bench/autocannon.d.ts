@@ -8,7 +8,12 @@ declare module 'autocannon' {
     /** Called once for every request sent; return the request to send. */
     setupRequest?: (request: RequestSpec, context: Record<string, unknown>) => RequestSpec
     /** Called with each answer, before the connection sends its next request. */
-    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void
   }
 
   export interface Options {

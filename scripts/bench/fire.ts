@@ -38,7 +38,12 @@ export interface Plan {
     headers?: Record<string, string>
     path?: string
   }
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
+  onResponse?: (
+    status: number,
+    body: string,
+    context: Record<string, unknown>,
+    headers: Record<string, string>,
+  ) => void
 }
 
 function percentile(sorted: Float64Array, q: number): number {
@@ -100,11 +105,11 @@ export async function fire(
         ...(extra.body === undefined ? {} : { body: extra.body }),
       }
     },
-    onResponse: (status, body, context) => {
+    onResponse: (status, body, context, headers) => {
       if ((status < 200 || status >= 300) && sampleFailure === undefined) {
         sampleFailure = `${status} ${body.slice(0, 200)}`
       }
-      plan.onResponse?.(status, body, context)
+      plan.onResponse?.(status, body, context, headers)
     },
   }
   const expected = 'amount' in run ? run.amount : Number.POSITIVE_INFINITY

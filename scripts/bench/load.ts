@@ -417,7 +417,7 @@ async function webhookToOrder(
     `webhook: ${firsts.length} sessions, ${redeliveries} redeliveries, prepared in ${preparationSeconds.toFixed(1)}s`,
   )
 
-  const outcomes = { processed: 0, duplicate: 0, other: 0 }
+  const outcomes = { processed: 0, duplicate: 0, deliverAgain: 0, other: 0 }
   const planFor = (events: SignedEvent[], count: boolean): Plan => {
     let next = 0
     return {
@@ -429,7 +429,7 @@ async function webhookToOrder(
         const event = events[next++ % events.length] as SignedEvent
         return { body: event.payload, headers: { 'stripe-signature': event.signature } }
       },
-      onResponse: (status, body) => {
+      onResponse: (status, body, _context, headers) => {
         if (!count) return
         let answer: { duplicate?: unknown; status?: unknown } = {}
         try {
@@ -439,6 +439,8 @@ async function webhookToOrder(
         }
         if (status === 200 && answer.duplicate === true) outcomes.duplicate += 1
         else if (status === 200 && answer.status === 'processed') outcomes.processed += 1
+        else if (status === 503 && Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after'))
+          outcomes.deliverAgain += 1
         else outcomes.other += 1
       },
     }

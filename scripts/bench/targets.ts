@@ -115,7 +115,10 @@ export function onePerSession(check: OrderCheck | undefined): boolean {
 }
 
 export function judgeWebhook(result: WebhookResult, check: OrderCheck | undefined): Verdict {
-  const misses = failedRequests(result)
+  // A redelivery another worker still held is asked to come again (503, Retry-After): the answer the
+  // provider needs, so it is not counted as a failure.
+  const failures = result.non2xx + result.errors - result.outcomes.deliverAgain
+  const misses = failures > 0 ? [`${fmt(failures)} failed requests`] : []
   if (result.ordersPerSecond < TARGETS.webhook.minOrdersPerSecond)
     misses.push(`${fmt(result.ordersPerSecond)} new orders/s < ${fmt(TARGETS.webhook.minOrdersPerSecond)}`)
   if (!check) misses.push('orders not checked')

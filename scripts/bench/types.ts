@@ -54,7 +54,12 @@ export interface WebhookResult extends ScenarioResult {
   eventsSent: number
   redeliveries: number
   /** Answers of the timed run, by what the server said it did. */
-  outcomes: { processed: number; duplicate: number; other: number }
+  /**
+   * `deliverAgain`: a redelivery that came while another worker still held the event, answered 503 with
+   * Retry-After (api/modules/webhooks/index.ts) so the provider sends it once more: the right answer, not a
+   * failure.
+   */
+  outcomes: { processed: number; duplicate: number; deliverAgain: number; other: number }
   /** New orders per second in the timed run (redeliveries make none). */
   ordersPerSecond: number
   /** Seconds spent creating sessions and signing events before the timed run. */

@@ -109,7 +109,7 @@ describe('judging the webhook run', () => {
     timedSessions: 4_000,
     eventsSent: 4_198,
     redeliveries: 198,
-    outcomes: { processed: 4_000, duplicate: 198, other: 0 },
+    outcomes: { processed: 4_000, duplicate: 198, deliverAgain: 0, other: 0 },
     ordersPerSecond,
     preparationSeconds: 2,
   })
@@ -125,6 +125,17 @@ describe('judging the webhook run', () => {
       '4,301 orders for 4,300 sessions, 4,300 expected',
     ])
     expect(judgeWebhook(webhook(3_000), undefined).misses).toEqual(['orders not checked'])
+  })
+
+  test('a redelivery asked to come again (503, Retry-After) is no failure; any other non-2xx is', () => {
+    const heldElsewhere = {
+      ...webhook(1_600),
+      non2xx: 2,
+      outcomes: { processed: 4_000, duplicate: 196, deliverAgain: 2, other: 0 },
+    }
+    expect(judgeWebhook(heldElsewhere, exact).met).toBe(true)
+    const refused = { ...heldElsewhere, non2xx: 3, outcomes: { ...heldElsewhere.outcomes, other: 1 } }
+    expect(judgeWebhook(refused, exact).misses).toEqual(['1 failed requests'])
   })
 })
 
