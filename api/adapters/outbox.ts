@@ -3,26 +3,11 @@
  * any mail client) with a .json copy beside it, and one line is logged. Nothing leaves the machine.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Clock } from '../lib/clock'
 import { log } from '../lib/log'
+import { writeWhole } from '../lib/whole-file'
 import { assertDeliverable, type Mailer, type MailMessage } from './types'
-
-/**
- * Writes a file whole or not at all: a full disk stops a write part-way, and a cut-off message must not
- * sit in the outbox looking sent (the job writes it again once there is room).
- */
-async function writeWhole(path: string, content: string | Buffer): Promise<void> {
-  const partial = `${path}.partial`
-  try {
-    await writeFile(partial, content)
-    await rename(partial, path)
-  } catch (error) {
-    await unlink(partial).catch(() => undefined)
-    throw error
-  }
-}
 
 export function createOutboxMailer(options: {
   dataDir: string
@@ -46,8 +31,9 @@ export function createOutboxMailer(options: {
       composer ??= createComposer()
       const info = await (await composer).sendMail({ from: options.from, ...message, date: now })
       const base = `${now.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`
-      await mkdir(dir, { recursive: true })
       const emlPath = join(dir, `${base}.eml`)
+      // Written whole (api/lib/whole-file.ts): a full disk must not leave a cut-off message looking sent;
+      // the job writes it again once there is room.
       await writeWhole(emlPath, info.message as Buffer)
       await writeWhole(
         join(dir, `${base}.json`),

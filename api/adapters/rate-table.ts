@@ -4,11 +4,12 @@
  * the range of USPS retail rates so totals in development look like real ones.
  */
 import { randomBytes, randomInt } from 'node:crypto'
-import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
+import { link, readdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { type Clock, systemClock } from '../lib/clock'
 import { labelsDirFor } from '../lib/data-folders'
+import { writeWhole } from '../lib/whole-file'
 import {
   type CarrierRate,
   type DeliveryEstimate,
@@ -271,17 +272,9 @@ export function createRateTableShipping(options: { dataDir: string; clock?: Cloc
         `Package: ${parcel.lengthIn} x ${parcel.widthIn} x ${parcel.heightIn} in`,
         `Tracking: ${trackingNumber}`,
       ])
-      await mkdir(labelsDir, { recursive: true })
       const path = join(labelsDir, `${labelFilePrefix(request.reference)}${trackingNumber}.pdf`)
-      // Written whole, then renamed: findLabel never takes a half-written file for a bought label. A
-      // part written before the disk filled is removed, so it holds no room the next try needs.
-      try {
-        await writeFile(`${path}.partial`, pdf)
-        await rename(`${path}.partial`, path)
-      } catch (error) {
-        await unlink(`${path}.partial`).catch(() => undefined)
-        throw error
-      }
+      // Written whole (api/lib/whole-file.ts): findLabel never takes a half-written file for a bought label.
+      await writeWhole(path, pdf)
       return {
         carrier: 'USPS',
         trackingNumber,

@@ -116,6 +116,39 @@ export function createJobQueue(
   const insertJsonJob = insertJob()
   const insertSqlJob = new WeakMap<SQL, ReturnType<typeof insertJob>>()
 
+  // Every job is claimed and completed: these two statements are built once (drizzle's prepared
+  // statements), not on every call; building the claim's SQL cost more than SQLite answering it.
+  const claimNextQuery = (() => {
+    const now = sql.placeholder('now')
+    // A running job whose lease passed had a worker that died; it runs again only if it has an
+    // attempt left. One that died on its last attempt is given up instead (giveUpAbandoned).
+    const queuedDue = sql`${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}`
+    const abandoned = sql`${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}`
+    const due = sql`(${queuedDue}) or (${abandoned})`
+    // The first due job of each kind, each found in jobs_due_idx in order, and the earlier of the two:
+    // asked as one `where` with an OR, SQLite read every queued job and sorted them for each claim, so a
+    // backlog of thousands made every claim slower (docs/architecture.md#background-jobs).
+    const firstOf = (kind: SQL) =>
+      sql`select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs} where ${kind} order by ${jobs.runAt}, ${jobs.id} limit 1)`
+    const firstDue = sql`(select id from (${firstOf(queuedDue)} union all ${firstOf(abandoned)}) order by run_at, id limit 1)`
+    return db
+      .update(jobs)
+      .set({
+        status: 'running',
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedUntil: sql`${sql.placeholder('lockedUntil')}`,
+        updatedAt: sql`${now}`,
+      })
+      .where(and(eq(jobs.id, firstDue), sql`(${due})`))
+      .returning()
+      .prepare()
+  })()
+  const completeQuery = db
+    .update(jobs)
+    .set({ status: 'done', lockedUntil: null, lastError: null, updatedAt: sql`${sql.placeholder('now')}` })
+    .where(and(eq(jobs.id, sql.placeholder('id')), eq(jobs.attempts, sql.placeholder('attempts'))))
+    .prepare()
+
   const queue = {
     /**
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
@@ -241,27 +274,7 @@ export function createJobQueue(
      */
     async claimNext(): Promise<Job | null> {
       const now = clock.now().getTime()
-      // A running job whose lease passed had a worker that died; it runs again only if it has an
-      // attempt left. One that died on its last attempt is given up instead (giveUpAbandoned).
-      const queuedDue = sql`${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}`
-      const abandoned = sql`${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}`
-      const due = sql`(${queuedDue}) or (${abandoned})`
-      // The first due job of each kind, each found in jobs_due_idx in order, and the earlier of the two:
-      // asked as one `where` with an OR, SQLite read every queued job and sorted them for each claim, so a
-      // backlog of thousands made every claim slower (docs/architecture.md#background-jobs).
-      const firstOf = (kind: SQL) =>
-        sql`select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs} where ${kind} order by ${jobs.runAt}, ${jobs.id} limit 1)`
-      const firstDue = sql`(select id from (${firstOf(queuedDue)} union all ${firstOf(abandoned)}) order by run_at, id limit 1)`
-      const [job] = await db
-        .update(jobs)
-        .set({
-          status: 'running',
-          attempts: sql`${jobs.attempts} + 1`,
-          lockedUntil: now + leaseMs,
-          updatedAt: now,
-        })
-        .where(and(eq(jobs.id, firstDue), sql`(${due})`))
-        .returning()
+      const [job] = await claimNextQuery.all({ now, lockedUntil: now + leaseMs })
       return job ?? null
     },
 
@@ -371,10 +384,7 @@ export function createJobQueue(
     },
 
     async complete(job: Job): Promise<void> {
-      await db
-        .update(jobs)
-        .set({ status: 'done', lockedUntil: null, lastError: null, updatedAt: clock.now().getTime() })
-        .where(and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts)))
+      await completeQuery.run({ id: job.id, attempts: job.attempts, now: clock.now().getTime() })
     },
 
     async fail(job: Job, error: unknown): Promise<void> {

@@ -4,6 +4,7 @@
  * often this runs (docs/decisions/008-one-label-per-order.md).
  */
 import { formatOrderNumber } from '@core/rules/order-status'
+import { sql } from 'drizzle-orm'
 import {
   type LabelToVoid,
   PaidServiceUnavailableError,
@@ -15,11 +16,11 @@ import { errorMessage, log } from '../../lib/log'
 import type { JobContext } from '../jobs/service'
 import { parcelFor } from '../shipping/pricing'
 import { type Order, SYSTEM_ACTOR } from './model'
-import { labelReferenceFor, type OrderMoves } from './moves'
+import { labelReferenceOf, type OrderMoves } from './moves'
 
 export interface LabelPurchaseDeps {
   shipping: ShippingProvider
-  moves: Pick<OrderMoves, 'move' | 'failLabel'>
+  moves: Pick<OrderMoves, 'built' | 'failLabel'>
   get: (id: number) => Promise<Order | null>
   /** Voids a label at the carrier and notes it on the order (label-void.ts). */
   voidLabel: (orderId: number, label: LabelToVoid) => Promise<void>
@@ -35,16 +36,57 @@ async function buyLabelAtCarrier(
   return label
 }
 
-/** pending → processing, recording the carrier reference before anything is bought; true if this call moved it. */
-function startPurchase(moves: LabelPurchaseDeps['moves'], orderId: number): Promise<boolean> {
-  return moves.move({
-    id: orderId,
+/**
+ * The label job's two moves, built once (moves.ts builtMove): pending → processing, recording the carrier
+ * reference before anything is bought; processing → label_created with the label.
+ */
+function labelMoves(moves: LabelPurchaseDeps['moves']) {
+  const placeholder = (name: string) => sql`${sql.placeholder(name)}`
+  const toProcessing = moves.built<{ number: string }>({
     from: 'pending',
     to: 'processing',
-    note: { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
-    extra: { labelReference: labelReferenceFor(orderId) },
+    extra: { labelReference: labelReferenceOf(placeholder('number')) },
   })
+  const toLabelCreated = moves.built<{
+    trackingNumber: string
+    labelId: string | null
+    labelUrl: string
+    trackingUrl: string | null
+  }>({
+    from: 'processing',
+    to: 'label_created',
+    extra: {
+      shippoTrackingNumber: placeholder('trackingNumber'),
+      labelId: placeholder('labelId'),
+      labelUrl: placeholder('labelUrl'),
+      trackingUrl: placeholder('trackingUrl'),
+      failureReason: null,
+    },
+  })
+  return {
+    /** True if this call moved the order to processing. */
+    startPurchase: (orderId: number) =>
+      toProcessing(
+        orderId,
+        { actor: SYSTEM_ACTOR, reason: 'Buying the shipping label' },
+        { number: formatOrderNumber(orderId) },
+      ),
+    /** True if this call recorded the label. */
+    recordLabel: (orderId: number, label: PurchasedLabel) =>
+      toLabelCreated(
+        orderId,
+        { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
+        {
+          trackingNumber: label.trackingNumber,
+          labelId: label.labelId,
+          labelUrl: label.labelUrl,
+          trackingUrl: label.trackingUrl,
+        },
+      ),
+  }
 }
+
+type LabelMoves = ReturnType<typeof labelMoves>
 
 /**
  * The label for an order in processing: one bought earlier under its reference (after a crash, an expired
@@ -87,24 +129,12 @@ async function labelFor(
  * once, and one bought for an order that moved on otherwise is reported.
  */
 async function recordLabel(
-  { moves, get, voidLabel }: LabelPurchaseDeps,
+  { get, voidLabel }: LabelPurchaseDeps,
+  labelMoves: LabelMoves,
   order: Order,
   label: PurchasedLabel,
 ): Promise<void> {
-  const recorded = await moves.move({
-    id: order.id,
-    from: 'processing',
-    to: 'label_created',
-    note: { actor: SYSTEM_ACTOR, reason: `Label bought: ${label.carrier} ${label.trackingNumber}` },
-    extra: {
-      shippoTrackingNumber: label.trackingNumber,
-      labelId: label.labelId,
-      labelUrl: label.labelUrl,
-      trackingUrl: label.trackingUrl,
-      failureReason: null,
-    },
-  })
-  if (recorded) return
+  if (await labelMoves.recordLabel(order.id, label)) return
   const now = await get(order.id)
   // Another attempt found and recorded this same label first: nothing lost.
   if (now?.shippoTrackingNumber === label.trackingNumber) return
@@ -125,6 +155,7 @@ async function recordLabel(
 
 export function createLabelPurchase(deps: LabelPurchaseDeps) {
   const { moves, get } = deps
+  const built = labelMoves(moves)
   return {
     /**
      * Buys the order's label, once:
@@ -139,12 +170,12 @@ export function createLabelPurchase(deps: LabelPurchaseDeps) {
      * and a carrier call times out long before a job's lease runs out.
      */
     async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
-      const startedHere = await startPurchase(moves, orderId)
+      const startedHere = await built.startPurchase(orderId)
       const order = await get(orderId)
       // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
       const label = await labelFor(deps, order, startedHere, context.lastAttempt)
-      if (label) await recordLabel(deps, order, label)
+      if (label) await recordLabel(deps, built, order, label)
     },
 
     /**
@@ -153,7 +184,7 @@ export function createLabelPurchase(deps: LabelPurchaseDeps) {
      * died; Retry asks the carrier for it before buying (the order carries its reference from here on).
      */
     async abandonLabel(orderId: number, reason: string): Promise<void> {
-      await startPurchase(moves, orderId)
+      await built.startPurchase(orderId)
       const order = await get(orderId)
       if (order?.status === 'processing') await moves.failLabel(orderId, reason)
     },

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm'
+import { asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orderLines, orders } from '../../../db/schema/orders'
 import type { ShippingAddress } from '../../adapters/types'
@@ -34,14 +34,34 @@ export async function withLines(db: Database, rows: OrderRow[]): Promise<Order[]
   )
 }
 
+/** The two reads of one order, built once per database: every job reads its order (reads.ts readOrder). */
+function orderQueries(db: Database) {
+  return {
+    order: db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare(),
+    lines: db
+      .select()
+      .from(orderLines)
+      .where(eq(orderLines.orderId, sql.placeholder('id')))
+      .orderBy(asc(orderLines.position))
+      .prepare(),
+  }
+}
+
+const queriesOf = new WeakMap<Database, ReturnType<typeof orderQueries>>()
+
 /** One order with its lines, or null. */
 export async function readOrder(db: Database, id: number): Promise<Order | null> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1)
+  let queries = queriesOf.get(db)
+  if (!queries) {
+    queries = orderQueries(db)
+    queriesOf.set(db, queries)
+  }
+  const [row] = await queries.order.all({ id })
   if (!row) return null
-  const lines = await db
-    .select()
-    .from(orderLines)
-    .where(eq(orderLines.orderId, id))
-    .orderBy(asc(orderLines.position))
-  return withAddresses(row, lines)
+  return withAddresses(row, await queries.lines.all({ id }))
 }
