@@ -266,7 +266,7 @@ function summarySection(input: ReportInput): string[] {
   for (const row of rows) lines.push(`| ${row.what} | ${row.target} | ${row.measured} | ${row.result} |`)
   lines.push(
     '',
-    "A target missed here is taken up in section 6, _What the missed targets would take now_: what was tried, what each step measured, and the floor where one was measured.",
+    'A target missed here is taken up in section 6, _What the missed targets would take now_: what was tried, what each step measured, and the floor where one was measured.',
     '',
   )
   return lines

@@ -29,4 +29,3 @@ test('a write that fails leaves neither the file nor its part', async () => {
   expect(existsSync(`${path}.partial`)).toBe(false)
   expect(readdirSync(folder).sort()).toEqual(['a.pdf', 'b.pdf'])
 })
-
