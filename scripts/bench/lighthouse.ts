@@ -74,6 +74,34 @@ export interface PageScore {
   warnings?: string[]
   /** Requests the page started and never finished: they keep Lighthouse waiting for the page to go quiet. */
   unfinished?: string[]
+  /** The run's full report (JSON), until the run's folder is removed. */
+  reportFile?: string
+  /** Performance of every measured run of the page, in the order they ran; this score is their median. */
+  runsPerformance?: number[]
+}
+
+/**
+ * The page's median run: of its measured runs, the one with the middle Performance score (of two with the
+ * same score, the one with more blocking time counts as the lower). Lighthouse's scores move between runs
+ * of the same page by a few points (mostly Total Blocking Time); its documentation recommends several runs
+ * and the median. Every run's Performance is kept beside it. No measured run: the last run, as it failed.
+ */
+export function medianRun(runs: readonly PageScore[]): PageScore {
+  const measured = runs.filter((run) => run.status === 'measured' && run.scores)
+  if (measured.length === 0) return runs[runs.length - 1] as PageScore
+  const ordered = [...measured].sort(
+    (a, b) => (a.scores?.performance ?? 0) - (b.scores?.performance ?? 0) || (b.tbtMs ?? 0) - (a.tbtMs ?? 0),
+  )
+  const median = ordered[Math.floor((ordered.length - 1) / 2)] as PageScore
+  return { ...median, runsPerformance: measured.map((run) => run.scores?.performance ?? 0) }
+}
+
+/** Keeps a run's full report for a closer look in the Lighthouse viewer (not committed). */
+export function keepReport(score: PageScore): void {
+  if (!score.reportFile || !existsSync(score.reportFile)) return
+  mkdirSync(REPORTS_DIR, { recursive: true })
+  const slug = score.page.path === '/' ? 'home' : score.page.path.replace(/^\//, '').replace(/\W+/g, '-')
+  copyFileSync(score.reportFile, join(REPORTS_DIR, `${slug}.json`))
 }
 
 export interface LighthouseTools {
@@ -456,9 +484,6 @@ export async function runLighthouse(
   for (const pid of pidsWithToken(options.token)) await stopTree(pid, 2000)
   if (!existsSync(options.outFile))
     return { page, status: 'failed', why: `Lighthouse exited ${code} without a report` }
-  // Kept for a closer look in the Lighthouse viewer; not committed.
-  mkdirSync(REPORTS_DIR, { recursive: true })
-  const slug = page.path === '/' ? 'home' : page.path.replace(/^\//, '').replace(/\W+/g, '-')
-  copyFileSync(options.outFile, join(REPORTS_DIR, `${slug}.json`))
-  return summarise(page, JSON.parse(readFileSync(options.outFile, 'utf8')) as Lhr, options.indexing)
+  const score = summarise(page, JSON.parse(readFileSync(options.outFile, 'utf8')) as Lhr, options.indexing)
+  return { ...score, reportFile: options.outFile }
 }

@@ -64,6 +64,8 @@ export interface LighthouseSection {
   serverNote: string
   /** How long Lighthouse waits for a page to go quiet. */
   maxWaitForLoadMs: number
+  /** Lighthouse runs of each page; with more than one the table shows the median run. */
+  runsPerPage: number
 }
 
 export interface ReportInput {
@@ -490,7 +492,7 @@ function lighthouseBudgetText(): string {
 function lighthouseSection(input: LighthouseSection): string[] {
   const lines = ['## 5. Lighthouse', '']
   lines.push(
-    `Mobile, default (simulated) throttling, one run per page with a fresh Chromium profile, after the load tests; Lighthouse waits at most ${input.maxWaitForLoadMs / 1000} s for a page to go quiet (its default is 45 s) so the whole benchmark stays under 10 minutes. ${input.serverNote} Signed-in pages are measured in a browser holding the session cookies of an account made for the run (a customer for /profile, staff for /dashboard), signed in through \`POST /api/auth/login\`; /shipping is opened with one product in the saved cart (written into the browser's local storage first), as a shopper arrives from /cart, since with an empty cart it goes back to /cart before it paints. A page that answers 404 is not built yet and is skipped. Budgets (docs/architecture.md#performance-budgets): ${lighthouseBudgetText()}. TBT has no budget of its own and is shown for diagnosis.`,
+    `Mobile, default (simulated) throttling, ${input.runsPerPage === 1 ? 'one run per page with a fresh Chromium profile' : `${input.runsPerPage} runs per page, each with a fresh Chromium profile: the table shows each page's median run by Performance score (its other scores, times and audits are that run's) and every run's Performance beside it, since scores move by a few points between runs of the same page, mostly through Total Blocking Time`}, after the load tests; Lighthouse waits at most ${input.maxWaitForLoadMs / 1000} s for a page to go quiet (its default is 45 s), so a page that never goes quiet cannot hold up the run. ${input.serverNote} Signed-in pages are measured in a browser holding the session cookies of an account made for the run (a customer for /profile, staff for /dashboard), signed in through \`POST /api/auth/login\`; /shipping is opened with one product in the saved cart (written into the browser's local storage first), as a shopper arrives from /cart, since with an empty cart it goes back to /cart before it paints. A page that answers 404 is not built yet and is skipped. Budgets (docs/architecture.md#performance-budgets): ${lighthouseBudgetText()}. TBT has no budget of its own and is shown for diagnosis.`,
     '',
   )
   if (input.failure) lines.push(`**Lighthouse did not finish:** ${input.failure}`, '')
@@ -512,7 +514,7 @@ function lighthouseSection(input: LighthouseSection): string[] {
     const s = page.scores
     const seo = page.indexing === 'noindex' ? 'n/a (noindex)' : String(s.seo)
     lines.push(
-      `| ${page.page.path} | ${who} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${seo} | ${fmt(page.fcpMs ?? 0)} ms | ${fmt(page.lcpMs ?? 0)} ms | ${fmt(page.tbtMs ?? 0)} ms | ${page.cls} | ${budget} | ${verdictText(verdict)} |`,
+      `| ${page.page.path} | ${who} | ${s.performance}${(page.runsPerformance?.length ?? 0) > 1 ? ` (runs: ${page.runsPerformance?.join(', ')})` : ''} | ${s.accessibility} | ${s.bestPractices} | ${seo} | ${fmt(page.fcpMs ?? 0)} ms | ${fmt(page.lcpMs ?? 0)} ms | ${fmt(page.tbtMs ?? 0)} ms | ${page.cls} | ${budget} | ${verdictText(verdict)} |`,
     )
   }
   const measured = input.pages.filter((page) => page.status === 'measured')

@@ -70,6 +70,7 @@ describe('the report', () => {
         pages: [measured('/cart', 'noindex', { ...perfect, seo: 66 }), measured('/about', 'indexable')],
         serverNote: '',
         maxWaitForLoadMs: 25_000,
+        runsPerPage: 1,
       },
     })
     const cartRow = text.split('\n').find((line) => line.startsWith('| /cart |'))
@@ -88,9 +89,23 @@ describe('the report', () => {
         pages: [measured('/about', 'indexable', { ...perfect, seo: 92 })],
         serverNote: '',
         maxWaitForLoadMs: 25_000,
+        runsPerPage: 1,
       },
     })
     expect(text).toContain('**missed**: SEO 92 < 100')
+  })
+
+  test("with several runs a page shows its median run and every run's Performance", () => {
+    const text = report({
+      lighthouse: {
+        pages: [{ ...measured('/about', 'indexable'), runsPerformance: [97, 100, 100] }],
+        serverNote: '',
+        maxWaitForLoadMs: 25_000,
+        runsPerPage: 3,
+      },
+    })
+    expect(text).toContain('| /about | – | 100 (runs: 97, 100, 100) |')
+    expect(text).toContain('3 runs per page')
   })
 
   test('names a page that is not built yet instead of scoring it', () => {
@@ -105,6 +120,7 @@ describe('the report', () => {
         ],
         serverNote: '',
         maxWaitForLoadMs: 25_000,
+        runsPerPage: 1,
       },
     })
     expect(text).toContain('| /dashboard | staff | not found: answers 404 (not built yet) |')
