@@ -80,11 +80,20 @@ export interface PageScore {
   runsPerformance?: number[]
 }
 
+/** The middle value of `values` (of two, the larger). */
+function median(values: readonly number[]): number {
+  const ordered = [...values].sort((a, b) => a - b)
+  return ordered[Math.floor(ordered.length / 2)] as number
+}
+
 /**
- * The page's median run: of its measured runs, the one with the middle Performance score (of two with the
- * same score, the one with more blocking time counts as the lower). Lighthouse's scores move between runs
- * of the same page by a few points (mostly Total Blocking Time); its documentation recommends several runs
- * and the median. Every run's Performance is kept beside it. No measured run: the last run, as it failed.
+ * A page's runs as one: Lighthouse's numbers move between runs of the same page (Performance by a few
+ * points, mostly through Total Blocking Time; LCP by up to a second when a paint comes late enough for
+ * the scripts started after the first paint to count), and its documentation recommends several runs and
+ * their median. Performance, FCP, LCP, TBT and CLS are each the median of the measured runs; the other
+ * scores, the LCP element and the audits are those of the run with the median Performance (of two with
+ * the same score, the one with more blocking time counts as the lower). Every run's Performance is kept.
+ * No measured run: the last run, as it failed.
  */
 export function medianRun(runs: readonly PageScore[]): PageScore {
   const measured = runs.filter((run) => run.status === 'measured' && run.scores)
@@ -92,8 +101,17 @@ export function medianRun(runs: readonly PageScore[]): PageScore {
   const ordered = [...measured].sort(
     (a, b) => (a.scores?.performance ?? 0) - (b.scores?.performance ?? 0) || (b.tbtMs ?? 0) - (a.tbtMs ?? 0),
   )
-  const median = ordered[Math.floor((ordered.length - 1) / 2)] as PageScore
-  return { ...median, runsPerformance: measured.map((run) => run.scores?.performance ?? 0) }
+  const middle = ordered[Math.floor((ordered.length - 1) / 2)] as PageScore
+  const of = (metric: (run: PageScore) => number | undefined) =>
+    median(measured.map((run) => metric(run) ?? 0))
+  return {
+    ...middle,
+    fcpMs: of((run) => run.fcpMs),
+    lcpMs: of((run) => run.lcpMs),
+    tbtMs: of((run) => run.tbtMs),
+    cls: of((run) => run.cls),
+    runsPerformance: measured.map((run) => run.scores?.performance ?? 0),
+  }
 }
 
 /** Keeps a run's full report for a closer look in the Lighthouse viewer (not committed). */
