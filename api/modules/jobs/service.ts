@@ -82,56 +82,49 @@ type JobValues = {
   payload?: string
 }
 
-export function createJobQueue(
-  db: Database,
-  clock: Clock,
-  options: { leaseMs?: number; firstRetryMs?: number } = {},
-) {
-  const leaseMs = options.leaseMs ?? JOB_LEASE_MS
-  const firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS
+/**
+ * A job's INSERT, built once per kind of payload (api/lib/statements.ts): one for JSON text, and one for each
+ * SQL payload, which is the same object every time (a new order's jobs name it by the order transaction's
+ * SQL).
+ */
+function jobInsert(db: Database) {
+  return builtOnce<JobValues, [SQL]>((sqlPayload) =>
+    db
+      .insert(jobs)
+      .values({
+        type: sql.placeholder('type'),
+        payload: sqlPayload,
+        status: 'queued',
+        attempts: 0,
+        maxAttempts: sql.placeholder('maxAttempts'),
+        runAt: sql.placeholder('runAt'),
+        dedupeKey: sql.placeholder('dedupeKey'),
+        createdAt: sql.placeholder('now'),
+        updatedAt: sql.placeholder('now'),
+      })
+      .onConflictDoNothing({ target: jobs.dedupeKey }),
+  )
+}
 
-  /**
-   * A job's INSERT, built once per kind of payload (api/lib/statements.ts): one for JSON text, and one for
-   * each SQL payload, which is the same object every time (a new order's jobs name it by the order
-   * transaction's SQL).
-   */
-  const insertJob = () =>
-    builtOnce<JobValues, [SQL]>((sqlPayload) =>
-      db
-        .insert(jobs)
-        .values({
-          type: sql.placeholder('type'),
-          payload: sqlPayload,
-          status: 'queued',
-          attempts: 0,
-          maxAttempts: sql.placeholder('maxAttempts'),
-          runAt: sql.placeholder('runAt'),
-          dedupeKey: sql.placeholder('dedupeKey'),
-          createdAt: sql.placeholder('now'),
-          updatedAt: sql.placeholder('now'),
-        })
-        .onConflictDoNothing({ target: jobs.dedupeKey }),
-    )
-  const JSON_PAYLOAD = sql`${sql.placeholder('payload')}`
-  const insertJsonJob = insertJob()
-  const insertSqlJob = new WeakMap<SQL, ReturnType<typeof insertJob>>()
-
-  // Every job is claimed and completed: these two statements are built once (drizzle's prepared
-  // statements), not on every call; building the claim's SQL cost more than SQLite answering it.
-  const claimNextQuery = (() => {
-    const now = sql.placeholder('now')
-    // A running job whose lease passed had a worker that died; it runs again only if it has an
-    // attempt left. One that died on its last attempt is given up instead (giveUpAbandoned).
-    const queuedDue = sql`${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}`
-    const abandoned = sql`${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}`
-    const due = sql`(${queuedDue}) or (${abandoned})`
-    // The first due job of each kind, each found in jobs_due_idx in order, and the earlier of the two:
-    // asked as one `where` with an OR, SQLite read every queued job and sorted them for each claim, so a
-    // backlog of thousands made every claim slower (docs/architecture.md#background-jobs).
-    const firstOf = (kind: SQL) =>
-      sql`select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs} where ${kind} order by ${jobs.runAt}, ${jobs.id} limit 1)`
-    const firstDue = sql`(select id from (${firstOf(queuedDue)} union all ${firstOf(abandoned)}) order by run_at, id limit 1)`
-    return db
+/**
+ * Every job is claimed and completed: these two statements are built once (drizzle's prepared statements),
+ * not on every call; building the claim's SQL cost more than SQLite answering it.
+ */
+function claimAndCompletion(db: Database) {
+  const now = sql.placeholder('now')
+  // A running job whose lease passed had a worker that died; it runs again only if it has an attempt
+  // left. One that died on its last attempt is given up instead (giveUpAbandoned).
+  const queuedDue = sql`${jobs.status} = 'queued' and ${jobs.runAt} <= ${now}`
+  const abandoned = sql`${jobs.status} = 'running' and ${jobs.lockedUntil} < ${now} and ${jobs.attempts} < ${jobs.maxAttempts}`
+  const due = sql`(${queuedDue}) or (${abandoned})`
+  // The first due job of each kind, each found in jobs_due_idx in order, and the earlier of the two: asked
+  // as one `where` with an OR, SQLite read every queued job and sorted them for each claim, so a backlog
+  // of thousands made every claim slower (docs/architecture.md#background-jobs).
+  const firstOf = (kind: SQL) =>
+    sql`select * from (select ${jobs.id} as id, ${jobs.runAt} as run_at from ${jobs} where ${kind} order by ${jobs.runAt}, ${jobs.id} limit 1)`
+  const firstDue = sql`(select id from (${firstOf(queuedDue)} union all ${firstOf(abandoned)}) order by run_at, id limit 1)`
+  return {
+    claimNextQuery: db
       .update(jobs)
       .set({
         status: 'running',
@@ -141,13 +134,28 @@ export function createJobQueue(
       })
       .where(and(eq(jobs.id, firstDue), sql`(${due})`))
       .returning()
-      .prepare()
-  })()
-  const completeQuery = db
-    .update(jobs)
-    .set({ status: 'done', lockedUntil: null, lastError: null, updatedAt: sql`${sql.placeholder('now')}` })
-    .where(and(eq(jobs.id, sql.placeholder('id')), eq(jobs.attempts, sql.placeholder('attempts'))))
-    .prepare()
+      .prepare(),
+    completeQuery: db
+      .update(jobs)
+      .set({ status: 'done', lockedUntil: null, lastError: null, updatedAt: sql`${now}` })
+      .where(and(eq(jobs.id, sql.placeholder('id')), eq(jobs.attempts, sql.placeholder('attempts'))))
+      .prepare(),
+  }
+}
+
+export function createJobQueue(
+  db: Database,
+  clock: Clock,
+  options: { leaseMs?: number; firstRetryMs?: number } = {},
+) {
+  const leaseMs = options.leaseMs ?? JOB_LEASE_MS
+  const firstRetryMs = options.firstRetryMs ?? FIRST_RETRY_MS
+
+  const JSON_PAYLOAD = sql`${sql.placeholder('payload')}`
+  const insertJsonJob = jobInsert(db)
+  const insertSqlJob = new WeakMap<SQL, ReturnType<typeof jobInsert>>()
+
+  const { claimNextQuery, completeQuery } = claimAndCompletion(db)
 
   const queue = {
     /**
@@ -192,7 +200,7 @@ export function createJobQueue(
         return insertJsonJob.with({ ...values, payload: JSON.stringify(payload) }, JSON_PAYLOAD)
       let insert = insertSqlJob.get(payload)
       if (!insert) {
-        insert = insertJob()
+        insert = jobInsert(db)
         insertSqlJob.set(payload, insert)
       }
       return insert.with(values, payload)
