@@ -130,11 +130,11 @@ async function labelFor(
  */
 async function recordLabel(
   { get, voidLabel }: LabelPurchaseDeps,
-  labelMoves: LabelMoves,
+  built: LabelMoves,
   order: Order,
   label: PurchasedLabel,
 ): Promise<void> {
-  if (await labelMoves.recordLabel(order.id, label)) return
+  if (await built.recordLabel(order.id, label)) return
   const now = await get(order.id)
   // Another attempt found and recorded this same label first: nothing lost.
   if (now?.shippoTrackingNumber === label.trackingNumber) return
