@@ -5,6 +5,7 @@
  */
 import { customerKey } from '@core/rules/customer'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
+import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core'
 import type { Database } from '../../../db/client'
 import { newOrderUid, orderHistory, orderLines, orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
@@ -131,11 +132,60 @@ interface PlacementDeps {
   jobs: JobQueue
 }
 
+/** A line's columns the INSERT takes from the order (its order id comes from the transaction). */
+const LINE_COLUMNS = [
+  'position',
+  'productId',
+  'name',
+  'variant',
+  'unitCents',
+  'quantity',
+  'discountCents',
+  'weightTenthsOz',
+] as const satisfies readonly (keyof typeof orderLines.$inferInsert)[]
+
+type LineValues = Pick<typeof orderLines.$inferInsert, (typeof LINE_COLUMNS)[number]>
+
+/** Orders with more lines than this build their lines' INSERT as usual: the kept shapes stay few. */
+const MOST_LINES_BUILT_ONCE = 20
+
 /**
- * The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. The order
- * and its history entry are built once; the lines, as many values as lines, as usual.
+ * The lines' INSERT, built once for each count of lines (its SQL has a row of values per line): the
+ * placeholders of line i are named `${column}${i}`.
+ */
+function createLinesInsert(db: Database) {
+  const byCount = new Map<number, ReturnType<typeof builtOnce<Record<string, unknown>>>>()
+  const rowsFor = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      orderId: ORDER_ID,
+      ...Object.fromEntries(LINE_COLUMNS.map((column) => [column, sql.placeholder(`${column}${index}`)])),
+    })) as SQLiteInsertValue<typeof orderLines>[]
+  return (lines: readonly LineValues[]): Statement => {
+    if (lines.length > MOST_LINES_BUILT_ONCE) {
+      return db
+        .insert(orderLines)
+        .values(lines.map((line) => ({ ...line, orderId: ORDER_ID })))
+        .onConflictDoNothing()
+    }
+    let insert = byCount.get(lines.length)
+    if (!insert) {
+      const rows = rowsFor(lines.length)
+      insert = builtOnce(() => db.insert(orderLines).values(rows).onConflictDoNothing())
+      byCount.set(lines.length, insert)
+    }
+    const values: Record<string, unknown> = {}
+    for (const [index, line] of lines.entries())
+      for (const column of LINE_COLUMNS) values[`${column}${index}`] = line[column] ?? null
+    return insert.with(values)
+  }
+}
+
+/**
+ * The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. The order,
+ * its lines (for each count of lines) and its history entry are built once.
  */
 function createRowStatements({ db, clock }: PlacementDeps) {
+  const insertLines = createLinesInsert(db)
   const insertOrder = builtOnce<ReturnType<typeof orderRow>>(() =>
     db
       .insert(orders)
@@ -152,20 +202,21 @@ function createRowStatements({ db, clock }: PlacementDeps) {
   )
   return (draft: OrderDraft, eventId: string): Statement[] => {
     const now = clock.now()
-    const lines = draft.lines.map((line, position) => ({
-      orderId: ORDER_ID,
-      position,
-      productId: line.productId,
-      name: line.name,
-      variant: line.variant,
-      unitCents: line.unitCents,
-      quantity: line.quantity,
-      discountCents: line.discountCents,
-      weightTenthsOz: line.weightTenthsOz,
-    }))
+    const lines = draft.lines.map(
+      (line, position): LineValues => ({
+        position,
+        productId: line.productId,
+        name: line.name,
+        variant: line.variant,
+        unitCents: line.unitCents,
+        quantity: line.quantity,
+        discountCents: line.discountCents,
+        weightTenthsOz: line.weightTenthsOz,
+      }),
+    )
     return [
       insertOrder.with(orderRow(draft, eventId, now)),
-      db.insert(orderLines).values(lines).onConflictDoNothing(),
+      insertLines(lines),
       firstHistoryEntry.with({ now: now.getTime() }),
     ]
   }
