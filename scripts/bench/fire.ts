@@ -38,12 +38,7 @@ export interface Plan {
     headers?: Record<string, string>
     path?: string
   }
-  onResponse?: (
-    status: number,
-    body: string,
-    context: Record<string, unknown>,
-    headers: Record<string, string>,
-  ) => void
+  onResponse?: RequestSpec['onResponse']
 }
 
 function percentile(sorted: Float64Array, q: number): number {
