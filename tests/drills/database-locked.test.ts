@@ -162,7 +162,15 @@ test('the database locked by another writer: requests wait or answer 503, never 
     if (lockMs >= BUSY_TIMEOUT_MS) continue
     expect({ phase, statuses: list.map((a) => a.status) }).toEqual({ phase, statuses: list.map(() => 200) })
   }
-  expect(done).toBe(true)
+  // Jobs left unfinished are named (type, status, attempts, last error), so a failure says which and why.
+  const unfinished = done
+    ? []
+    : (
+        await shop
+          .db()
+          .execute("select type, status, attempts, last_error, run_at from jobs where status != 'done'")
+      ).rows
+  expect({ done, unfinished }).toEqual({ done: true, unfinished: [] })
   expect(counts).toMatchObject({ orders: PAYMENTS, doubledOrders: 0, labelled: PAYMENTS, unfinishedJobs: 0 })
   expect(doubled).toBe(0)
   expect(onceEach(tally)).toBe(PAYMENTS)
