@@ -191,11 +191,17 @@ export function builtOnce<Values extends Record<string, unknown>, Shared extends
   }
 }
 
-/** `{ name: sql.placeholder(name) }` for each name: the values of an INSERT built once, one placeholder per column. */
-export function placeholders<Name extends string>(names: readonly Name[]): Record<Name, Placeholder<Name>> {
-  return Object.fromEntries(names.map((name) => [name, sql.placeholder(name)])) as Record<
+/**
+ * `{ name: sql.placeholder(name) }` for each name: the values of an INSERT built once, one placeholder per
+ * column. With `suffix`, each placeholder is named `${name}${suffix}`: one row of several in one INSERT.
+ */
+export function placeholders<Name extends string>(
+  names: readonly Name[],
+  suffix = '',
+): Record<Name, Placeholder<string>> {
+  return Object.fromEntries(names.map((name) => [name, sql.placeholder(`${name}${suffix}`)])) as Record<
     Name,
-    Placeholder<Name>
+    Placeholder<string>
   >
 }
 

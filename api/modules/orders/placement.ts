@@ -5,7 +5,6 @@
  */
 import { customerKey } from '@core/rules/customer'
 import { and, eq, type SQL, sql } from 'drizzle-orm'
-import type { SQLiteInsertValue } from 'drizzle-orm/sqlite-core'
 import type { Database } from '../../../db/client'
 import { newOrderUid, orderHistory, orderLines, orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
@@ -158,8 +157,8 @@ function createLinesInsert(db: Database) {
   const rowsFor = (count: number) =>
     Array.from({ length: count }, (_, index) => ({
       orderId: ORDER_ID,
-      ...Object.fromEntries(LINE_COLUMNS.map((column) => [column, sql.placeholder(`${column}${index}`)])),
-    })) as SQLiteInsertValue<typeof orderLines>[]
+      ...placeholders(LINE_COLUMNS, String(index)),
+    }))
   return (lines: readonly LineValues[]): Statement => {
     if (lines.length > MOST_LINES_BUILT_ONCE) {
       return db
@@ -169,8 +168,8 @@ function createLinesInsert(db: Database) {
     }
     let insert = byCount.get(lines.length)
     if (!insert) {
-      const rows = rowsFor(lines.length)
-      insert = builtOnce(() => db.insert(orderLines).values(rows).onConflictDoNothing())
+      const count = lines.length
+      insert = builtOnce(() => db.insert(orderLines).values(rowsFor(count)).onConflictDoNothing())
       byCount.set(lines.length, insert)
     }
     const values: Record<string, unknown> = {}
