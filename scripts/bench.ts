@@ -105,7 +105,7 @@ const DURATION_SECONDS = quick ? 3 : 8
 const WEBHOOK_SESSIONS = quick ? 800 : 4000
 const WEBHOOK_WARMUP_SESSIONS = quick ? 100 : 300
 const LIGHTHOUSE_PAGE_LIMIT = quick ? 2 : LIGHTHOUSE_PAGES.length
-/** Lighthouse runs per page; the report shows the median run (lighthouse.ts medianRun). */
+/** Lighthouse runs per page; each budgeted number is the median of the runs (lighthouse.ts medianRun). */
 const LIGHTHOUSE_RUNS = quick ? 1 : 3
 const STARTUP_RUNS = 5
 /** Every product and scent counted (scripts/bench/stock.ts), in the server's database file. */
