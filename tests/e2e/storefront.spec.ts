@@ -41,6 +41,8 @@ test.describe('home', () => {
     await expect(allPanel.getByRole('listitem')).toHaveCount(4)
     await axe()
 
+    // The tabs' module loads after the first paint; a press before it answers selects nothing.
+    await expect(page.locator('[data-tabs]')).toHaveAttribute('data-ready', '')
     await page.getByRole('tab', { name: 'Beard Wash' }).click()
     const washPanel = page.getByRole('tabpanel', { name: 'Beard Wash' })
     await expect(washPanel).toBeVisible()
@@ -203,6 +205,8 @@ test.describe('product page', () => {
     await page.goto('/products/whisker-oil')
     const details = page.getByRole('tab', { name: 'Details' })
     await expect(details).toHaveAttribute('aria-selected', 'true')
+    // The tabs' module loads after the first paint; a key pressed before it answers selects nothing.
+    await expect(page.locator('[data-tabs]')).toHaveAttribute('data-ready', '')
     await details.focus()
     await page.keyboard.press('ArrowRight')
     const ingredients = page.getByRole('tab', { name: 'Ingredients' })

@@ -2,6 +2,8 @@
  * Tabs with the ARIA tabs pattern: arrow keys, Home and End move between tabs and select them, only the
  * selected tab is in the tab order. Markup: `[data-tabs]` holding `[role=tab]` buttons whose
  * `aria-controls` name their panels. A `[data-select-tab=<tab id>]` button elsewhere selects a tab.
+ * The module loads after the first paint (docs/decisions/030-nothing-fetched-before-first-paint.md), so
+ * each root is marked `data-ready` once its tabs answer: until then a press selects nothing.
  */
 export function setupTabs(): void {
   for (const root of document.querySelectorAll<HTMLElement>('[data-tabs]')) {
@@ -38,5 +40,6 @@ export function setupTabs(): void {
         if (tab) select(tab, true)
       })
     }
+    root.dataset.ready = ''
   }
 }
