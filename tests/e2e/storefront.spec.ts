@@ -93,6 +93,7 @@ test.describe('shop', () => {
       const toggle = page.getByRole('button', { name: 'Filter Products' })
       await expect(categories).toBeHidden()
       await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+      await expect(toggle).toHaveAttribute('data-ready', '') // its module loads after the first paint
       await toggle.click()
       await expect(toggle).toHaveAttribute('aria-expanded', 'true')
     }

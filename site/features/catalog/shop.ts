@@ -91,6 +91,9 @@ export function setupShop(): void {
     toggle.setAttribute('aria-expanded', String(open))
     filters?.toggleAttribute('data-open', open)
   })
+  // This module loads after the first paint (docs/decisions/030-nothing-fetched-before-first-paint.md):
+  // until the toggle is marked ready a tap on it opens nothing (the category links work either way).
+  if (toggle) toggle.dataset.ready = ''
 
   render()
   if (status && items.length === 0) status.textContent = 'Loading products...'
