@@ -278,6 +278,25 @@ test.describe('checkout and cart forms cannot be sent before they are ready', ()
         for (const document of documents) expect(document.url).not.toContain('?')
       })
 
+      test("a product card's Add to Cart cannot be pressed before its script, and is not shown without one", async ({
+        page,
+      }) => {
+        if (setUp) await setUp(page)
+        await page.goto('/shop')
+        const add = page.getByRole('button', { name: 'Add to Cart: Alpine Wash' })
+        if (setUp) {
+          await expect(add).toBeDisabled()
+          await add.click({ force: true })
+          expect(await page.evaluate(() => localStorage.getItem('cart'))).toBeNull()
+        } else {
+          await expect(add).toBeHidden()
+          await expect(page.getByRole('link', { name: 'Alpine Wash' })).toHaveAttribute(
+            'href',
+            '/products/whisker-wash',
+          )
+        }
+      })
+
       test('the cart shows no discount form until it has read the cart', async ({ page }) => {
         if (setUp) await setUp(page)
         await page.goto('/cart')
@@ -339,6 +358,22 @@ test.describe('typed before the script ran, sent after', () => {
     await expect(page.getByRole('dialog', { name: 'Welcome to the Crew' })).toBeVisible()
     await expect(form.getByRole('textbox', { name: 'Email address' })).toHaveValue('')
     await expect(page).toHaveURL('/')
+  })
+
+  test("a product card's Add to Cart is enabled once its script arrives, and adds", async ({ page }) => {
+    const deliver = await delayScript(page, /\/_astro\/[^?]+\.js$/)
+    // Not waiting for 'load': a module script holds that back, and none has arrived yet.
+    await page.goto('/shop', { waitUntil: 'commit' })
+    const add = page.getByRole('button', { name: 'Add to Cart: Alpine Wash' })
+    await expect(add).toBeDisabled()
+    deliver()
+    await expect(add).toBeEnabled()
+    await add.click()
+    await expect(page.getByRole('link', { name: 'Cart, 1 item' })).toBeVisible()
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
+    expect(saved).toEqual([
+      expect.objectContaining({ product: expect.objectContaining({ name: 'Alpine Wash' }), quantity: 1 }),
+    ])
   })
 
   test('Add to Cart adds what was chosen before its script arrived, once it has', async ({ page }) => {

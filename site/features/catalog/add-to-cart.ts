@@ -21,6 +21,14 @@ document.addEventListener('click', (event) => {
   if (product) addToCart(product, 1)
 })
 
+// The cards' buttons are disabled in the static HTML so that a tap before this module ran is not silently
+// lost (docs/decisions/009-forms-before-hydration.md); from here on they add to the cart. The shop page
+// (./shop.ts imports this module, so it runs after it) disables a sold-out one again once the catalogue answers.
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-add-to-cart][data-waiting]')) {
+  button.disabled = false
+  delete button.dataset.waiting
+}
+
 cartNotification.listen(({ isVisible, product, quantity }) => {
   if (!isVisible || !product) return
   const count = quantity > 1 ? ` (${quantity})` : ''
