@@ -376,12 +376,16 @@ test.describe('typed before the script ran, sent after', () => {
     ])
   })
 
-  test('Add to Cart adds what was chosen before its script arrived, once it has', async ({ page }) => {
+  test("Add to Cart adds what was chosen before its script arrived, once it has; it and the quantity's buttons wait for it", async ({
+    page,
+  }) => {
     const deliver = await delayScript(page, /\/_astro\/AddToCart\.astro_astro_type_script[^/]*\.js$/)
     // Not waiting for 'load': a module script holds that back, and this one has not arrived yet.
     await page.goto('/products/whisker-oil', { waitUntil: 'commit' })
     const add = page.getByRole('button', { name: 'Add to Cart', exact: true })
+    const increase = page.getByRole('button', { name: 'Increase quantity' })
     await expect(add).toBeDisabled()
+    await expect(increase).toBeDisabled()
     await expect(page.getByText('Loading the cart…')).toBeVisible()
     await page
       .getByRole('group', { name: 'Available Scents' })
@@ -392,13 +396,15 @@ test.describe('typed before the script ran, sent after', () => {
     deliver()
     await expect(add).toBeEnabled()
     await expect(page.getByText('Loading the cart…')).toBeHidden()
+    await increase.click()
+    await expect(page.getByLabel('Quantity', { exact: true })).toHaveValue('3')
     await add.click()
-    await expect(page.getByRole('link', { name: 'Cart, 2 items' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Cart, 3 items' })).toBeVisible()
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
     expect(saved).toEqual([
       {
         product: expect.objectContaining({ slug: 'whisker-oil' }),
-        quantity: 2,
+        quantity: 3,
         selectedVariant: 'Unscented',
       },
     ])

@@ -32,6 +32,11 @@ for (const form of document.querySelectorAll<HTMLFormElement>('[data-add-form]')
   }
   form.querySelector<HTMLElement>('[data-add-pending]')?.setAttribute('hidden', '')
 }
+// The quantity's − and + buttons, disabled until here for the same reason.
+for (const step of document.querySelectorAll<HTMLButtonElement>('[data-stepper] [data-step][data-waiting]')) {
+  step.disabled = false
+  delete step.dataset.waiting
+}
 
 // What is left of the form's chosen scent. Without an answer the page sells as built; checkout refuses
 // what is gone.
