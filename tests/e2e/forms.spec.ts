@@ -286,6 +286,8 @@ test.describe('checkout and cart forms cannot be sent before they are ready', ()
         const add = page.getByRole('button', { name: 'Add to Cart: Alpine Wash' })
         if (setUp) {
           await expect(add).toBeDisabled()
+          // The phones' 'Filter Products' toggle waits for the same scripts.
+          await expect(page.locator('[data-filter-toggle]')).toBeDisabled()
           await add.click({ force: true })
           expect(await page.evaluate(() => localStorage.getItem('cart'))).toBeNull()
         } else {

@@ -92,8 +92,8 @@ export function setupShop(): void {
     filters?.toggleAttribute('data-open', open)
   })
   // This module loads after the first paint (docs/decisions/030-nothing-fetched-before-first-paint.md):
-  // until the toggle is marked ready a tap on it opens nothing (the category links work either way).
-  if (toggle) toggle.dataset.ready = ''
+  // the toggle is disabled until here, so a tap before then is not silently lost.
+  if (toggle) toggle.disabled = false
 
   render()
   if (status && items.length === 0) status.textContent = 'Loading products...'
