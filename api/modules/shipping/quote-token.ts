@@ -42,10 +42,10 @@ const PREFIX = 'rate_'
 const MAC_BYTES = 16
 
 /**
- * Bytes as text and back without node's Buffer. `Buffer.from(text)` and a Buffer's `subarray` are views of
- * a shared ArrayBuffer, which the collector tracks one by one: made for every rate, they were about half of
- * each young collection's pause under the rates load (scripts/bench/findings.md). Plain Uint8Arrays and
- * their own base64 methods are not.
+ * Bytes as text and back without node's Buffer. Made for every rate, `Buffer.from(text)` and a Buffer's
+ * `subarray` were about half of each young collection's pause under the rates load, most likely because
+ * both are views of a shared ArrayBuffer that the collector tracks one by one; plain Uint8Arrays and their
+ * own base64 methods cost it nothing measurable (scripts/bench/findings.md).
  */
 const BASE64URL = { alphabet: 'base64url', omitPadding: true } as const
 const utf8 = new TextEncoder()
