@@ -110,9 +110,11 @@ export function readQuote(secret: Buffer, id: string, binding: QuoteBinding): Qu
   const payload = id.slice(PREFIX.length, dot)
   const given = base64urlBytes(id.slice(dot + 1))
   if (given?.length !== MAC_BYTES || !timingSafeEqual(given, mac(secret, payload, binding))) return null
+  const payloadBytes = base64urlBytes(payload)
+  if (!payloadBytes) return null
   let fields: unknown
   try {
-    fields = JSON.parse(fromUtf8.decode(base64urlBytes(payload) ?? new Uint8Array()))
+    fields = JSON.parse(fromUtf8.decode(payloadBytes))
   } catch {
     return null
   }

@@ -3,6 +3,8 @@
  * inside their JS budget (docs/architecture.md#performance-budgets). The notification state lives in the cart store (docs/product.md#product-page); it is shown
  * through the page's toast viewport, which is already on every page and keeps to one toast at a time.
  */
+
+import { stopWaiting } from '../../lib/waiting'
 import { addToCart, type CartProduct, cartNotification, NOTIFICATION_MS } from '../cart/store'
 import { showToast } from '../toasts/store'
 
@@ -21,13 +23,9 @@ document.addEventListener('click', (event) => {
   if (product) addToCart(product, 1)
 })
 
-// The cards' buttons are disabled in the static HTML so that a tap before this module ran is not silently
-// lost (docs/decisions/009-forms-before-hydration.md); from here on they add to the cart. The shop page
-// (./shop.ts imports this module, so it runs after it) disables a sold-out one again once the catalogue answers.
-for (const button of document.querySelectorAll<HTMLButtonElement>('[data-add-to-cart][data-waiting]')) {
-  button.disabled = false
-  delete button.dataset.waiting
-}
+// The cards' buttons add to the cart from here on. The shop page (./shop.ts imports this module, so it runs
+// after it) disables a sold-out one again once the catalogue answers.
+stopWaiting('[data-add-to-cart]')
 
 cartNotification.listen(({ isVisible, product, quantity }) => {
   if (!isVisible || !product) return

@@ -1,6 +1,7 @@
 /** The product page's quantity stepper and add-to-cart form (markup in AddToCart.astro). */
 
 import { purchasable, stockNote } from '@core/rules/stock'
+import { stopWaiting } from '../../lib/waiting'
 import { clampQuantity } from '../cart/cart-logic'
 import { addToCart } from '../cart/store'
 import { productOf } from './add-to-cart'
@@ -33,10 +34,7 @@ for (const form of document.querySelectorAll<HTMLFormElement>('[data-add-form]')
   form.querySelector<HTMLElement>('[data-add-pending]')?.setAttribute('hidden', '')
 }
 // The quantity's − and + buttons, disabled until here for the same reason.
-for (const step of document.querySelectorAll<HTMLButtonElement>('[data-stepper] [data-step][data-waiting]')) {
-  step.disabled = false
-  delete step.dataset.waiting
-}
+stopWaiting('[data-stepper] [data-step]')
 
 // What is left of the form's chosen scent. Without an answer the page sells as built; checkout refuses
 // what is gone.

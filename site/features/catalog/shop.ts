@@ -11,6 +11,7 @@ import { normalizeCategory } from '@core/rules/catalog'
 import { filterByCategory, searchProducts } from '@core/rules/search'
 import { stockNote } from '@core/rules/stock-note'
 import { apiRequest } from '../../lib/api'
+import { stopWaiting } from '../../lib/waiting'
 import { productOf } from './add-to-cart'
 import type { LiveProduct } from './stock'
 
@@ -91,9 +92,8 @@ export function setupShop(): void {
     toggle.setAttribute('aria-expanded', String(open))
     filters?.toggleAttribute('data-open', open)
   })
-  // This module loads after the first paint (docs/decisions/030-nothing-fetched-before-first-paint.md):
-  // the toggle is disabled until here, so a tap before then is not silently lost.
-  if (toggle) toggle.disabled = false
+  // This module loads after the first paint (docs/decisions/030-nothing-fetched-before-first-paint.md).
+  stopWaiting('[data-filter-toggle]')
 
   render()
   if (status && items.length === 0) status.textContent = 'Loading products...'
