@@ -1,7 +1,8 @@
-// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs]`: the API's hot paths
+// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs] [--profile]`: the API's hot paths
 // timed in one process through `app.handle` (no sockets, no load generator), with a real database in a
 // temporary folder and the built-in stand-ins. Sixteen requests are kept in flight, as the load test's 16
 // connections do. For comparing one change with the next on the same machine, not for the targets.
+import { profile, type SamplingProfile } from 'bun:jsc'
 import Stripe from 'stripe'
 import { DEMO_WEBHOOK_SECRET } from '../../api/adapters/demo-payments'
 import { createTestApp } from '../../tests/api/support/test-app'
@@ -80,6 +81,43 @@ if (args.includes('--trace')) {
     }
   }
 }
+/**
+ * --profile: JavaScriptCore's sampling profiler over the timed requests only (not the set-up before them),
+ * every 100 µs; prints the functions with the most samples at the top of the stack (self) and anywhere in
+ * it (total). Sampling slows the code it samples: read the shares, not the rates.
+ */
+const profiling = args.includes('--profile')
+
+function printProfile(label: string, result: SamplingProfile): void {
+  const self = new Map<string, number>()
+  const total = new Map<string, number>()
+  const { traces, sources } = result.stackTraces
+  const files = new Map(
+    sources.map((source) => [
+      source.sourceID,
+      (source.url ?? '').replace(/^.*node_modules\//, '').replace(`${process.cwd()}/`, ''),
+    ]),
+  )
+  for (const { frames } of traces) {
+    const seen = new Set<string>()
+    for (const [depth, frame] of frames.entries()) {
+      // Native functions have no file: their name says enough (libsql's statement calls, JSON.parse).
+      const file = files.get(frame.sourceID)
+      const key = `${frame.name || '(anonymous)'}${file ? ` ${file}:${frame.line}` : ''}`
+      if (depth === 0) self.set(key, (self.get(key) ?? 0) + 1)
+      if (!seen.has(key)) total.set(key, (total.get(key) ?? 0) + 1)
+      seen.add(key)
+    }
+  }
+  const top = (counts: Map<string, number>, heading: string) => {
+    console.log(`${label}: ${heading} (${traces.length} samples)`)
+    for (const [key, count] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 45))
+      console.log(`  ${((100 * count) / traces.length).toFixed(1).padStart(5)} %  ${key}`)
+  }
+  top(self, 'self')
+  top(total, 'total')
+}
+
 let client = 0
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   shop.call(method, path, body, {
@@ -124,11 +162,14 @@ async function timed(label: string, count: number, one: (i: number) => Promise<v
       next = total.done
       const cpuBefore = process.cpuUsage()
       const started = performance.now()
-      await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          while (next < end) await one(next++)
-        }),
-      )
+      const run = () =>
+        Promise.all(
+          Array.from({ length: IN_FLIGHT }, async () => {
+            while (next < end) await one(next++)
+          }),
+        )
+      if (profiling) printProfile(label, await profile(run, 100))
+      else await run()
       total.ms += performance.now() - started
       const cpu = process.cpuUsage(cpuBefore)
       total.cpu += cpu.user + cpu.system
