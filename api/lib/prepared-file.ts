@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { brotliCompressSync, constants as zlib } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib'
 
 /** An answer kept ready in memory: the bytes, their compressed forms and the validators. */
 export interface StaticFile {
-  body: Uint8Array<ArrayBuffer>
+  /** The bytes as they are; null when only the compressed forms are kept (see `identityBody`). */
+  body: Uint8Array<ArrayBuffer> | null
   br: Uint8Array<ArrayBuffer> | null
   gzip: Uint8Array<ArrayBuffer> | null
   type: string
@@ -27,7 +28,9 @@ export function compress(body: Uint8Array<ArrayBuffer>): {
 
 /**
  * Prepares bytes to be served from memory: compressed (unless `precompressed` forms are given) and given an
- * ETag so a repeat visit costs a 304.
+ * ETag so a repeat visit costs a 304. With `compressedOnly`, a file that has compressed forms keeps only
+ * those: every browser asks for one, and the bytes as they are come from `identityBody` for a client that
+ * does not (docs/decisions/001-one-process-static-site-in-memory.md).
  */
 export function prepareFile(
   body: Uint8Array<ArrayBuffer>,
@@ -36,6 +39,7 @@ export function prepareFile(
     cacheControl: string
     compressible: boolean
     precompressed?: { br: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> } | null
+    compressedOnly?: boolean
   },
 ): StaticFile {
   const forms =
@@ -43,11 +47,22 @@ export function prepareFile(
       ? (options.precompressed ?? compress(body))
       : null
   return {
-    body,
+    body: forms && options.compressedOnly ? null : body,
     br: forms?.br ?? null,
     gzip: forms?.gzip ?? null,
     type: options.type,
     etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
     cacheControl: options.cacheControl,
   }
+}
+
+/**
+ * The bytes as they are, for a client that takes neither compressed form (a script, a health check):
+ * decompressed from the Brotli form when only the compressed forms are kept. Rare, and about a third of a
+ * millisecond for a large page.
+ */
+export function identityBody(file: StaticFile): Uint8Array<ArrayBuffer> {
+  if (file.body) return file.body
+  if (!file.br) throw new Error('a prepared file keeps its bytes or their Brotli form')
+  return new Uint8Array(brotliDecompressSync(file.br))
 }

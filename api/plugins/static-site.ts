@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, relative, sep } from 'node:path'
 import { pathWithoutGoogleStandsFor } from '@core/rules/site-variants'
 import { Elysia } from 'elysia'
-import { MIN_COMPRESSED_BYTES, prepareFile, type StaticFile } from '../lib/prepared-file'
+import { identityBody, MIN_COMPRESSED_BYTES, prepareFile, type StaticFile } from '../lib/prepared-file'
 import { jsonError } from './errors'
 import { methodNotAllowed, type RouteTable } from './request-shape'
 
@@ -69,15 +69,24 @@ function precompressedForms(file: string) {
   return { br: new Uint8Array(readFileSync(br)), gzip: new Uint8Array(readFileSync(gzip)) }
 }
 
+/**
+ * Files larger than this keep only their compressed forms in memory; smaller ones (about 0.15 MB of the
+ * whole site) keep their bytes too, so a client that takes no compressed form costs them nothing
+ * (docs/decisions/001-one-process-static-site-in-memory.md).
+ */
+export const KEPT_AS_BUILT_MAX_BYTES = 8 * 1024
+
 function load(distDir: string, file: string): StaticFile {
   const ext = extname(file).toLowerCase()
   const urlPath = `/${relative(distDir, file).split(sep).join('/')}`
+  const bytes = new Uint8Array(readFileSync(file))
   // Start-up reads the forms the build compressed; compressing the whole site here would take seconds.
-  return prepareFile(new Uint8Array(readFileSync(file)), {
+  return prepareFile(bytes, {
     type: TYPES[ext] ?? 'application/octet-stream',
     cacheControl: cacheControlFor(urlPath),
     compressible: COMPRESSIBLE.has(ext),
     precompressed: precompressedForms(file),
+    compressedOnly: bytes.byteLength > KEPT_AS_BUILT_MAX_BYTES,
   })
 }
 
@@ -141,7 +150,9 @@ export function loadStaticSite(distDir: string): StaticSite {
 /** The origin the site was built for (PUBLIC_URL at build time), as its robots.txt names the sitemap. */
 export function builtOrigin(site: StaticSite): string | null {
   const robots = site.find('/robots.txt')
-  const sitemap = robots ? /^Sitemap:\s*(\S+)/m.exec(new TextDecoder().decode(robots.body))?.[1] : undefined
+  const sitemap = robots
+    ? /^Sitemap:\s*(\S+)/m.exec(new TextDecoder().decode(identityBody(robots)))?.[1]
+    : undefined
   if (!sitemap) return null
   try {
     return new URL(sitemap).origin
@@ -176,15 +187,15 @@ export function respond(file: StaticFile, request: Request, status = 200): Respo
     return new Response(null, { status: 304, headers })
   }
   const accepts = request.headers.get('accept-encoding') ?? ''
-  let body = file.body
   if (file.br && /\bbr\b/.test(accepts)) {
-    body = file.br
     headers['content-encoding'] = 'br'
-  } else if (file.gzip && /\bgzip\b/.test(accepts)) {
-    body = file.gzip
-    headers['content-encoding'] = 'gzip'
+    return new Response(file.br, { status, headers })
   }
-  return new Response(body, { status, headers })
+  if (file.gzip && /\bgzip\b/.test(accepts)) {
+    headers['content-encoding'] = 'gzip'
+    return new Response(file.gzip, { status, headers })
+  }
+  return new Response(identityBody(file), { status, headers })
 }
 
 /** The nearest 404 page for a path, with status 404 (plain text when the site is not built). */
