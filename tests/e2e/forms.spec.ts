@@ -5,7 +5,7 @@
 // site's scripts held back (a slow phone whose JavaScript has not arrived yet) and with JavaScript off.
 // The product page's 'Add to Cart' is of the second kind too: the cart lives in the browser (record 009).
 import type { Locator, Page } from '@playwright/test'
-import { expect, test, waitForIsland } from './support/fixtures'
+import { delayScript, expect, test, waitForIsland } from './support/fixtures'
 import { serverDatabase } from './support/staff'
 
 /** Stops every script of the built site from loading, so no island ever hydrates: only the static HTML works. */
@@ -311,19 +311,6 @@ test.describe('checkout and cart forms cannot be sent before they are ready', ()
 })
 
 test.describe('typed before the script ran, sent after', () => {
-  /** Delays one script until `deliver()` is called, as on a slow connection. */
-  async function delayScript(page: Page, file: RegExp) {
-    let deliver = () => {}
-    const delivered = new Promise<void>((resolve) => {
-      deliver = resolve
-    })
-    await page.route(file, async (route) => {
-      await delivered
-      await route.continue()
-    })
-    return deliver
-  }
-
   test('the footer form sends the address that was typed', async ({ page }) => {
     const deliver = await delayScript(page, /\/_astro\/FooterNewsletter\.astro_astro_type_script[^/]*\.js$/)
     const { email } = freshEmail('typed')

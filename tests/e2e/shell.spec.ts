@@ -3,7 +3,7 @@
 // stability. Runs in both projects (phone 390 px, desktop 1280 px); width-specific parts force a width.
 import type { Page } from '@playwright/test'
 import { WELCOME_FLAGS } from '../../site/features/welcome/flags'
-import { expect, test, waitForIsland, waitForSplash } from './support/fixtures'
+import { delayScript, expect, test, waitForIsland, waitForSplash } from './support/fixtures'
 import { layoutShiftTotal, watchLayoutShifts } from './support/layout-shift'
 
 const TOOLBOX = [
@@ -417,6 +417,99 @@ test.describe('search panel', () => {
     await page.keyboard.press('Escape')
     await expect(page.locator('#site-search')).toBeHidden()
     await expect(toggle).toBeFocused()
+  })
+})
+
+// The header hydrates after the first paint; on a slow phone its buttons are HTML for a second or more. A press
+// then is kept and carried out as it hydrates (site/features/header/early-press.ts), never lost.
+test.describe('header buttons pressed before the header hydrates', () => {
+  /** Opens `path` with every script of the site held back: the header is its static HTML until `deliver()`. */
+  async function openBeforeHydration(page: Page, path = '/') {
+    const deliver = await delayScript(page, /\/_astro\/[^?]+\.js(\?.*)?$/)
+    // Not waiting for 'load': a module script holds that back, and none has arrived yet.
+    await page.goto(path, { waitUntil: 'commit' })
+    await expect(page.locator('astro-island[opts*=\'"name":"SiteHeader"\']')).toHaveAttribute('ssr', '')
+    return deliver
+  }
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: PHONE })
+
+    test('the menu pressed early shows it took the press, then opens as the header hydrates', async ({
+      page,
+    }) => {
+      const deliver = await openBeforeHydration(page)
+      const button = page.getByRole('button', { name: 'Menu' })
+      const menu = page.locator('#mobile-menu')
+      await button.click()
+      await expect(page.locator('html')).toHaveAttribute('data-early-panel', 'menu')
+      // Shown as taken: darker than the untouched search button beside it.
+      const background = (name: string) =>
+        page.getByRole('button', { name }).evaluate((element) => getComputedStyle(element).backgroundColor)
+      expect(await background('Menu')).not.toBe(await background('Search the shop'))
+      await expect(menu).toBeHidden()
+
+      deliver()
+      await expect(menu).toBeVisible()
+      await expect(button).toHaveAttribute('aria-expanded', 'true')
+      await expect(page.locator('html')).not.toHaveAttribute('data-early-panel')
+      // Carried out once: the next press, answered by the hydrated header, closes it.
+      await button.click()
+      await expect(menu).toBeHidden()
+      await expect(button).toHaveAttribute('aria-expanded', 'false')
+    })
+
+    test('a second early press takes the first back, and the last panel pressed is the one that opens', async ({
+      page,
+    }) => {
+      const deliver = await openBeforeHydration(page)
+      const menuButton = page.getByRole('button', { name: 'Menu' })
+      const searchButton = page.getByRole('button', { name: 'Search the shop' })
+      await menuButton.click()
+      await menuButton.click()
+      await expect(page.locator('html')).not.toHaveAttribute('data-early-panel')
+      await menuButton.click()
+      await searchButton.click()
+      await expect(page.locator('html')).toHaveAttribute('data-early-panel', 'search')
+
+      deliver()
+      await expect(page.locator('#site-search')).toBeVisible()
+      await expect(page.getByRole('searchbox', { name: 'Search products' })).toBeFocused()
+      await expect(searchButton).toHaveAttribute('aria-expanded', 'true')
+      await expect(page.locator('#mobile-menu')).toBeHidden()
+      await expect(menuButton).toHaveAttribute('aria-expanded', 'false')
+    })
+  })
+
+  test.describe('on a desktop', () => {
+    test.use({ viewport: DESKTOP })
+
+    test('the theme switch pressed early switches the theme once, and a dropdown opens', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: 'light' })
+      const deliver = await openBeforeHydration(page, '/about')
+      const toggle = page.getByRole('button', { name: 'Dark theme' })
+      await toggle.click()
+      await page.getByRole('button', { name: 'Toolbox' }).click()
+      await expect(page.locator('html')).toHaveAttribute('data-early-theme', '')
+      await expect(page.locator('html')).toHaveAttribute('data-early-panel', 'group:toolbox')
+      await expect(page.locator('html')).not.toHaveClass(/\bdark\b/)
+
+      deliver()
+      await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+      await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+      expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark')
+      await expect(page.getByRole('button', { name: 'Toolbox' })).toHaveAttribute('aria-expanded', 'true')
+      const main = page.getByRole('navigation', { name: 'Main' })
+      await expect(main.getByRole('link', { name: 'Whisker Oil', exact: true })).toBeVisible()
+      await expect(page.locator('html')).not.toHaveAttribute('data-early-theme')
+    })
+  })
+
+  test('a press once the header has hydrated is answered by the header alone', async ({ page }) => {
+    await openShell(page)
+    await page.getByRole('button', { name: 'Search the shop' }).click()
+    await expect(page.locator('#site-search')).toBeVisible()
+    await expect(page.locator('html')).not.toHaveAttribute('data-early-panel')
   })
 })
 

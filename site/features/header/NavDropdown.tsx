@@ -9,6 +9,7 @@ import {
   useRef,
 } from 'react'
 import { ChevronIcon } from '../../components/shell/icons'
+import { EARLY_PRESS } from './early-press'
 import type { NavGroup } from './nav'
 
 function linksIn(root: HTMLElement | null): HTMLAnchorElement[] {
@@ -114,6 +115,7 @@ export function NavDropdown({ group, openGroup, setOpenGroup }: Props) {
         className="nav-link"
         aria-expanded={open}
         aria-controls={listId}
+        data-early-press={EARLY_PRESS.group(group.id)}
         onClick={onButtonClick}
       >
         {group.label}

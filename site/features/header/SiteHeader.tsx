@@ -5,6 +5,7 @@ import { $user, loadUser } from '../account/auth-store'
 import { cartCount } from '../cart/store'
 import { ThemeToggle } from '../theme/ThemeToggle'
 import { badgeText, cartLabel } from './badge'
+import { EARLY_PRESS } from './early-press'
 import { MobileMenu } from './MobileMenu'
 import { NavDropdown } from './NavDropdown'
 import { NAV_GROUPS, TOP_LINKS } from './nav'
@@ -19,6 +20,7 @@ interface Props {
 /**
  * The fixed site header. Its full markup is rendered to static HTML (links work without JavaScript and
  * nothing shifts on hydration); hydration adds the scroll behaviour, menus, search, badge and account link.
+ * A press on its buttons before then is kept and carried out as it hydrates (early-press.ts).
  */
 export default function SiteHeader({ logoSrc }: Props) {
   const headerRef = useRef<HTMLElement>(null)
@@ -75,6 +77,7 @@ export default function SiteHeader({ logoSrc }: Props) {
             aria-label="Search the shop"
             aria-expanded={searchOpen}
             aria-controls="site-search"
+            data-early-press={EARLY_PRESS.search}
             onClick={panels.toggleSearch}
           >
             {searchOpen ? <CloseIcon /> : <SearchIcon />}
@@ -96,6 +99,7 @@ export default function SiteHeader({ logoSrc }: Props) {
             aria-label="Menu"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
+            data-early-press={EARLY_PRESS.menu}
             onClick={panels.toggleMenu}
           >
             {menuOpen ? <CloseIcon /> : <MenuIcon />}

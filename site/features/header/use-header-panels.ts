@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react'
+import { EARLY_PRESS, takeEarlyPanel } from './early-press'
 import { initialScrollState, nextScrollState } from './scroll-state'
 
 /**
  * The header's panels: the phone menu, the search panel and the desktop dropdowns. Opening the menu or the
  * search closes the others; Escape closes them and returns focus to the button that opened one. Pages are
  * separate documents, so a real route change resets everything; in-page moves (hash, history, a page
- * restored from the back/forward cache) must close the panels too.
+ * restored from the back/forward cache) must close the panels too. A panel pressed before the header hydrated
+ * opens as it does (early-press.ts).
  */
 export function useHeaderPanels() {
   const [openGroup, setOpenGroup] = useState<string | null>(null)
@@ -40,6 +42,13 @@ export function useHeaderPanels() {
       window.removeEventListener('pageshow', closeAll)
       document.removeEventListener('keydown', onKeyDown)
     }
+  }, [])
+
+  useEffect(() => {
+    const panel = takeEarlyPanel()
+    if (panel === EARLY_PRESS.menu) setMenuOpen(true)
+    else if (panel === EARLY_PRESS.search) setSearchOpen(true)
+    else if (panel?.startsWith(EARLY_PRESS.group(''))) setOpenGroup(panel.slice(EARLY_PRESS.group('').length))
   }, [])
 
   return {

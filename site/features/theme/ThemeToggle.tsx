@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { ThemeIcon } from '../../components/shell/icons'
+import { EARLY_PRESS, takeEarlyThemePress } from '../header/early-press'
 import { $storedTheme, applyTheme, currentTheme, oppositeTheme, setTheme, type Theme } from './store'
 
 /** A toggle button: pressed means the dark theme. The choice is saved under the local-storage key `theme`. */
@@ -14,6 +15,8 @@ export function ThemeToggle({
   const [theme, setShown] = useState<Theme>('light')
 
   useEffect(() => {
+    // Pressed before the header hydrated (header/early-press.ts): switch now, once.
+    if (takeEarlyThemePress()) setTheme(oppositeTheme(currentTheme()))
     setShown(currentTheme())
     // Another tab changed the theme: follow it.
     return $storedTheme.listen((stored) => {
@@ -28,6 +31,7 @@ export function ThemeToggle({
       type="button"
       className={className}
       aria-pressed={theme === 'dark'}
+      data-early-press={EARLY_PRESS.theme}
       aria-label={showLabel ? undefined : 'Dark theme'}
       title={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
       onClick={() => {

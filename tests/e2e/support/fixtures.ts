@@ -7,7 +7,8 @@
 //   its help text and the offending elements. It ends the intro splash first (it covers the page for 1.2 s
 //   and would only confuse the colour-contrast checks) by finishing its animations: the page is then as it
 //   is once the splash has faded, without waiting for it.
-// - `waitForIsland(page, 'SiteHeader')` waits for a React island to hydrate before a test uses it.
+// - `waitForIsland(page, 'SiteHeader')` waits for a React island to hydrate before a test uses it;
+//   `delayScript(page, /…/)` holds scripts back, to act before an island hydrates.
 // - The first-visit welcome popup is suppressed by default, so it never covers what a test clicks. Tests
 //   of the popup itself opt back in with `test.use({ welcomePopup: true })`. Pages or contexts made by hand
 //   can call `suppressWelcomePopup(pageOrContext)`.
@@ -43,6 +44,22 @@ export async function waitForIsland(page: Page, name: string): Promise<void> {
   await expect(page.locator(`astro-island[opts*='"name":"${name}"']`).first()).not.toHaveAttribute('ssr', {
     timeout: 10_000,
   })
+}
+
+/**
+ * Holds back the scripts whose URLs match `file` until `deliver()` is called, as on a slow connection: the
+ * page's islands stay static HTML until then.
+ */
+export async function delayScript(page: Page, file: RegExp): Promise<() => void> {
+  let deliver = () => {}
+  const delivered = new Promise<void>((resolve) => {
+    deliver = resolve
+  })
+  await page.route(file, async (route) => {
+    await delivered
+    await route.continue()
+  })
+  return deliver
 }
 
 /**
