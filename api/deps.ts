@@ -20,8 +20,8 @@ export interface AppDeps {
   mailer: Mailer
   /** Google sign-in (OpenID Connect), or null when it is not configured. */
   google: IdentityProvider | null
-  /** The teasers with a waitlist form (content/teasers): read from the content files when not given. */
-  waitlists?: readonly string[]
+  /** The teasers with a waitlist form (content/teasers), as read at boot (api/content-at-boot.ts). */
+  waitlists: readonly string[]
 }
 
 /**
@@ -32,7 +32,7 @@ export interface AppDeps {
 export function depsFromConfig(
   config: Config,
   db: Database,
-  options: { clock?: Clock; site?: StaticSite } = {},
+  options: { clock?: Clock; site?: StaticSite; waitlists: readonly string[] },
 ): AppDeps {
   const clock = options.clock ?? systemClock
   return {
@@ -40,6 +40,7 @@ export function depsFromConfig(
     db,
     clock,
     site: options.site ?? loadStaticSite(resolve(config.distDir)),
+    waitlists: options.waitlists,
     ...adaptersFromConfig(config, db, clock),
   }
 }

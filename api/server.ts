@@ -2,12 +2,12 @@ import { resolve } from 'node:path'
 import { openDatabase } from '../db/client'
 import { createApp } from './app'
 import { prepareData } from './boot'
+import { ContentFileError, readShopContent, type ShopContent } from './content-at-boot'
 import { depsFromConfig } from './deps'
 import { type Config, demoPaymentsNotice } from './env'
 import { lifecycle, quietFor } from './lib/lifecycle'
 import { listeningAddresses } from './lib/listen-addresses'
 import { errorMessage, log, setProcessLogFields } from './lib/log'
-import { CatalogContentError } from './modules/catalog/content'
 import { createJobRunner } from './modules/jobs/runner'
 import { builtOriginWarning, loadStaticSite } from './plugins/static-site'
 import { createServices } from './services'
@@ -38,11 +38,13 @@ export async function startServer(config: Config, worker: WorkerRole | null): Pr
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken, {
     backgroundCheckpoints: true,
   })
+  let content: ShopContent
   try {
-    if (!worker || worker.prepare) await prepareData(database.db)
+    content = readShopContent()
+    if (!worker || worker.prepare) await prepareData(database.db, content.products)
   } catch (error) {
     // A product file with a mistake would sell at a wrong price or not at all: the shop does not open.
-    if (!(error instanceof CatalogContentError)) throw error
+    if (!(error instanceof ContentFileError)) throw error
     for (const line of error.message.split('\n')) log.error(line)
     log.error(
       'The shop did not start: fix the product file above (npm run check:content checks it), then start again',
@@ -55,7 +57,7 @@ export async function startServer(config: Config, worker: WorkerRole | null): Pr
   const originWarning = builtOriginWarning(site, config)
   if (originWarning) log.warn(originWarning)
 
-  const deps = depsFromConfig(config, database.db, { site })
+  const deps = depsFromConfig(config, database.db, { site, waitlists: content.waitlists })
   const services = createServices(deps)
   const app = createApp(deps, services)
   app.listen({

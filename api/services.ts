@@ -15,7 +15,6 @@ import { createDiscountService } from './modules/discounts/service'
 import { createFulfilmentService } from './modules/fulfilment/service'
 import { createJobQueue } from './modules/jobs/service'
 import { createNewsletterService } from './modules/newsletter/service'
-import { waitlistsFromContent } from './modules/newsletter/waitlists'
 import { createDailyTotals } from './modules/orders/daily-totals'
 import { createFailedOrderEmails } from './modules/orders/failed-emails'
 import { createOrderSearch } from './modules/orders/search'
@@ -39,7 +38,7 @@ export function createServices(deps: AppDeps) {
   const catalog = createCatalogService(db, clock)
   // Units per product and variant: held by checkouts, sold by payments, put back by cancels and refunds.
   const stock = createStockService({ db, clock, catalog })
-  const newsletter = createNewsletterService(db, clock, deps.waitlists ?? waitlistsFromContent())
+  const newsletter = createNewsletterService(db, clock, deps.waitlists)
   const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })

@@ -1,8 +1,9 @@
 /**
  * Reads content files the way the site build does: the frontmatter with Astro's own parser, the fields with
  * the build's schemas (content/schema.ts), pictures as files next to the content. The API reads the product
- * files through `readProducts` at boot and content/check.ts reads every file through `readCollection`, so a
- * mistake in a product file gets one message everywhere: the file, the line, the field and the fix.
+ * files through `readProducts` at boot (in a child process: api/content-at-boot.ts) and content/check.ts
+ * reads every file through `readCollection`, so a mistake in a product file gets one message everywhere:
+ * the file, the line, the field and the fix.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'

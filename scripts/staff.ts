@@ -123,7 +123,8 @@ async function main(args: string[]): Promise<void> {
   const config = readConfig()
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken)
   try {
-    const services = createServices(depsFromConfig(config, database.db))
+    // Staff accounts need no waitlists: the newsletter's teasers are not read here.
+    const services = createServices(depsFromConfig(config, database.db, { waitlists: [] }))
     const staff = services.staff
     if (command === 'list') {
       const members = await staff.list()

@@ -6,7 +6,9 @@ import { prepareData } from '../../../api/boot'
 import { type AppDeps, depsFromConfig } from '../../../api/deps'
 import { readConfig } from '../../../api/env'
 import { fixedClock } from '../../../api/lib/clock'
+import { loadCatalogFromContent } from '../../../api/modules/catalog/content'
 import { createJobRunner } from '../../../api/modules/jobs/runner'
+import { waitlistsFromContent } from '../../../api/modules/newsletter/waitlists'
 import { loadStaticSite } from '../../../api/plugins/static-site'
 import { createServices, type Services } from '../../../api/services'
 import { type DatabaseOptions, openDatabase } from '../../../db/client'
@@ -62,11 +64,13 @@ export async function createTestApp(
     ...env,
   })
   const database = await openDatabase(config.databaseUrl, undefined, databaseOptions)
-  await prepareData(database.db)
+  // In-process, as the tests load the content modules anyway; the server reads them in a child (api/content-at-boot.ts).
+  await prepareData(database.db, loadCatalogFromContent())
   const clock = fixedClock(new Date('2026-03-02T15:00:00Z'))
   const base = depsFromConfig(config, database.db, {
     clock,
     site: loadStaticSite(resolve(import.meta.dir, '../../fixtures/site')),
+    waitlists: waitlistsFromContent(),
   })
   const deps: AppDeps = { ...base, ...(typeof overrides === 'function' ? overrides(base) : overrides) }
   const services = createServices(deps)
