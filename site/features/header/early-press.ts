@@ -4,8 +4,8 @@
  * more later: until then its menu, search, dropdown and theme buttons are only HTML, and a tap on them was
  * lost. A small inline script (EARLY_PRESS_SCRIPT, in <head> on every page) keeps such a press on the <html>
  * element, where the page's CSS shows the button as taken at once; the header carries it out as it hydrates
- * (`takeEarlyPanel`, `takeEarlyThemePress`). The same rule as the shop's forms: what can be pressed before hydration works or
- * waits, never does nothing (docs/decisions/009-forms-before-hydration.md).
+ * (`takeEarlyPanel`, `takeEarlyThemePress`). The same rule as the shop's forms: what can be pressed before
+ * hydration works or waits, never does nothing (docs/decisions/009-forms-before-hydration.md).
  *
  * - The panels (the phone menu, the search, a desktop dropdown) open one at a time, so one is kept: the last
  *   one pressed, and a second press on the same button takes it back, as it would close an open panel.
