@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import {
   CatalogContentError,
@@ -12,6 +12,7 @@ import { createCatalogService, syncCatalog } from '../../../api/modules/catalog/
 import { checkContent } from '../../../content/check'
 import { formatProblems } from '../../../content/read'
 import { products } from '../../../db/schema'
+import { contentFileForElsewhere } from '../support/content-files'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 let shop: TestApp
@@ -36,12 +37,7 @@ describe('catalogue content', () => {
   })
 
   describe('a product file is read as the build reads it', () => {
-    const ASSETS = resolve(PRODUCT_CONTENT_DIR, '../../site/assets')
-    // Copied elsewhere, the file's pictures are named by their full path, which the schema accepts too.
-    const good = readFileSync(join(PRODUCT_CONTENT_DIR, 'whisker-oil.mdx'), 'utf8').replaceAll(
-      '../../site/assets',
-      ASSETS,
-    )
+    const good = contentFileForElsewhere(join(PRODUCT_CONTENT_DIR, 'whisker-oil.mdx'))
     const dirs: string[] = []
     afterAll(() => {
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true })

@@ -2,12 +2,13 @@
 // code does not stay loaded in it: the child's answer is what the files say, a mistake in a file comes back
 // with the build's own message, and the server's modules load none of the content schema's code.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ContentFileError, readShopContent } from '../../../api/content-at-boot'
 import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from '../../../api/modules/catalog/content'
 import { waitlistsFromContent } from '../../../api/modules/newsletter/waitlists'
+import { contentFileForElsewhere } from '../support/content-files'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -21,11 +22,7 @@ function productFolder(text: string): string {
   return dir
 }
 
-// The shop's own file, its pictures named by their full path so it reads the same from another folder.
-const wellWritten = readFileSync(join(PRODUCT_CONTENT_DIR, 'whisker-oil.mdx'), 'utf8').replaceAll(
-  '../../site/assets',
-  resolve(PRODUCT_CONTENT_DIR, '../../site/assets'),
-)
+const wellWritten = contentFileForElsewhere(join(PRODUCT_CONTENT_DIR, 'whisker-oil.mdx'))
 
 describe('the content files read at boot', () => {
   test("are the products and waitlists the build's own reading gives", () => {

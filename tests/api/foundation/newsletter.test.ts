@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TEASER_CONTENT_DIR, waitlistsFromContent } from '../../../api/modules/newsletter/waitlists'
 import { newsletterSubscribers } from '../../../db/schema'
+import { contentFileForElsewhere } from '../support/content-files'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
 let shop: TestApp
@@ -178,9 +179,10 @@ describe('a teaser an editor adds with a waitlist', () => {
   test('has its form accepted, and its plain form post lands on the waitlist page', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'teasers-'))
     try {
-      const teaser = readFileSync(join(TEASER_CONTENT_DIR, 'supply-drop.mdx'), 'utf8')
-        .replace(/^title: .*$/m, 'title: Winter Line')
-        .replaceAll('../../site/assets', join(TEASER_CONTENT_DIR, '../../site/assets'))
+      const teaser = contentFileForElsewhere(join(TEASER_CONTENT_DIR, 'supply-drop.mdx')).replace(
+        /^title: .*$/m,
+        'title: Winter Line',
+      )
       writeFileSync(join(dir, 'winter-line.mdx'), teaser)
       writeFileSync(join(dir, 'draft-line.mdx'), teaser.replace(/^title:/m, 'draft: true\ntitle:'))
       writeFileSync(join(dir, 'no-form.mdx'), teaser.replace(/^waitlist: true$/m, 'waitlist: false'))
