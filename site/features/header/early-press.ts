@@ -22,11 +22,14 @@ export const EARLY_PANEL_ATTRIBUTE = 'data-early-panel'
 /** On <html>: present when the theme switch was pressed (an odd number of times) before hydration. */
 export const EARLY_THEME_ATTRIBUTE = 'data-early-theme'
 
+/** Before a desktop dropdown's group id in its press (the page's CSS matches it too). */
+export const EARLY_GROUP_PREFIX = 'group:'
+
 export const EARLY_PRESS = {
   menu: 'menu',
   search: 'search',
   theme: 'theme',
-  group: (id: string) => `group:${id}`,
+  group: (id: string) => `${EARLY_GROUP_PREFIX}${id}`,
 } as const
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { EARLY_PRESS, takeEarlyPanel } from './early-press'
+import { EARLY_GROUP_PREFIX, EARLY_PRESS, takeEarlyPanel } from './early-press'
 import { initialScrollState, nextScrollState } from './scroll-state'
 
 /**
@@ -48,7 +48,7 @@ export function useHeaderPanels() {
     const panel = takeEarlyPanel()
     if (panel === EARLY_PRESS.menu) setMenuOpen(true)
     else if (panel === EARLY_PRESS.search) setSearchOpen(true)
-    else if (panel?.startsWith(EARLY_PRESS.group(''))) setOpenGroup(panel.slice(EARLY_PRESS.group('').length))
+    else if (panel?.startsWith(EARLY_GROUP_PREFIX)) setOpenGroup(panel.slice(EARLY_GROUP_PREFIX.length))
   }, [])
 
   return {
