@@ -1,10 +1,14 @@
-// The shop's entry point (`bun api/main.ts`): reads the configuration, then serves (api/server.ts), or with
+// The shop's entry point (`bun api/main.ts`): first makes sure the runtime runs with the shop's memory
+// settings (api/memory-settings.ts), then reads the configuration and serves (api/server.ts), or with
 // WORKERS > 1 starts that many servers on one port and looks after them (api/supervisor.ts). The
 // supervisor loads neither the app nor the database client: both are imported only by the process that
 // serves.
 import { ConfigError, readConfig } from './env'
 import { log, setLogLevel } from './lib/log'
+import { restartWithMemorySettings } from './memory-settings'
 import { PREPARE_ENV, supervise, workerNumber } from './supervisor'
+
+restartWithMemorySettings((message) => log.warn(message))
 
 function fail(message: string): never {
   log.error(`Configuration error: ${message}`)
