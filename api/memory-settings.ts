@@ -9,14 +9,11 @@
 /** Each setting and its value; the reasons and the measurements are in decision 031. */
 export const MEMORY_SETTINGS = {
   /**
-   * How far the heap may grow after a full collection before the next: 60 % (JavaScriptCore's default on a
-   * machine of 16 GB or more is 200 %, so a server of 15 MB of live objects climbed to 60–80 MB between
-   * full collections).
+   * How far the heap may grow after a full collection before the next: 60 % (Bun's default, 200 %, let a
+   * server of 15 MB of live objects climb to 60–70 MB between full collections).
    */
   BUN_JSC_heapGrowthMaxIncrease: '0.6',
-  /** No floor of 32 MB under that growth (the default's): 4 MB. */
-  BUN_JSC_largeHeapSize: String(4 * 1024 * 1024),
-  /** Pages the allocator no longer uses go back to the system at once, not after 10 ms. */
+  /** Pages the allocator no longer uses go back to the system at once, not after 100 ms (the default). */
   MIMALLOC_PURGE_DELAY: '0',
 } as const
 

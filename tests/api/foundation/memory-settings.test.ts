@@ -39,6 +39,6 @@ describe('memory settings', () => {
     })
     const environment = environmentOf(server.pid)
     expect(environment.BUN_JSC_heapGrowthMaxIncrease).toBe('1.5')
-    expect(environment.BUN_JSC_largeHeapSize).toBe(MEMORY_SETTINGS.BUN_JSC_largeHeapSize)
+    expect(environment.MIMALLOC_PURGE_DELAY).toBe(MEMORY_SETTINGS.MIMALLOC_PURGE_DELAY)
   })
 })
