@@ -316,6 +316,8 @@ test.describe('phone menu', () => {
     const button = page.getByRole('button', { name: 'Menu' })
     await expect(button).toHaveAttribute('aria-expanded', 'false')
     await expect(button).toHaveAttribute('aria-controls', 'mobile-menu')
+    // The menu's link for pages without scripts is neither shown nor named where scripts run.
+    await expect(page.getByRole('link', { name: 'Menu' })).toHaveCount(0)
     await expect(page.locator('#mobile-menu')).toBeHidden()
 
     await button.click()
@@ -1046,6 +1048,16 @@ test.describe('without JavaScript', () => {
       await expect(nav.getByRole('link', { name: 'Shop' })).toBeVisible()
       await expect(nav.getByRole('link', { name: 'About' })).toBeVisible()
       await expect(nav.getByRole('button', { name: 'Toolbox' })).toBeVisible()
+    } else {
+      // The menu button cannot work without scripts; a link in its place opens the same menu (:target).
+      await expect(banner.getByRole('button', { name: 'Menu' })).toBeHidden()
+      const menu = page.getByRole('navigation', { name: 'Mobile' })
+      await expect(menu).toBeHidden()
+      await banner.getByRole('link', { name: 'Menu' }).click()
+      await expect(menu.getByRole('link', { name: 'Shop', exact: true })).toBeVisible()
+      await menu.getByRole('link', { name: 'About', exact: true }).click()
+      await expect(page).toHaveURL(/\/about\/?$/)
+      await page.goBack()
     }
     const footer = page.getByRole('contentinfo')
     await expect(footer.getByRole('navigation', { name: 'Shop' }).getByRole('link')).toHaveCount(6)

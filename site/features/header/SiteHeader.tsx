@@ -92,10 +92,19 @@ export default function SiteHeader({ logoSrc }: Props) {
               {badge}
             </span>
           </a>
+          {/* Shown only where scripts cannot run (site/styles/shell.css): the button above it would do
+              nothing there, and this link opens the same menu through :target. */}
+          <a
+            href="#mobile-menu"
+            className="icon-button phone-only menu-link-without-script"
+            aria-label="Menu"
+          >
+            <MenuIcon />
+          </a>
           <button
             ref={panels.menuButtonRef}
             type="button"
-            className="icon-button phone-only"
+            className="icon-button phone-only menu-button"
             aria-label="Menu"
             aria-expanded={menuOpen}
             aria-controls="mobile-menu"
