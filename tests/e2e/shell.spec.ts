@@ -1055,6 +1055,8 @@ test.describe('without JavaScript', () => {
       await expect(menu).toBeHidden()
       await banner.getByRole('link', { name: 'Menu' }).click()
       await expect(menu.getByRole('link', { name: 'Shop', exact: true })).toBeVisible()
+      // The theme switch needs scripts, so it is not offered without them.
+      await expect(menu.getByRole('button')).toHaveCount(0)
       await menu.getByRole('link', { name: 'About', exact: true }).click()
       await expect(page).toHaveURL(/\/about\/?$/)
       await page.goBack()
