@@ -8,7 +8,10 @@ import { log, setLogLevel } from './lib/log'
 import { restartWithMemorySettings } from './memory-settings'
 import { PREPARE_ENV, supervise, workerNumber } from './supervisor'
 
-restartWithMemorySettings((message) => log.warn(message))
+/** This process's own command (runtime, its options, this file, its arguments): restarted, or run per worker. */
+const command = [process.execPath, ...process.execArgv, ...process.argv.slice(1)]
+
+restartWithMemorySettings(command, (message) => log.warn(message))
 
 function fail(message: string): never {
   log.error(`Configuration error: ${message}`)
@@ -26,7 +29,6 @@ setLogLevel(config.logLevel)
 
 const worker = workerNumber()
 if (worker === null && config.workers > 1) {
-  const command = [process.execPath, ...process.execArgv, ...process.argv.slice(1)]
   process.exit(await supervise({ workers: config.workers, command }))
 }
 const { startServer } = await import('./server')

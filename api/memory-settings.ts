@@ -25,17 +25,16 @@ export function missingMemorySettings(env: Environment): Record<string, string> 
 }
 
 /**
- * Starts this process again with the missing settings added to its environment, or returns when none is
- * missing. Returns also where the system refuses (then the server runs with the runtime's defaults, and
- * says so).
+ * Starts this process's `command` (its runtime first) again in its place, with the missing settings added
+ * to its environment, or returns when none is missing. Returns also where the system refuses (then the
+ * server runs with the runtime's defaults, and says so).
  */
-export function restartWithMemorySettings(warn: (message: string) => void): void {
+export function restartWithMemorySettings(command: string[], warn: (message: string) => void): void {
   const missing = missingMemorySettings(process.env)
   if (Object.keys(missing).length === 0) return
-  const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)]
   try {
     if (!process.execve) throw new Error('this runtime has no process.execve')
-    process.execve(process.execPath, argv, { ...process.env, ...missing })
+    process.execve(process.execPath, command, { ...process.env, ...missing })
   } catch (error) {
     warn(
       `Could not restart with the memory settings (${String(error)}); running with the runtime's defaults.`,
