@@ -316,8 +316,9 @@ test.describe('phone menu', () => {
     const button = page.getByRole('button', { name: 'Menu' })
     await expect(button).toHaveAttribute('aria-expanded', 'false')
     await expect(button).toHaveAttribute('aria-controls', 'mobile-menu')
-    // The menu's link for pages without scripts is neither shown nor named where scripts run.
+    // The menu's and search's links for pages without scripts are neither shown nor named where scripts run.
     await expect(page.getByRole('link', { name: 'Menu' })).toHaveCount(0)
+    await expect(page.getByRole('link', { name: 'Search the shop' })).toHaveCount(0)
     await expect(page.locator('#mobile-menu')).toBeHidden()
 
     await button.click()
@@ -1047,7 +1048,23 @@ test.describe('without JavaScript', () => {
       const nav = page.getByRole('navigation', { name: 'Main' })
       await expect(nav.getByRole('link', { name: 'Shop' })).toBeVisible()
       await expect(nav.getByRole('link', { name: 'About' })).toBeVisible()
-      await expect(nav.getByRole('button', { name: 'Toolbox' })).toBeVisible()
+      const toolbox = nav.getByRole('button', { name: 'Toolbox' })
+      const whiskerOil = nav.getByRole('link', { name: 'Whisker Oil' })
+      await expect(toolbox).toBeVisible()
+      await expect(whiskerOil).toBeHidden()
+      // Without scripts a dropdown opens while the keyboard's focus or the pointer is inside it.
+      await toolbox.focus()
+      await expect(whiskerOil).toBeVisible()
+      await page.keyboard.press('Tab')
+      await expect(whiskerOil).toBeFocused()
+      await page.mouse.move(5, 600)
+      await page.keyboard.press('Shift+Tab')
+      await page.keyboard.press('Shift+Tab')
+      await expect(whiskerOil).toBeHidden()
+      await nav.getByRole('button', { name: 'Coming Soon' }).hover()
+      await nav.getByRole('link', { name: 'HEAL HER' }).click()
+      await expect(page).toHaveURL(/\/heal-her\/?$/)
+      await page.goBack()
     } else {
       // The menu button cannot work without scripts; a link in its place opens the same menu (:target).
       await expect(banner.getByRole('button', { name: 'Menu' })).toBeHidden()
@@ -1059,6 +1076,15 @@ test.describe('without JavaScript', () => {
       await expect(menu.getByRole('button')).toHaveCount(0)
       await menu.getByRole('link', { name: 'About', exact: true }).click()
       await expect(page).toHaveURL(/\/about\/?$/)
+      await page.goBack()
+      // The search button cannot work either; its link opens the same search field, a plain GET form.
+      await expect(banner.getByRole('button', { name: 'Search the shop' })).toBeHidden()
+      const field = banner.getByRole('searchbox', { name: 'Search products' })
+      await expect(field).toBeHidden()
+      await banner.getByRole('link', { name: 'Search the shop' }).click()
+      await field.fill('balm')
+      await field.press('Enter')
+      await expect(page).toHaveURL(/\/shop\/?\?search=balm$/)
       await page.goBack()
     }
     const footer = page.getByRole('contentinfo')

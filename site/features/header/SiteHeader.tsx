@@ -70,10 +70,18 @@ export default function SiteHeader({ logoSrc }: Props) {
         </nav>
 
         <div className="header-actions">
+          {/* Shown only where scripts cannot run (site/styles/shell.css), as the menu's link below. */}
+          <a
+            href="#site-search"
+            className="icon-button search-link-without-script"
+            aria-label="Search the shop"
+          >
+            <SearchIcon />
+          </a>
           <button
             ref={panels.searchButtonRef}
             type="button"
-            className="icon-button"
+            className="icon-button search-button"
             aria-label="Search the shop"
             aria-expanded={searchOpen}
             aria-controls="site-search"
