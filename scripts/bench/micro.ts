@@ -1,4 +1,4 @@
-// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs] [--profile]`: the API's hot paths
+// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs] [--profile [--callers=text]]`: the API's hot paths
 // timed in one process through `app.handle` (no sockets, no load generator), with a real database in a
 // temporary folder and the built-in stand-ins. Sixteen requests are kept in flight, as the load test's 16
 // connections do. For comparing one change with the next on the same machine, not for the targets.
@@ -87,6 +87,7 @@ if (args.includes('--trace')) {
  * it (total). Sampling slows the code it samples: read the shares, not the rates.
  */
 const profiling = args.includes('--profile')
+const callersOf = args.find((arg) => arg.startsWith('--callers='))?.slice(10)
 
 function printProfile(label: string, result: SamplingProfile): void {
   const self = new Map<string, number>()
@@ -116,6 +117,24 @@ function printProfile(label: string, result: SamplingProfile): void {
   }
   top(self, 'self')
   top(total, 'total')
+  if (!callersOf) return
+  // --callers=<text>: for the samples inside a function whose name or file holds <text>, the shop's own
+  // function (api/, db/) nearest above it: which of the shop's calls lead there.
+  const callers = new Map<string, number>()
+  for (const { frames } of traces) {
+    const inside = frames.findIndex((frame) =>
+      `${frame.name} ${files.get(frame.sourceID) ?? ''}`.includes(callersOf),
+    )
+    if (inside < 0) continue
+    const caller = frames
+      .slice(inside + 1)
+      .find((frame) => /^(api|db)\//.test(files.get(frame.sourceID) ?? ''))
+    const key = caller
+      ? `${caller.name || '(anonymous)'} ${files.get(caller.sourceID)}:${caller.line}`
+      : '(none)'
+    callers.set(key, (callers.get(key) ?? 0) + 1)
+  }
+  top(callers, `callers of ${callersOf}`)
 }
 
 let client = 0
