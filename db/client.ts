@@ -1,9 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { type Client, createClient } from '@libsql/client'
+import type { Client } from '@libsql/client'
 import { sql } from 'drizzle-orm'
-import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
+// The sqlite3 entry of drizzle's libSQL driver, and the client for a libSQL server imported only when the
+// URL names one: a server on a `file:` database never loads the remote client (about 50 modules).
+import { drizzle } from 'drizzle-orm/libsql/sqlite3'
 import { BACKSTOP_PAGES, startBackgroundCheckpoints } from './checkpoints'
 import { createFileClient } from './connection-pool'
 import * as schema from './schema'
@@ -60,7 +62,7 @@ export async function openDatabase(
   const client: Client =
     local && path !== ':memory:'
       ? createFileClient(path, { timeout, keptStatements: options.keptStatements })
-      : createClient({ url, authToken, timeout })
+      : (await import('@libsql/client')).createClient({ url, authToken, timeout })
   if (local) {
     await client.execute('PRAGMA journal_mode = WAL')
     // With WAL, NORMAL keeps the database consistent after a crash; only the last commits before a power
