@@ -77,28 +77,43 @@ const MAX_MEMORY_CLIENTS = 100_000
  * allowance is used.
  *
  * A fixed window needs only the current window's counts, so each limit keeps one table per window and
- * starts a new one when its window turns: nothing is swept. The tables are typed arrays, not Maps of
- * strings: under a load from many addresses they are full, and the collector would walk a Map on every
- * collection (api/lib/client-counts.ts).
+ * starts a new one when its window turns. The tables are typed arrays, not Maps of strings: under a load
+ * from many addresses they are full, and the collector would walk a Map on every collection
+ * (api/lib/client-counts.ts). A full table is about 4 MB, so when any limit's window turns, the tables of
+ * other limits whose windows have ended go too: a flood on one call does not stay in memory until that
+ * call is used again.
  */
 export function createMemoryRateCounter(clock: Clock) {
   /** By limit name (limits with the same name share one allowance): its window and the counts in it. */
   const windows = new Map<string, LimitWindow>()
 
-  return async function hit(key: string, limit: Limit): Promise<void> {
+  function dropEnded(now: number): void {
+    for (const [name, window] of windows) if (window.windowEnd <= now) windows.delete(name)
+  }
+
+  async function hit(key: string, limit: Limit): Promise<void> {
     const now = clock.now().getTime()
     const windowStart = now - (now % limit.windowMs)
     let window = windows.get(limit.name)
     if (window?.windowStart !== windowStart) {
-      window = { windowStart, counts: new ClientCounts(MAX_MEMORY_CLIENTS) }
+      dropEnded(now)
+      window = {
+        windowStart,
+        windowEnd: windowStart + limit.windowMs,
+        counts: new ClientCounts(MAX_MEMORY_CLIENTS),
+      }
       windows.set(limit.name, window)
     }
     if (window.counts.increment(key) > limit.max) refuse(limit, windowStart, now)
   }
+  /** How many limits hold a table now (tests/unit/plugins/memory-rate-counter.test.ts). */
+  hit.tablesHeld = () => windows.size
+  return hit
 }
 
 interface LimitWindow {
   windowStart: number
+  windowEnd: number
   counts: ClientCounts
 }
 

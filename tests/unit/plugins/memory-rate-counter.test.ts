@@ -47,6 +47,29 @@ describe('the in-memory rate counter', () => {
     await expect(hit('10.0.0.1', otherName)).rejects.toThrow()
   })
 
+  test("when a window turns, other limits' ended windows are dropped with their counts", async () => {
+    const clock = fixedClock(new Date('2026-11-23T12:00:00Z'))
+    const hit = createMemoryRateCounter(clock)
+    const hourly = { ...LIMIT, name: 'newsletter', windowMs: 3_600_000 }
+    const other = { ...LIMIT, name: 'checkout' }
+    for (let i = 0; i < 3; i++) await hit('10.0.0.1', other)
+    await hit('10.0.0.1', hourly)
+    await hit('10.0.0.1', LIMIT)
+    expect(hit.tablesHeld()).toBe(3)
+    clock.advance(30_000)
+    await hit('10.0.0.2', LIMIT)
+    expect(hit.tablesHeld()).toBe(3)
+    // The minute is over: the first request of the new one drops the ended minute of 'checkout', while
+    // the hour that is still running keeps its counts.
+    clock.advance(30_000)
+    await hit('10.0.0.1', LIMIT)
+    expect(hit.tablesHeld()).toBe(2)
+    for (let i = 0; i < 3; i++) await hit('10.0.0.1', other)
+    await expect(hit('10.0.0.1', other)).rejects.toThrow()
+    for (let i = 0; i < 2; i++) await hit('10.0.0.1', hourly)
+    await expect(hit('10.0.0.1', hourly)).rejects.toThrow()
+  })
+
   test('a limit of zero refuses the first request', async () => {
     const hit = createMemoryRateCounter(fixedClock(new Date('2026-11-23T12:00:00Z')))
     await expect(hit('10.0.0.1', { ...LIMIT, max: 0 })).rejects.toThrow('Too many rate requests.')
