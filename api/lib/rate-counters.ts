@@ -146,8 +146,8 @@ export function createRateCounter(db: Database, clock: Clock) {
 export type RateCounter = (key: string, limit: Limit) => Promise<void>
 
 /**
- * Removes the database counters kept for these keys (an account's e-mail and id) under every limit's name,
- * for an account deletion's batch; unexecuted. Buckets are `name:key`, so a key matches only whole.
+ * Removes the database counters kept for these keys (an account's id) under every limit's name, for an
+ * account deletion's batch; unexecuted. Buckets are `name:key`, so a key matches only whole.
  */
 export function forgetRateCountsQuery(db: Database, keys: readonly string[]): BatchItem<'sqlite'> {
   const matches = keys.map((key) => sql`substr(${rateLimits.bucket}, -(length(${key}) + 1)) = ${`:${key}`}`)

@@ -103,6 +103,23 @@ export function createAuthService(deps: {
     return { user, session, token }
   }
 
+  /**
+   * A password sign-in's session, kept only if the account's password is still the one it was given for.
+   * It may have been replaced while the session was made (a reset, `staff add`, Google taking over an
+   * unproved account), just after every session of the account was ended: this one must not outlive them
+   * either, so it is ended and `refusal` thrown.
+   */
+  async function keptIfPasswordStands(
+    user: UserRecord,
+    signedIn: SignedIn,
+    refusal: Error,
+  ): Promise<SignedIn> {
+    const now = await accounts.findById(user.id)
+    if (now?.passwordHash === user.passwordHash) return signedIn
+    await sessions.invalidate(signedIn.token)
+    throw refusal
+  }
+
   /** A new reset link for the account (one live link per account: an earlier one is retired). */
   async function issueResetLink(userId: string): Promise<string> {
     const token = generateToken()
@@ -160,7 +177,8 @@ export function createAuthService(deps: {
       if (!user) throw conflict(MESSAGES.emailTaken)
       // Signed in at once (docs/product.md#sign-in); the address is proved later, by the link this queues.
       await verification.request(user.id)
-      return signInAs(user, 'password')
+      // The owner of the address may have taken the new account over meanwhile (Google, `staff add`).
+      return keptIfPasswordStands(user, await signInAs(user, 'password'), conflict(MESSAGES.emailTaken))
     },
 
     /** Password sign-in from `address` (the client's), counted against the brute-force limit. */
@@ -184,16 +202,11 @@ export function createAuthService(deps: {
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
       await attempt.succeeded()
-      const signedIn = await signInAs(user, 'password')
-      // The password may have been replaced while it was being checked (a reset, `staff add`, Google taking
-      // over an unproved account), just after every session of the account was ended: this one must not
-      // outlive it either.
-      const now = await accounts.findById(user.id)
-      if (now?.passwordHash !== user.passwordHash) {
-        await sessions.invalidate(signedIn.token)
-        throw unauthenticated(MESSAGES.wrongCredentials)
-      }
-      return signedIn
+      return keptIfPasswordStands(
+        user,
+        await signInAs(user, 'password'),
+        unauthenticated(MESSAGES.wrongCredentials),
+      )
     },
 
     signOut: (token: string | null) => sessions.invalidate(token),

@@ -164,7 +164,10 @@ export function createPrivacyService(deps: {
         ...deps.discounts.forgetCustomerQueries(user.id),
         deps.newsletter.removeQuery(user.email),
         deps.jobs.forgetEmailQuery(user.email),
-        forgetRateCountsQuery(db, [user.email, user.id]),
+        // Only the account's own counters: those counted by its e-mail protect the inbox (sign-ups, reset
+        // and verification links asked for it) and stay until swept, or a sign-up and deletion in a loop
+        // would mail one inbox without limit (docs/decisions/018-account-data.md).
+        forgetRateCountsQuery(db, [user.id]),
         ...deps.auth.forgetAccountQueries(user),
         // Last, once nothing points at the row any more.
         deps.accounts.deleteQuery(user.id),

@@ -173,6 +173,34 @@ describe('flooding sign-ups (docs/decisions/020)', () => {
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)])
   })
 
+  test('signing up and deleting the account in a loop: still 5 sign-ups for the inbox, then 429', async () => {
+    const inbox = uniqueEmail('loop')
+    attacks.tried(8)
+    const statuses: number[] = []
+    for (let round = 0; round < 8; round++) {
+      const from = uniqueAddress()
+      const res = await shop.call(
+        'POST',
+        '/auth/register',
+        { firstName: 'Loop', lastName: 'Er', email: inbox, password: PASSWORD },
+        from,
+      )
+      statuses.push(res.status)
+      if (res.status !== 200) continue
+      const deleted = await shop.call(
+        'DELETE',
+        '/api/user',
+        { password: PASSWORD },
+        {
+          ...from,
+          cookie: cookieHeader(res),
+        },
+      )
+      expect(deleted.status).toBe(204)
+    }
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(3).fill(429)])
+  })
+
   test('one address sending sign-ups in a burst of 40 at once: at most 30 are let through the limit', async () => {
     attacks.tried(40)
     const address = { 'x-forwarded-for': '192.0.2.40' }

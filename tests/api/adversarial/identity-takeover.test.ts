@@ -109,6 +109,49 @@ function holdPasswordChecks() {
   }
 }
 
+/**
+ * Holds every job queued until `release()` (a sign-up queues its verification e-mail between making the
+ * account and its session); `queueing` settles once one has begun.
+ */
+function holdJobsQueued() {
+  const jobs = shop.services.jobs as { enqueue: (...args: unknown[]) => Promise<unknown> }
+  const original = jobs.enqueue
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let entered: () => void = () => {}
+  const queueing = new Promise<void>((resolve) => {
+    entered = resolve
+  })
+  jobs.enqueue = async (...args) => {
+    entered()
+    await held
+    return original(...args)
+  }
+  return { queueing, release, restore: () => (jobs.enqueue = original) }
+}
+
+/** A squatter's sign-up for `email`, held after its account is made and before its session. */
+async function signUpHeldBeforeItsSession(email: string) {
+  const hold = holdJobsQueued()
+  let inFlight: Promise<Response>
+  try {
+    inFlight = shop.call(
+      'POST',
+      '/auth/register',
+      { firstName: 'Sq', lastName: 'Uatter', email, password: 'the-squatters-password' },
+      uniqueAddress(),
+    )
+    await hold.queueing
+  } finally {
+    hold.restore()
+  }
+  const [row] = await shop.deps.db.select().from(users).where(eq(users.email, email))
+  if (!row) throw new Error('the held sign-up made no account')
+  return { userId: row.id, inFlight, release: hold.release }
+}
+
 const STAFF_PASSWORD = 'the-owners-staff-password'
 
 describe('staff by squatting', () => {
@@ -176,9 +219,34 @@ describe('staff by squatting', () => {
     expect(setCookies(late).get('session')).toBeUndefined()
     expect(await sessionCount(squatter.id)).toBe(0)
   })
+
+  test("a squatter's sign-up in flight while the owner runs `staff add` gets no session", async () => {
+    const email = uniqueEmail('staff-race')
+    const squatter = await signUpHeldBeforeItsSession(email)
+    await shop.services.staff.add(email, async () => STAFF_PASSWORD)
+    squatter.release()
+    attacks.tried()
+    const late = await squatter.inFlight
+    expect(late.status).toBe(409)
+    expect(setCookies(late).get('session')).toBeUndefined()
+    expect(await sessionCount(squatter.userId)).toBe(0)
+  })
 })
 
 describe('account pre-hijacking through Google', () => {
+  test("a squatter's sign-up in flight while the owner comes in gets no session", async () => {
+    const email = uniqueEmail('google-race')
+    const squatter = await signUpHeldBeforeItsSession(email)
+    await ownerSignsInWithGoogle(email)
+    squatter.release()
+    attacks.tried()
+    const late = await squatter.inFlight
+    expect(late.status).toBe(409)
+    expect(setCookies(late).get('session')).toBeUndefined()
+    // The owner's own session from Google, and no other.
+    expect(await sessionCount(squatter.userId)).toBe(1)
+  })
+
   test('a squatter signed in in three browsers keeps none of them, nor the password, once the owner comes', async () => {
     const squatter = await signUp(shop)
     const browsers = [squatter.cookie]
