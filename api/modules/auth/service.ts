@@ -18,7 +18,14 @@ import { conflict, forbidden, invalid, unauthenticated, unavailable } from '../.
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
 import { googleAccountEmail, passwordResetEmail, staffPasswordEmail } from './email'
-import { createSessionStore, generateToken, hashToken, isTokenShaped, type Session } from './sessions'
+import {
+  createSessionStore,
+  generateToken,
+  hashToken,
+  isTokenShaped,
+  type Session,
+  type SessionStore,
+} from './sessions'
 import { createSignInLimit } from './sign-in-limit'
 import { createEmailVerification, VERIFICATION_JOB } from './verification'
 
@@ -71,6 +78,24 @@ function emailPayload(payload: unknown): string {
 }
 
 /**
+ * A password sign-in's session, kept only if the account's password is still the one it was given for.
+ * It may have been replaced while the session was made (a reset, `staff add`, Google taking over an
+ * unproved account), just after every session of the account was ended: this one must not outlive them
+ * either, so it is ended and `refusal` thrown.
+ */
+async function keptIfPasswordStands(
+  { accounts, sessions }: { accounts: AccountService; sessions: SessionStore },
+  user: UserRecord,
+  signedIn: SignedIn,
+  refusal: Error,
+): Promise<SignedIn> {
+  const now = await accounts.findById(user.id)
+  if (now?.passwordHash === user.passwordHash) return signedIn
+  await sessions.invalidate(signedIn.token)
+  throw refusal
+}
+
+/**
  * Who is signed in, and how they got there: password sign-up and sign-in (with the brute-force limit),
  * Google sign-in, sessions, and password reset links. Accounts themselves live in the account module.
  */
@@ -101,23 +126,6 @@ export function createAuthService(deps: {
     // Now and then, on a sign-in, clear out sessions that ran out long ago.
     if (Math.random() < 0.01) await sessions.sweepExpired()
     return { user, session, token }
-  }
-
-  /**
-   * A password sign-in's session, kept only if the account's password is still the one it was given for.
-   * It may have been replaced while the session was made (a reset, `staff add`, Google taking over an
-   * unproved account), just after every session of the account was ended: this one must not outlive them
-   * either, so it is ended and `refusal` thrown.
-   */
-  async function keptIfPasswordStands(
-    user: UserRecord,
-    signedIn: SignedIn,
-    refusal: Error,
-  ): Promise<SignedIn> {
-    const now = await accounts.findById(user.id)
-    if (now?.passwordHash === user.passwordHash) return signedIn
-    await sessions.invalidate(signedIn.token)
-    throw refusal
   }
 
   /** A new reset link for the account (one live link per account: an earlier one is retired). */
@@ -178,7 +186,12 @@ export function createAuthService(deps: {
       // Signed in at once (docs/product.md#sign-in); the address is proved later, by the link this queues.
       await verification.request(user.id)
       // The owner of the address may have taken the new account over meanwhile (Google, `staff add`).
-      return keptIfPasswordStands(user, await signInAs(user, 'password'), conflict(MESSAGES.emailTaken))
+      return keptIfPasswordStands(
+        { accounts, sessions },
+        user,
+        await signInAs(user, 'password'),
+        conflict(MESSAGES.emailTaken),
+      )
     },
 
     /** Password sign-in from `address` (the client's), counted against the brute-force limit. */
@@ -203,6 +216,7 @@ export function createAuthService(deps: {
       }
       await attempt.succeeded()
       return keptIfPasswordStands(
+        { accounts, sessions },
         user,
         await signInAs(user, 'password'),
         unauthenticated(MESSAGES.wrongCredentials),
