@@ -7,9 +7,10 @@ import type { Database } from '../../../db/client'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import type { PaymentProvider } from '../../adapters/types'
 import { log } from '../../lib/log'
-import type { Statement } from '../../lib/statements'
+import { runTogether, type Statement } from '../../lib/statements'
 import type { DiscountService } from '../discounts/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
+import type { StockService } from '../stock/service'
 import { CHECKOUT_JOBS, type CheckoutRecord } from './model'
 import type { CheckoutSessions } from './sessions'
 
@@ -37,11 +38,12 @@ export interface FirstOrderExpiryDeps {
   payments: PaymentProvider
   discounts: DiscountService
   jobs: JobQueue
-  sessions: Pick<CheckoutSessions, 'markStatus'>
+  stock: Pick<StockService, 'releaseStatement'>
+  sessions: Pick<CheckoutSessions, 'statusStatement'>
 }
 
 export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
-  const { db, discounts } = deps
+  const { db, discounts, stock } = deps
   const expiry = {
     /**
      * For the transaction that makes a paid order: the job that ends the customer's other open sessions
@@ -65,7 +67,11 @@ export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
       const keys = await discounts.openFirstOrderReservations(customer)
       if (keys.length === 0) return 0
       const open = await db
-        .select({ id: checkoutSessions.id, reservationKey: checkoutSessions.discountReservationKey })
+        .select({
+          id: checkoutSessions.id,
+          discountKey: checkoutSessions.discountReservationKey,
+          unitsKey: checkoutSessions.stockReservationKey,
+        })
         .from(checkoutSessions)
         .where(
           and(
@@ -77,8 +83,13 @@ export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
       let expired = 0
       for (const session of open) {
         if ((await deps.payments.expireSession(session.id)) !== 'expired') continue
-        await deps.sessions.markStatus(session.id, 'expired', ['open', 'payment_pending'])
-        if (session.reservationKey) await discounts.release(session.reservationKey)
+        // Ended as an expiry event ends a session (fulfilment's sessionEnded), in one transaction: its
+        // discount use and its units go back now, not when the provider's own event comes.
+        await runTogether(db, [
+          deps.sessions.statusStatement(session.id, 'expired', ['open', 'payment_pending']),
+          ...(session.discountKey ? [discounts.releaseStatement(session.discountKey)] : []),
+          ...(session.unitsKey ? [stock.releaseStatement(session.unitsKey)] : []),
+        ])
         expired += 1
       }
       if (expired > 0) log.info('first-order sessions expired after a paid order', { sessions: expired })

@@ -7,6 +7,7 @@ import { checkoutSessions } from '../../../db/schema/checkout'
 import { discountCodes } from '../../../db/schema/discounts'
 import { orders } from '../../../db/schema/orders'
 import { staffMember } from '../dashboard/helpers'
+import { reservationsOf } from '../stock/helpers'
 import { signUp, uniqueAddress } from '../support/accounts'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { getRates, HOME, type Items, payDemo, rateFor, sessionBody } from './helpers'
@@ -81,6 +82,24 @@ describe('a second paid order never carries the first-order price unnoticed', ()
     const [session] = await shop.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, crew))
     expect(session?.status).toBe('expired')
     expect(await orderOf(crew)).toBeUndefined()
+  })
+
+  test('the CREW10 session it ends gives its units back then, not when the provider reports it expired', async () => {
+    await shop.services.stock.setLevels(4, { stock: 2 })
+    const email = 'cal.units@example.com'
+    const units: Items = [{ id: 4, quantity: 2 }]
+    const openFor = async (buyer: string, code: string | null) => {
+      const rate = rateFor(await getRates(shop, units, HOME), 'USPS Ground Advantage')
+      const body = sessionBody(units, rate, { customer_email: buyer, discount_code: code })
+      return shop.call('POST', '/api/create-checkout-session', body, uniqueAddress())
+    }
+    expect((await openFor(email, 'CREW10')).status).toBe(200)
+    expect((await reservationsOf(shop, 4, '')).reserved?.units).toBe(2)
+    expect((await openFor('someone.else@example.com', null)).status).toBe(409)
+    expect((await payDemo(shop, await opened(email, null))).status).toBe(200)
+    await shop.runDueJobs()
+    expect((await reservationsOf(shop, 4, '')).reserved).toBeUndefined()
+    expect((await openFor('someone.else@example.com', null)).status).toBe(200)
   })
 
   test('paid before it could be expired: the order is made (money was taken) and flagged for staff', async () => {
