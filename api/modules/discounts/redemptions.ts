@@ -44,10 +44,12 @@ function forgetCustomerStatements({ db, clock }: RedemptionsDeps, userId: string
 }
 
 /**
- * SQL, for the transaction that makes a paid order: why this payment broke a per-customer rule of `code`,
- * or NULL. Checked for every customer, by customer key and by account, and answered to staff only (the
- * order's warning): a first-order code when `earlierOrder` (SQL: the number of this customer's order paid
- * before, or NULL) is not NULL; a code with uses per customer that this customer had used up.
+ * SQL, for the transaction that makes a paid order: why this payment broke a rule of `code`, or NULL.
+ * Checked for every customer, by customer key and by account, and answered to staff only (the order's
+ * warning): a first-order code when `earlierOrder` (SQL: the number of this customer's order paid before,
+ * or NULL) is not NULL; a code with uses per customer that this customer had used up; a code whose uses in
+ * all were used up by other orders, which a payment after its reservation ran out can find (a bank debit
+ * clears days after the session's 25 hours).
  */
 function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, earlierOrder: SQL): SQL {
   const customer = customerOf({ subtotalCents: 0, ...paying })
@@ -55,11 +57,16 @@ function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, e
   const usedBefore = sql`(select count(*) from ${discountRedemptions}
     where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
       and ${discountRedemptions.orderRef} is not ${orderRef} and ${sameCustomer(customer)})`
+  const usedByOthers = sql`(select count(*) from ${discountRedemptions}
+    where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
+      and ${discountRedemptions.orderRef} is not ${orderRef})`
   return sql`(select case
       when c.first_order_only and ${earlierOrder} is not null
         then printf('%s is for a first order only: this customer''s order %s was paid first.', c.code, ${earlierOrder})
       when c.max_per_customer is not null and ${usedBefore} >= c.max_per_customer
         then printf('%s allows %d use(s) per customer: this customer had used them already.', c.code, c.max_per_customer)
+      when c.max_redemptions is not null and ${usedByOthers} >= c.max_redemptions
+        then printf('%s allows %d use(s) in all: other orders had used them before this payment came.', c.code, c.max_redemptions)
     end
     from ${discountCodes} c where c.code = ${code})`
 }

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
 import { checkoutSessions } from '../../../db/schema/checkout'
-import { discountRedemptions } from '../../../db/schema/discounts'
+import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
 import { jobs } from '../../../db/schema/jobs'
 import { orderLines, orders } from '../../../db/schema/orders'
 import { webhookEvents } from '../../../db/schema/webhooks'
@@ -334,6 +334,46 @@ describe('orders from paid sessions', () => {
       SECRET,
     )
     expect(await ordersFor(sessionId)).toHaveLength(1)
+  })
+
+  test("a delayed payment that clears after its code's last use went to another order: marked for staff", async () => {
+    await shop.deps.db
+      .insert(discountCodes)
+      .values({ code: 'ONCE7', type: 'fixed', amount: 700, maxRedemptions: 1, createdAt: shop.clock.now() })
+    const items: Items = [{ id: 1, quantity: 3 }]
+    const withCode = async (email: string) => {
+      const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+      return (await createSession(shop, items, rate, { customer_email: email, discount_code: 'ONCE7' }))
+        .sessionId
+    }
+    const slow = await withCode('bank.debit@example.com')
+    const unpaid = stripe.complete(slow, 'unpaid')
+    await postWebhook(shop, stripe.event('checkout.session.completed', unpaid, 'evt_once_1'), SECRET)
+    // The debit takes days; the session's use of the code runs out after 25 hours and another order takes it.
+    shop.clock.advance(26 * 60 * 60 * 1000)
+    await shop.sweep()
+    const quick = await withCode('card@example.com')
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', stripe.complete(quick), 'evt_once_2'),
+      SECRET,
+    )
+    shop.clock.advance(24 * 60 * 60 * 1000)
+    const cleared = stripe.complete(slow, 'paid')
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.async_payment_succeeded', cleared, 'evt_once_3'),
+      SECRET,
+    )
+
+    const [first] = await ordersFor(quick)
+    const [late] = await ordersFor(slow)
+    expect(first?.discountWarning).toBeNull()
+    // The money was taken, so the order stands; staff are told the code's limit was passed.
+    expect(late?.discountCode).toBe('ONCE7')
+    expect(late?.discountWarning).toBe(
+      'ONCE7 allows 1 use(s) in all: other orders had used them before this payment came.',
+    )
   })
 
   test('a failed delayed payment or an expired session makes no order', async () => {
