@@ -84,56 +84,53 @@ async function sessionCount(userId: string): Promise<number> {
   return (await shop.deps.db.select().from(sessions).where(eq(sessions.userId, userId))).length
 }
 
-/** Holds every password check until `release()`; `checking` settles once one has begun. */
-function holdPasswordChecks() {
-  const original = Bun.password.verify
+/**
+ * Holds every call of `owner[method]` until `release()`; `entered` settles once one has begun. Password
+ * checks (`Bun.password.verify`) stand between a sign-in's lookup and its session; queued jobs
+ * (`jobs.enqueue`: the verification e-mail) between a sign-up's account and its session.
+ */
+function holdCalls<Key extends string>(
+  owner: Record<Key, (...args: never[]) => Promise<unknown>>,
+  method: Key,
+) {
+  const original = owner[method]
   let release: () => void = () => {}
   const held = new Promise<void>((resolve) => {
     release = resolve
   })
-  let entered: () => void = () => {}
-  const checking = new Promise<void>((resolve) => {
-    entered = resolve
+  let begun: () => void = () => {}
+  const entered = new Promise<void>((resolve) => {
+    begun = resolve
   })
-  ;(Bun.password as { verify: typeof original }).verify = async (...args) => {
-    entered()
+  owner[method] = (async (...args: never[]) => {
+    begun()
     await held
     return original(...args)
-  }
+  }) as typeof original
   return {
-    checking,
+    entered,
     release,
     restore: () => {
-      ;(Bun.password as { verify: typeof original }).verify = original
+      owner[method] = original
     },
   }
 }
 
-/**
- * Holds every job queued until `release()` (a sign-up queues its verification e-mail between making the
- * account and its session); `queueing` settles once one has begun.
- */
-function holdJobsQueued() {
-  const jobs = shop.services.jobs as { enqueue: (...args: unknown[]) => Promise<unknown> }
-  const original = jobs.enqueue
-  let release: () => void = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  let entered: () => void = () => {}
-  const queueing = new Promise<void>((resolve) => {
-    entered = resolve
-  })
-  jobs.enqueue = async (...args) => {
-    entered()
-    await held
-    return original(...args)
-  }
-  return { queueing, release, restore: () => (jobs.enqueue = original) }
-}
+const holdPasswordChecks = () =>
+  holdCalls(Bun.password as unknown as Record<'verify', (...args: never[]) => Promise<unknown>>, 'verify')
 
-/** A squatter's sign-up for `email`, held after its account is made and before its session. */
-async function signUpHeldBeforeItsSession(email: string) {
+const holdJobsQueued = () =>
+  holdCalls(
+    shop.services.jobs as unknown as Record<'enqueue', (...args: never[]) => Promise<unknown>>,
+    'enqueue',
+  )
+
+/**
+ * A squatter's sign-up held after its account is made and before its session, while `ownerComesIn` takes
+ * the address over: it is answered 409 and sets no session cookie. Answers the account's id.
+ */
+async function signUpRacing(ownerComesIn: (email: string) => Promise<unknown>): Promise<string> {
+  const email = uniqueEmail('race')
   const hold = holdJobsQueued()
   let inFlight: Promise<Response>
   try {
@@ -143,13 +140,19 @@ async function signUpHeldBeforeItsSession(email: string) {
       { firstName: 'Sq', lastName: 'Uatter', email, password: 'the-squatters-password' },
       uniqueAddress(),
     )
-    await hold.queueing
+    await hold.entered
   } finally {
     hold.restore()
   }
   const [row] = await shop.deps.db.select().from(users).where(eq(users.email, email))
   if (!row) throw new Error('the held sign-up made no account')
-  return { userId: row.id, inFlight, release: hold.release }
+  await ownerComesIn(email)
+  hold.release()
+  attacks.tried()
+  const late = await inFlight
+  expect(late.status).toBe(409)
+  expect(setCookies(late).get('session')).toBeUndefined()
+  return row.id
 }
 
 const STAFF_PASSWORD = 'the-owners-staff-password'
@@ -207,7 +210,7 @@ describe('staff by squatting', () => {
     let inFlight: Promise<Response>
     try {
       inFlight = signIn(shop, squatter.email, squatter.password, uniqueAddress())
-      await hold.checking
+      await hold.entered
     } finally {
       hold.restore()
     }
@@ -221,30 +224,16 @@ describe('staff by squatting', () => {
   })
 
   test("a squatter's sign-up in flight while the owner runs `staff add` gets no session", async () => {
-    const email = uniqueEmail('staff-race')
-    const squatter = await signUpHeldBeforeItsSession(email)
-    await shop.services.staff.add(email, async () => STAFF_PASSWORD)
-    squatter.release()
-    attacks.tried()
-    const late = await squatter.inFlight
-    expect(late.status).toBe(409)
-    expect(setCookies(late).get('session')).toBeUndefined()
-    expect(await sessionCount(squatter.userId)).toBe(0)
+    const squatter = await signUpRacing((email) => shop.services.staff.add(email, async () => STAFF_PASSWORD))
+    expect(await sessionCount(squatter)).toBe(0)
   })
 })
 
 describe('account pre-hijacking through Google', () => {
   test("a squatter's sign-up in flight while the owner comes in gets no session", async () => {
-    const email = uniqueEmail('google-race')
-    const squatter = await signUpHeldBeforeItsSession(email)
-    await ownerSignsInWithGoogle(email)
-    squatter.release()
-    attacks.tried()
-    const late = await squatter.inFlight
-    expect(late.status).toBe(409)
-    expect(setCookies(late).get('session')).toBeUndefined()
+    const squatter = await signUpRacing(ownerSignsInWithGoogle)
     // The owner's own session from Google, and no other.
-    expect(await sessionCount(squatter.userId)).toBe(1)
+    expect(await sessionCount(squatter)).toBe(1)
   })
 
   test('a squatter signed in in three browsers keeps none of them, nor the password, once the owner comes', async () => {
@@ -282,7 +271,7 @@ describe('account pre-hijacking through Google', () => {
     let inFlight: Promise<Response>
     try {
       inFlight = signIn(shop, squatter.email, squatter.password, uniqueAddress())
-      await hold.checking
+      await hold.entered
     } finally {
       hold.restore()
     }
