@@ -11,7 +11,7 @@ import { runTogether, type Statement } from '../../lib/statements'
 import type { DiscountService } from '../discounts/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
 import type { StockService } from '../stock/service'
-import { CHECKOUT_JOBS, type CheckoutRecord } from './model'
+import { CHECKOUT_JOBS, type CheckoutRecord, type UnpaidEnd } from './model'
 import type { CheckoutSessions } from './sessions'
 
 /** Whose other first-order sessions a paid session ends. */
@@ -42,8 +42,29 @@ export interface FirstOrderExpiryDeps {
   sessions: Pick<CheckoutSessions, 'statusStatement'>
 }
 
+/** A session's reservations: its code's use and its units, by their keys. */
+type HeldBy = Pick<CheckoutRecord, 'id' | 'discountReservationKey' | 'stockReservationKey'>
+
+/**
+ * The statements that end a session that can no longer be paid (it expired, or its delayed payment failed),
+ * for one transaction: its status, unless it is complete already (events may come in any order), and its
+ * code's use and its units given back.
+ */
+export function unpaidEndStatements(
+  deps: Pick<FirstOrderExpiryDeps, 'discounts' | 'stock' | 'sessions'>,
+  session: HeldBy,
+  end: UnpaidEnd,
+): Statement[] {
+  const { discountReservationKey: discountKey, stockReservationKey: unitsKey } = session
+  return [
+    deps.sessions.statusStatement(session.id, end, ['open', 'payment_pending']),
+    ...(discountKey ? [deps.discounts.releaseStatement(discountKey)] : []),
+    ...(unitsKey ? [deps.stock.releaseStatement(unitsKey)] : []),
+  ]
+}
+
 export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
-  const { db, discounts, stock } = deps
+  const { db, discounts } = deps
   const expiry = {
     /**
      * For the transaction that makes a paid order: the job that ends the customer's other open sessions
@@ -69,8 +90,8 @@ export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
       const open = await db
         .select({
           id: checkoutSessions.id,
-          discountKey: checkoutSessions.discountReservationKey,
-          unitsKey: checkoutSessions.stockReservationKey,
+          discountReservationKey: checkoutSessions.discountReservationKey,
+          stockReservationKey: checkoutSessions.stockReservationKey,
         })
         .from(checkoutSessions)
         .where(
@@ -83,13 +104,8 @@ export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
       let expired = 0
       for (const session of open) {
         if ((await deps.payments.expireSession(session.id)) !== 'expired') continue
-        // Ended as an expiry event ends a session (fulfilment's sessionEnded), in one transaction: its
-        // discount use and its units go back now, not when the provider's own event comes.
-        await runTogether(db, [
-          deps.sessions.statusStatement(session.id, 'expired', ['open', 'payment_pending']),
-          ...(session.discountKey ? [discounts.releaseStatement(session.discountKey)] : []),
-          ...(session.unitsKey ? [stock.releaseStatement(session.unitsKey)] : []),
-        ])
+        // Ended as the provider's expiry event would end it, now: its code's use and its units go back.
+        await runTogether(db, unpaidEndStatements(deps, session, 'expired'))
         expired += 1
       }
       if (expired > 0) log.info('first-order sessions expired after a paid order', { sessions: expired })

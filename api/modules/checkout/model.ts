@@ -4,6 +4,9 @@ import type { ShippingAddress } from '../../adapters/types'
 import type { ChargedLine } from '../orders/model'
 
 /** A checkout session as stored: everything the order will be built from. */
+/** A checkout session's end without payment. */
+export type UnpaidEnd = 'expired' | 'payment_failed'
+
 export interface CheckoutRecord {
   id: string
   provider: 'stripe' | 'demo'

@@ -30,11 +30,11 @@ import type { ChargedLine } from '../orders/model'
 import { normalizeAddress } from '../shipping/address'
 import type { Quote, ShippingService } from '../shipping/service'
 import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
-import { createFirstOrderExpiry } from './first-order'
-import { RESERVATION_LIFETIME_MS } from './model'
+import { createFirstOrderExpiry, unpaidEndStatements } from './first-order'
+import { RESERVATION_LIFETIME_MS, type UnpaidEnd } from './model'
 import { createCheckoutSessions } from './sessions'
 
-export { CHECKOUT_JOBS, type CheckoutRecord, isSessionId } from './model'
+export { CHECKOUT_JOBS, type CheckoutRecord, isSessionId, type UnpaidEnd } from './model'
 
 export const MIN_TOTAL_MESSAGE =
   'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.'
@@ -380,6 +380,9 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     },
     ...sessions,
     ...createFirstOrderExpiry({ ...deps, sessions }),
+    /** unpaidEndStatements (first-order.ts), for the payment events that end a session. */
+    unpaidEndStatements: (session: Parameters<typeof unpaidEndStatements>[1], end: UnpaidEnd) =>
+      unpaidEndStatements({ ...deps, sessions }, session, end),
   }
 }
 

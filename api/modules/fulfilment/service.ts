@@ -17,7 +17,7 @@ import type { ProviderSession } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { log } from '../../lib/log'
 import { commitTogether, runTogether, type Statement } from '../../lib/statements'
-import type { CheckoutRecord, CheckoutService } from '../checkout/service'
+import type { CheckoutRecord, CheckoutService, UnpaidEnd } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { OrderDraft } from '../orders/model'
 import type { OrderPlacement, OrdersService } from '../orders/service'
@@ -30,7 +30,7 @@ export interface FulfilmentDeps extends Omit<RefundFulfilmentDeps, 'orders' | 'd
     CheckoutService,
     | 'record'
     | 'markStatus'
-    | 'statusStatement'
+    | 'unpaidEndStatements'
     | 'markCompleteStatement'
     | 'expireFirstOrderSessionsStatement'
   >
@@ -39,12 +39,9 @@ export interface FulfilmentDeps extends Omit<RefundFulfilmentDeps, 'orders' | 'd
     'placement' | 'discountWarningStatement' | 'stockWarningStatement' | 'earlierOrderNumber'
   > &
     RefundFulfilmentDeps['orders']
-  discounts: Pick<DiscountService, 'redeemStatements' | 'repeatUseWarning' | 'releaseStatement'> &
+  discounts: Pick<DiscountService, 'redeemStatements' | 'repeatUseWarning'> &
     RefundFulfilmentDeps['discounts']
-  stock: Pick<
-    StockService,
-    'linesOf' | 'saleStatements' | 'shortfallWarning' | 'releaseStatement' | 'restockStatements'
-  >
+  stock: Pick<StockService, 'linesOf' | 'saleStatements' | 'shortfallWarning' | 'restockStatements'>
   clock: Clock
 }
 
@@ -65,9 +62,6 @@ export type PaidSessionResult =
   | { kind: 'unknown-session' }
   /** The provider charged something other than what the session asked for: `reason` says what. */
   | { kind: 'not-as-asked'; reason: string }
-
-/** A checkout session's end without payment. */
-export type UnpaidEnd = 'expired' | 'payment_failed'
 
 /** The order a paid checkout session makes: the figures the server stored when it opened the session. */
 function orderDraft(record: CheckoutRecord, session: ProviderSession): OrderDraft {
@@ -175,7 +169,7 @@ async function stockStatements(
 }
 
 export function createFulfilmentService(deps: FulfilmentDeps) {
-  const { db, checkout, orders, discounts, stock } = deps
+  const { db, checkout, orders } = deps
 
   return {
     ...createRefundFulfilment({
@@ -236,13 +230,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     async sessionEnded(sessionId: string, end: UnpaidEnd): Promise<void> {
       const record = await checkout.record(sessionId)
       if (!record) return
-      const key = record.discountReservationKey
-      const units = record.stockReservationKey
-      await runTogether(db, [
-        checkout.statusStatement(sessionId, end, ['open', 'payment_pending']),
-        ...(key ? [discounts.releaseStatement(key)] : []),
-        ...(units ? [stock.releaseStatement(units)] : []),
-      ])
+      await runTogether(db, checkout.unpaidEndStatements(record, end))
     },
   }
 }
