@@ -54,12 +54,12 @@ function forgetCustomerStatements({ db, clock }: RedemptionsDeps, userId: string
 function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, earlierOrder: SQL): SQL {
   const customer = customerOf({ subtotalCents: 0, ...paying })
   if (!customer) throw new Error('a paid order has an e-mail')
-  const usedBefore = sql`(select count(*) from ${discountRedemptions}
+  /** The code's uses redeemed by orders other than this one, of those `whose` picks. */
+  const redeemedElsewhere = (whose: SQL = sql`1`) => sql`(select count(*) from ${discountRedemptions}
     where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
-      and ${discountRedemptions.orderRef} is not ${orderRef} and ${sameCustomer(customer)})`
-  const usedByOthers = sql`(select count(*) from ${discountRedemptions}
-    where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
-      and ${discountRedemptions.orderRef} is not ${orderRef})`
+      and ${discountRedemptions.orderRef} is not ${orderRef} and ${whose})`
+  const usedBefore = redeemedElsewhere(sameCustomer(customer))
+  const usedByOthers = redeemedElsewhere()
   return sql`(select case
       when c.first_order_only and ${earlierOrder} is not null
         then printf('%s is for a first order only: this customer''s order %s was paid first.', c.code, ${earlierOrder})
