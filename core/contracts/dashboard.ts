@@ -179,7 +179,10 @@ export const orderDetailSchema = t.Composite([
 
 export type OrderDetail = typeof orderDetailSchema.static
 
-/** Counted stock: units on the shelf, and how many of them open checkouts leave free. */
+/**
+ * Counted stock: units on the shelf (below 0: units paid orders are owed, the shelf having had too few),
+ * and how many of them open checkouts leave free.
+ */
 export const stockLevelSchema = t.Object({ onHand: wholeNumber(), available: wholeNumber() })
 
 export type StockLevelAnswer = typeof stockLevelSchema.static

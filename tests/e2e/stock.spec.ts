@@ -7,6 +7,8 @@ import { addStaff, serverDatabase, signInToDashboard } from './support/staff'
 
 /** Barrel & Timber (whisker-tamer): scents Barrel & Timber, Fresh Cut Pine, Unscented. */
 const BALM = 2
+/** Alpine Wash (whisker-wash): scents Alpine, Hammered Citrus. */
+const WASH = 3
 
 /** Barrel & Timber's scents as GET /api/catalog answers them now: units available, or null if not counted. */
 async function scentsOnSale(baseURL: string): Promise<Record<string, number | null>> {
@@ -112,6 +114,9 @@ test('staff count a product on the dashboard, are told what is wrong, and stop c
   // A staff account hashes a password in a process of its own: slow on a busy machine.
   test.setTimeout(90_000)
   const staff = `stock.${testInfo.project.name}.${Date.now()}@example.com`
+  // Paid orders found too few of Alpine Wash in Hammered Citrus: its shelf is below 0 (docs/decisions/026).
+  // Not the scent the storefront's tests add (the first, Alpine, never counted here).
+  await setOnHand(WASH, 'Hammered Citrus', -1)
   addStaff(staff)
   await signInToDashboard(page, staff)
 
@@ -141,4 +146,43 @@ test('staff count a product on the dashboard, are told what is wrong, and stop c
   await form.getByRole('button', { name: 'Save stock of The Brush & Comb Duo' }).click()
   await expect(toasts.filter({ hasText: 'The Brush & Comb Duo: not counted.' }).first()).toBeVisible()
   await expect(form.getByText('Not counted', { exact: true })).toBeVisible()
+
+  // A product with scents: the one owed says so; 'Save' sends only the figures staff changed, so a figure
+  // not touched (and sales made since the page loaded) is left alone.
+  const wash = page.locator(`[data-product="${WASH}"] [data-stock-form]`)
+  const owed = wash.getByLabel('Hammered Citrus of Alpine Wash (Hammered Citrus)', { exact: true })
+  await expect(owed).toHaveValue('-1')
+  await expect(wash.getByText('1 owed to paid orders', { exact: true })).toBeVisible()
+  const save = wash.getByRole('button', { name: 'Save stock of Alpine Wash' })
+  await save.click()
+  await expect(toasts.filter({ hasText: 'Nothing To Save' }).first()).toContainText(
+    'No figure of Alpine Wash was changed.',
+  )
+  await owed.fill('4')
+  const sent = page.waitForRequest((request) => request.url().endsWith(`/api/products/${WASH}/stock`))
+  await save.click()
+  expect((await sent).postDataJSON()).toEqual({ variants: { 'Hammered Citrus': 4 } })
+  await expect(toasts.filter({ hasText: 'Stock Updated' }).first()).toContainText(
+    'Alpine Wash (Alpine): not counted. Alpine Wash (Hammered Citrus): 4 on the shelf, 4 free.',
+  )
+  await expect(wash.getByText('4 free', { exact: true })).toBeVisible()
+  await owed.fill('')
+  await save.click()
+  await expect(
+    toasts.filter({ hasText: 'Alpine Wash (Hammered Citrus): not counted.' }).first(),
+  ).toBeVisible()
 })
+
+/** Sets a shelf in the server's database, as paid orders leave it. */
+async function setOnHand(productId: number, variant: string, onHand: number) {
+  const db = await serverDatabase()
+  try {
+    await db.execute({
+      sql: `insert into stock_levels (product_id, variant, on_hand, updated_at) values (?, ?, ?, ?)
+            on conflict (product_id, variant) do update set on_hand = excluded.on_hand`,
+      args: [productId, variant, onHand, Date.now()],
+    })
+  } finally {
+    db.close()
+  }
+}

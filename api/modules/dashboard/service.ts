@@ -149,7 +149,10 @@ function dashboardProduct(product: CatalogProduct, stock: StockSnapshot): Dashbo
   }
 }
 
-/** 'Workforce Repair Original Grit: 12 on the shelf, 10 free.', 'Hammered Citrus (Cedar Shop): not counted.' */
+/**
+ * 'Workforce Repair Original Grit: 12 on the shelf, 10 free.', 'Hammered Citrus (Cedar Shop): not counted.',
+ * and below 0, 'Whisker Oil (Unscented): 2 owed to paid orders, none on the shelf.'
+ */
 function stockMessage(product: DashboardProduct): string {
   const parts =
     product.variants.length === 0
@@ -160,7 +163,11 @@ function stockMessage(product: DashboardProduct): string {
         }))
   return parts
     .map(({ label, stock }) =>
-      stock ? `${label}: ${stock.onHand} on the shelf, ${stock.available} free.` : `${label}: not counted.`,
+      !stock
+        ? `${label}: not counted.`
+        : stock.onHand < 0
+          ? `${label}: ${-stock.onHand} owed to paid orders, none on the shelf.`
+          : `${label}: ${stock.onHand} on the shelf, ${stock.available} free.`,
     )
     .join(' ')
 }

@@ -40,13 +40,17 @@ import {
   refundIdByProviderSql,
   restockedCountSql,
   SYSTEM_ACTOR,
+  unitsNotBackSql,
 } from '../orders/service'
 
-/** Units going back on the shelf: a product (and variant) and how many. */
+/**
+ * Units going back on the shelf: a product (and variant as sold) and how many, as SQL worked out in the
+ * transaction (`unitsNotBackSql`: never more than the order line's units not back yet).
+ */
 export interface RestockUnit {
   productId: number
   variant: string | null
-  quantity: number
+  quantity: SQL<number>
 }
 
 /**
@@ -181,7 +185,7 @@ function targetOf(refund: Refund): NewsTarget {
       ? refund.lines.map((line) => ({
           productId: line.productId,
           variant: line.variant,
-          quantity: line.quantity,
+          quantity: unitsNotBackSql(line.lineId, line.quantity),
         }))
       : [],
   }
@@ -402,9 +406,6 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         const refunds = await orders.refunds(order.id)
         const left = Math.max(0, leftOf(order, refunds))
         const restocked = refunds.filter((refund) => refund.restockedAt !== null)
-        const back = new Map<number, number>()
-        for (const refund of restocked)
-          for (const line of refund.lines) back.set(line.lineId, (back.get(line.lineId) ?? 0) + line.quantity)
         const refundId = newRefundId()
         const move = orders.moveStatements({
           id: order.id,
@@ -423,13 +424,11 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
             neverShippedSql(order.id),
           ),
         })
-        const units = order.lines
-          .map((line) => ({
-            productId: line.productId,
-            variant: line.variant,
-            quantity: line.quantity - (back.get(line.id) ?? 0),
-          }))
-          .filter((unit) => unit.quantity > 0)
+        const units = order.lines.map((line) => ({
+          productId: line.productId,
+          variant: line.variant,
+          quantity: unitsNotBackSql(line.id, line.quantity),
+        }))
         const plan: RefundPlan = {
           id: refundId,
           orderId: order.id,

@@ -61,6 +61,18 @@ export function restockedCountSql(orderId: number): SQL<number> {
   return sql<number>`(select count(*) from ${orderRefunds} r where r.order_id = ${orderId} and r.restocked_at is not null)`
 }
 
+/**
+ * SQL: how many of `wanted` units of an order line can go back on the shelf: never more than the line's
+ * units less those that refunds already put back, whatever became of those refunds since (a refund that
+ * succeeded and then failed leaves its units on the shelf, and refunding them again must not add them
+ * twice). Worked out in the transaction that puts them back, after any refund before it in that batch.
+ */
+export function unitsNotBackSql(lineId: number, wanted: number): SQL<number> {
+  return sql<number>`max(0, min(${wanted}, (select l.quantity from ${orderLines} l where l.id = ${lineId})
+    - (select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl
+        join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId} and r.restocked_at is not null)))`
+}
+
 /** SQL: the id of the refund the provider knows by `providerRefundId` (NULL while there is none). */
 export function refundIdByProviderSql(providerRefundId: string): SQL<string> {
   return sql<string>`(select r.id from ${orderRefunds} r where r.provider_refund_id = ${providerRefundId})`

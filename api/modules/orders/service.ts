@@ -43,6 +43,7 @@ export {
   refundAmountSql,
   refundIdByProviderSql,
   restockedCountSql,
+  unitsNotBackSql,
 } from './refunds'
 
 export interface OrdersServiceDeps {

@@ -32,20 +32,13 @@ function heldByOthers(line: LineRef, key: Placeholder | SQL, now: Placeholder): 
       and r.expires_at > ${now} and r.reservation_key is not ${key}), 0)`
 }
 
-/** SQL: whether the reservation `key` still held this line's units at `now` (ms). */
-function stillHeld(line: LineRef, key: Placeholder, now: Placeholder): SQL {
-  return sql`exists (select 1 from ${stockReservations} r
-    where r.reservation_key = ${key} and r.product_id = ${line.productId} and r.variant = ${line.variant}
-      and r.status = 'reserved' and r.expires_at > ${now})`
-}
-
 /**
  * SQL for the paid order's staff warning (see `shortfallWarning`), for `count` lines, with placeholders
  * for every value: `key` (null when the session held nothing), `now`, and each line's `quantityN`, `labelN`,
  * `productIdN` and `variantN`. Each fragment appears once: what was free is worked out in an inner select,
- * cheapest first (CASE stops at the first branch that holds): its own hold, then the kept count of every
- * hold (never below what live ones hold), and only then the sum of the others' live holds. NULL when the
- * line was held or had enough.
+ * cheapest first (CASE stops at the first branch that holds): the kept count of every hold (never below
+ * what live ones hold), and only then the shelf less the others' live holds. A live hold of its own is
+ * not taken on trust: staff may have set the shelf below what the holds take. NULL when the line had enough.
  */
 function shortfallSql(count: number, withKey: boolean): SQL {
   if (count === 0) return sql`null`
@@ -61,14 +54,13 @@ function shortfallSql(count: number, withKey: boolean): SQL {
     return sql`select case when free < ${line.quantity}
         then printf('%s: %d paid for, %d were free', ${line.label}, ${line.quantity}, max(free, 0)) end as short
       from (select case
-          when ${withKey ? stillHeld(line, key, now) : sql`0`} then null
           when l.on_hand - l.held >= ${line.quantity} then null
           else l.on_hand - ${heldByOthers(line, withKey ? key : sql`null`, now)} end as free
         from ${stockLevels} l
         where l.product_id = ${line.productId} and l.variant = ${line.variant} and l.on_hand is not null)`
   })
   return sql`(select case when list is null then null else printf(
-      'Paid after its stock hold ran out, with too few left: %s. Check the shelf before packing; refund what cannot be sent.',
+      'Too few on the shelf at payment: %s. Check the shelf before packing; refund what cannot be sent.',
       list) end
     from (select group_concat(short, '; ') as list from (${sql.join(cases, sql` union all `)})))`
 }
@@ -76,8 +68,15 @@ function shortfallSql(count: number, withKey: boolean): SQL {
 /** The shortfall warning's SQL per count of lines and whether a key held them: each built once. */
 const shortfallSqlByShape = new Map<string, SQL>()
 
+/** Units going back on the shelf of a product and (stock's) variant: a number, or SQL for one. */
+export interface RestockLine {
+  productId: number
+  variant: string
+  quantity: number | SQL<number>
+}
+
 /** This line's product and variant, counted (a row with on_hand). */
-function counted(line: StockLine) {
+function counted(line: Pick<StockLine, 'productId' | 'variant'>) {
   return and(
     eq(stockLevels.productId, line.productId),
     eq(stockLevels.variant, line.variant),
@@ -178,7 +177,9 @@ function statementsBuiltOnce(db: Database) {
     db
       .update(stockLevels)
       .set({
-        onHand: sql`max(${stockLevels.onHand} - ${sql.placeholder('quantity')}, 0)`,
+        // Below 0 when the payment found too few: the units it is owed, so that a cancel or a restocking
+        // refund of any order puts back only what that order took (docs/decisions/026).
+        onHand: sql`${stockLevels.onHand} - ${sql.placeholder('quantity')}`,
         updatedAt: sql`${sql.placeholder('now')}`,
       })
       .where(
@@ -256,9 +257,9 @@ export function createReservations({ db }: ReservationsDeps) {
     },
 
     /**
-     * SQL for the paid order's staff warning, or NULL: the lines whose hold had run out (or been released)
-     * before the payment came and which found fewer units than they took. Evaluated before
-     * `saleStatements`, in the same transaction.
+     * SQL for the paid order's staff warning, or NULL: the lines that found fewer units free than they
+     * took (their hold had run out or been released before the payment came, or staff set the shelf below
+     * what was held). Evaluated before `saleStatements`, in the same transaction.
      */
     shortfallWarning(key: string | null, lines: readonly StockLine[], now: Date): ShortfallWarning {
       const shape = `${lines.length}:${key !== null}`
@@ -279,8 +280,8 @@ export function createReservations({ db }: ReservationsDeps) {
 
     /**
      * A paid order takes its units off the shelf and its reservation becomes a sale, once: only when
-     * `created` (SQL: this payment made the order) holds. A shelf never goes below 0; a payment that found
-     * too few is marked for staff by `shortfallWarning`.
+     * `created` (SQL: this payment made the order) holds. A payment that found too few takes the shelf
+     * below 0 (the units owed to paid orders) and is marked for staff by `shortfallWarning`.
      */
     saleStatements(key: string | null, lines: readonly StockLine[], created: SQL, now: Date): Statement[] {
       return lines.flatMap((line) => {
@@ -292,8 +293,11 @@ export function createReservations({ db }: ReservationsDeps) {
       })
     },
 
-    /** Units back on the shelf (a cancel, a refund with restock): counted lines only. */
-    restockStatements(lines: readonly StockLine[], now: Date, when?: SQL): Statement[] {
+    /**
+     * Units back on the shelf (a cancel, a refund with restock): counted lines only. A line's quantity may
+     * be SQL, worked out in the transaction (the units of an order line not back yet).
+     */
+    restockStatements(lines: readonly RestockLine[], now: Date, when?: SQL): Statement[] {
       return lines.map((line) =>
         db
           .update(stockLevels)

@@ -13,7 +13,7 @@ import type { Statement } from '../../lib/statements'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
 import { createLevels } from './levels'
 import { isShortage, type LineInput, type StockLine } from './model'
-import { createReservations } from './reservations'
+import { createReservations, type RestockLine } from './reservations'
 
 export {
   isShortage,
@@ -26,6 +26,11 @@ export {
 
 export const UNKNOWN_OPTION_MESSAGE = 'Please choose a product option from the list.'
 const PRODUCT_NOT_FOUND = 'Product not found.'
+
+/** An order line going back on the shelf: its variant as sold, and how many (a number, or SQL for one). */
+export interface ReturnedLine extends Omit<LineInput, 'quantity'> {
+  quantity: number | SQL<number>
+}
 
 export interface StockServiceDeps {
   db: Database
@@ -134,10 +139,20 @@ export function createStockService(deps: StockServiceDeps) {
     /**
      * Statements that put an order's lines back on the shelf, for a cancel's or a refund's transaction:
      * counted products and variants only (a line without a variant is the product's first, as when it
-     * was sold).
+     * was sold). A quantity may be SQL worked out in that transaction.
      */
-    async restockStatements(lines: readonly LineInput[], options: { when?: SQL } = {}): Promise<Statement[]> {
-      return reservations.restockStatements(await linesOf(lines), clock.now(), options.when)
+    async restockStatements(
+      lines: readonly ReturnedLine[],
+      options: { when?: SQL } = {},
+    ): Promise<Statement[]> {
+      const onShelf: RestockLine[] = []
+      for (const line of lines) {
+        const product = await catalog.byId(line.productId)
+        const variant = product ? stockVariant(product.variants, line.variant) : null
+        if (product && variant !== null)
+          onShelf.push({ productId: product.id, variant, quantity: line.quantity })
+      }
+      return reservations.restockStatements(onShelf, clock.now(), options.when)
     },
 
     /** Staff set a product's units on the shelf (docs/product.md#staff-calls); null stops counting. */

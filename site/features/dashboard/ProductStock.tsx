@@ -18,9 +18,16 @@ function entriesOf(product: DashboardProduct): { name: string; label: string; st
 
 const fieldOf = (stock: Level) => (stock ? String(stock.onHand) : '')
 
+/** Below the field: what is free, or, below 0, the units paid orders are owed (docs/product.md#dashboard). */
+function hintOf(stock: Level): string {
+  if (!stock) return 'Not counted'
+  return stock.onHand < 0 ? `${-stock.onHand} owed to paid orders` : `${stock.available} free`
+}
+
 /**
  * Units on the shelf, per product or per scent, beside the weight (docs/product.md#dashboard): a blank
- * field is not counted (sells without limit). Each field says how many are free of open checkouts.
+ * field is not counted (sells without limit). Each field says how many are free of open checkouts. Only
+ * the figures staff changed are sent: an unchanged one would undo the sales made since the page loaded.
  */
 export function ProductStock({
   product,
@@ -41,6 +48,7 @@ export function ProductStock({
     if (busy) return
     const levels: Record<string, number | null> = {}
     for (const entry of entries) {
+      if ((values[entry.name] ?? '') === fieldOf(entry.stock)) continue
       const units = parseStock((values[entry.name] ?? '').trim())
       if (units === undefined) {
         setInvalid(entry.name)
@@ -54,6 +62,10 @@ export function ProductStock({
       levels[entry.name] = units
     }
     setInvalid(null)
+    if (Object.keys(levels).length === 0) {
+      showToast({ title: 'Nothing To Save', description: `No figure of ${product.name} was changed.` })
+      return
+    }
     setBusy(true)
     try {
       const body = product.variants.length === 0 ? { stock: levels[''] ?? null } : { variants: levels }
@@ -108,7 +120,7 @@ export function ProductStock({
                   }}
                 />
                 <span id={hint} className="block text-xs text-muted">
-                  {entry.stock ? `${entry.stock.available} free` : 'Not counted'}
+                  {hintOf(entry.stock)}
                 </span>
               </div>
             )

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { RefundResponse, UnsettledRefund } from '@core/contracts/dashboard'
 import { sql } from 'drizzle-orm'
+import { onHand } from '../stock/helpers'
 import { orderRow, payForOrder } from '../support/orders'
 import { createRefundShop, json, type RefundShop, refundRows } from './helpers'
 
@@ -144,5 +145,36 @@ describe('a refund the provider fails', () => {
     )
     const after = await json<UnsettledRefund[]>(await r.asStaff('GET', '/api/dashboard/failed-refunds'), 200)
     expect(after.some((entry) => entry.refund.id === made.refund.id)).toBe(false)
+  })
+})
+
+describe('units of a refund the provider fails after it succeeded', () => {
+  test('stay on the shelf; refunding them again, and then a cancel, put none back a second time', async () => {
+    const REPAIR = 4 // Workforce Repair Original Grit: no scents
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 2 }] })
+    expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+    const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+    const lineId = detail.lines[0]?.id ?? 0
+    const byLines = { lines: [{ lineId, quantity: 2 }], restock: true, reason: 'Returned unopened' }
+
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, byLines), 201)
+    await r.events.deliver()
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    // The card was closed: the provider fails the refund it had made. The jars are back all the same.
+    const [made] = await refundRows(r.shop, id)
+    await r.demo.failRefund(made?.providerRefundId ?? '', 'expired_or_canceled_card')
+    await r.events.deliver()
+    expect((await refundRows(r.shop, id))[0]?.status).toBe('failed')
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+
+    // Staff refund the same units again, for the money: the shelf does not count them twice.
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, byLines), 201)
+    await r.events.deliver()
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    // Nor does a cancel of the order, which puts back every unit not back yet.
+    await json(await r.asStaff('POST', `/api/orders/${id}/cancel`, {}), 200)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
   })
 })

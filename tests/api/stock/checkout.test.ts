@@ -270,12 +270,48 @@ describe('payment', () => {
       .from(orders)
       .where(sql`${orders.checkoutSessionId} in (${late.body.sessionId}, ${onTime.body.sessionId})`)
     const warningOf = (id?: string) => made.find((order) => order.session === id)?.warning
-    expect(warningOf(late.body.sessionId)).toBe(
-      'Paid after its stock hold ran out, with too few left: Workforce Repair Original Grit: 1 paid for, 0 were free. Check the shelf before packing; refund what cannot be sent.',
-    )
-    expect(warningOf(onTime.body.sessionId)).toBeNull()
-    // Never below nothing on the shelf.
+    const short = (paid: number, free: number) =>
+      `Too few on the shelf at payment: Workforce Repair Original Grit: ${paid} paid for, ${free} were free. Check the shelf before packing; refund what cannot be sent.`
+    expect(warningOf(late.body.sessionId)).toBe(short(1, 0))
+    // The late payment took the unit the other held: the other found the shelf empty, and is looked at too.
+    expect(warningOf(onTime.body.sessionId)).toBe(short(1, 0))
+    // One unit owed to paid orders.
+    expect(await onHand(shop, REPAIR, '')).toBe(-1)
+
+    // Staff follow the advice: the late order, which cannot be sent, is cancelled; its unit comes back
+    // to the shelf the other order took, and no more.
+    const lateOrder = made.find((order) => order.session === late.body.sessionId)
+    const [row] = await shop.deps.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(eq(orders.checkoutSessionId, late.body.sessionId ?? ''))
+    if (!lateOrder || !row) throw new Error('no late order')
+    await shop.services.fulfilment.cancel(row.id, 'staff', 'Nothing left to send')
     expect(await onHand(shop, REPAIR, '')).toBe(0)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+  })
+
+  test('staff set the shelf below what a live hold takes: the payment is marked, and a cancel puts back only what it took', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    const held = await openSession([{ id: REPAIR, quantity: 2 }])
+    expect(held.status).toBe(200)
+    // A recount finds both jars broken, while the session still holds them.
+    await shop.services.stock.setLevels(REPAIR, { stock: 0 })
+    expect((await payDemo(shop, held.body.sessionId ?? '')).status).toBe(200)
+
+    const [order] = await shop.deps.db
+      .select({ id: orders.id, warning: orders.stockWarning })
+      .from(orders)
+      .where(eq(orders.checkoutSessionId, held.body.sessionId ?? ''))
+    if (!order) throw new Error('no order')
+    expect(order.warning).toBe(
+      'Too few on the shelf at payment: Workforce Repair Original Grit: 2 paid for, 0 were free. Check the shelf before packing; refund what cannot be sent.',
+    )
+    expect(await onHand(shop, REPAIR, '')).toBe(-2)
+    // The order cannot be sent and is cancelled: the shelf is empty again, not 2, and nothing can be sold.
+    await shop.services.fulfilment.cancel(order.id, 'staff', 'Broken jars')
+    expect(await onHand(shop, REPAIR, '')).toBe(0)
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
   })
 
   test('a payment delivered twice takes its units once', async () => {

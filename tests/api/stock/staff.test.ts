@@ -2,6 +2,7 @@
 // scents; null stops counting. Anyone else is refused before anything changes.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { STOCK_MESSAGE } from '@core/rules/stock'
+import { sql } from 'drizzle-orm'
 import { staffMember } from '../dashboard/helpers'
 import { type Customer, signUp } from '../support/accounts'
 import { createTestApp, type TestApp } from '../support/test-app'
@@ -133,6 +134,21 @@ describe('PATCH /api/products/{id}/stock', () => {
     expect(res.status).toBe(422)
     expect((await res.json()).error).toBe(message)
     expect(await onHand(shop, 1, 'Cedar Shop')).toBe(before)
+  })
+
+  test('a shelf below 0 (units owed to paid orders) is told as such, and saving another scent leaves it', async () => {
+    await patch('/api/products/1/stock', { variants: { 'Cedar Shop': 3 } }, staff.cookie)
+    // Paid orders found too few: the shelf went below 0 (docs/decisions/026).
+    await shop.deps.db.run(
+      sql`update stock_levels set on_hand = -2 where product_id = 1 and variant = 'Cedar Shop'`,
+    )
+    const res = await patch('/api/products/1/stock', { variants: { Unscented: 4 } }, staff.cookie)
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.product.variants[1]).toEqual({ name: 'Cedar Shop', stock: { onHand: -2, available: 0 } })
+    expect(body.message).toContain('Hammered Citrus (Cedar Shop): 2 owed to paid orders, none on the shelf.')
+    expect(await onHand(shop, 1, 'Cedar Shop')).toBe(-2)
+    await patch('/api/products/1/stock', { variants: { 'Cedar Shop': null, Unscented: null } }, staff.cookie)
   })
 
   test('an unknown product is a 404', async () => {
