@@ -136,15 +136,54 @@ test.describe('e-mail verification', () => {
     await expect(status).toHaveClass(/text-danger/)
   })
 
+  test('opened signed out, the link asks to sign in to its account, then confirms the address', async ({
+    page,
+    browser,
+    baseURL,
+    axe,
+  }, testInfo) => {
+    test.setTimeout(90_000)
+    // The account is made on a phone...
+    const phone = await browser.newContext({ baseURL })
+    const email = uniqueEmail(testInfo.project.name)
+    await register(await phone.newPage(), email)
+    await phone.close()
+    const link = await verificationLink(email)
+
+    // ...and the mail read on a laptop, signed out: the mailbox alone proves nothing about the account.
+    await page.goto(link)
+    const heading = page.getByRole('heading', { level: 1, name: 'Sign In to Confirm' })
+    await expect(heading).toBeVisible()
+    await expect(heading).toBeFocused()
+    await expect(page).toHaveURL(/\/verify-email$/)
+    await restPointer(page)
+    await axe()
+    await page.getByRole('link', { name: 'Sign In' }).click()
+    await expect(page).toHaveURL(/\/login\?next=%2Fverify-email$/)
+    await waitForIsland(page, 'LoginForm')
+    await input(page, 'Email').fill(email)
+    await input(page, 'Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    // Back on the link's page, which kept the token in the tab and now confirms it.
+    await expect(page.getByRole('heading', { level: 1, name: 'E-mail Verified' })).toBeVisible()
+    await expect(page).toHaveURL(/\/verify-email$/)
+    expect(await page.evaluate(() => sessionStorage.getItem('verify-email-token'))).toBeNull()
+  })
+
   test('an unknown link says so; with JavaScript off the page says it needs JavaScript', async ({
     page,
     browser,
   }) => {
-    await page.goto(`/verify-email?token=${'a'.repeat(32)}`)
+    await page.goto('/verify-email')
     await waitForIsland(page, 'VerifyEmail')
     await expect(page.getByRole('heading', { level: 1, name: 'Invalid Link' })).toBeVisible()
+    // Signed out, even a made-up link is first asked to sign in: nothing about it is told to a stranger.
+    await page.goto(`/verify-email?token=${'a'.repeat(32)}`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign In to Confirm' })).toBeVisible()
     await expect(page).toHaveURL(/\/verify-email$/)
-    await page.goto('/verify-email')
+    // Signed in, it is told the link is not valid.
+    await register(page, uniqueEmail(test.info().project.name))
+    await page.goto(`/verify-email?token=${'a'.repeat(32)}`)
     await expect(page.getByRole('heading', { level: 1, name: 'Invalid Link' })).toBeVisible()
 
     const context = await browser.newContext({

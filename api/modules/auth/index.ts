@@ -212,18 +212,19 @@ function verificationRoutes(
   return accountCalls(auth, limits, clock)
     .post(
       '/api/auth/verify-email',
-      async ({ body, clientAddress }) => {
+      async ({ body, clientAddress, user }) => {
         await sharedRateCounter(clientAddress, LIMITS.verifyUse)
-        await auth.verification.verify(body.token)
+        await auth.verification.verify(body.token, user.id)
         return { message: VERIFICATION_MESSAGES.verified }
       },
       {
         detail: {
-          summary: 'Prove the e-mail address with the e-mailed link (one use, 24 hours)',
+          summary: 'Prove the e-mail address with the e-mailed link (one use, 24 hours), signed in',
           description:
-            'A used link is a 409, an expired or unknown one a 422; `reason` says which (used, expired, invalid).',
+            'Signed in as the account the link was sent for (401 signed out, 403 another account). A used link is a 409, an expired or unknown one a 422; `reason` says which (used, expired, invalid, otherAccount).',
           tags: ['Account'],
         },
+        signedIn: true,
         body: verifyEmailBody,
         parse: 'json',
         response: { 200: messageResponse },

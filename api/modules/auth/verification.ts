@@ -10,7 +10,7 @@ import { emailVerificationTokens } from '../../../db/schema/auth'
 import type { Mailer } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
-import { conflict, type DomainError, invalid } from '../../lib/domain-errors'
+import { conflict, type DomainError, forbidden, invalid } from '../../lib/domain-errors'
 import type { AccountService } from '../account/service'
 import type { JobQueue } from '../jobs/service'
 import { verificationEmail } from './email'
@@ -25,16 +25,19 @@ export const VERIFICATION_MESSAGES = {
   used: 'This link has already been used: your e-mail address is verified.',
   expired: 'This link has expired. Sign in and send a new one from your account page.',
   invalid: 'This verification link is not valid. Sign in and send a new one from your account page.',
+  otherAccount:
+    'This link was sent for another account. Sign out, then sign in to the account you made with this e-mail address.',
   sent: 'We have sent a new link to your e-mail address. It works for 24 hours.',
   alreadyVerified: 'Your e-mail address is already verified.',
 } as const
 
 /** Why a link was refused; the page words its answer by it. */
-export type RefusedLink = 'used' | 'expired' | 'invalid'
+export type RefusedLink = 'used' | 'expired' | 'invalid' | 'otherAccount'
 
 function refused(reason: RefusedLink): DomainError {
   // A used link is a conflict with what already happened; an expired or unknown one is a refused value
-  // (docs/decisions/015-invalid-input-status.md).
+  // (docs/decisions/015-invalid-input-status.md); another account's link is not this session's to use.
+  if (reason === 'otherAccount') return forbidden(VERIFICATION_MESSAGES[reason], { reason })
   return reason === 'used'
     ? conflict(VERIFICATION_MESSAGES[reason], { reason })
     : invalid(VERIFICATION_MESSAGES[reason], { reason })
@@ -86,8 +89,13 @@ export function createEmailVerification(deps: {
       )
     },
 
-    /** Uses a link: the address it was sent to is proved. Refusals say whether it was used, expired or unknown. */
-    async verify(token: string): Promise<void> {
+    /**
+     * Uses a link, signed in as the account it was sent for: the address it went to is proved. The mailbox
+     * alone proves nothing about the account's password: the owner of an address someone else registered
+     * would otherwise confirm the squatter's account by clicking the welcome mail (docs/decisions/016).
+     * Refusals say whether it was used, expired, unknown or another account's.
+     */
+    async verify(token: string, signedInAs: string): Promise<void> {
       if (!isTokenShaped(token)) throw refused('invalid')
       const id = hashToken(token)
       const now = clock.now()
@@ -97,6 +105,7 @@ export function createEmailVerification(deps: {
         .where(eq(emailVerificationTokens.id, id))
         .limit(1)
       if (!link) throw refused('invalid')
+      if (link.userId !== signedInAs) throw refused('otherAccount')
       if (link.usedAt !== null) throw refused('used')
       if (link.expiresAt <= now) throw refused('expired')
       // Only the address the link went to: an account whose e-mail changed since proves nothing by it.

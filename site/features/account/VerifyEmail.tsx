@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { verifyEmail } from './api'
 import { NeedsScriptNote } from './NeedsScriptNote'
-import { type VerifyOutcome, verificationToken, verifyOutcome } from './verification'
+import { PENDING_TOKEN_KEY, type VerifyOutcome, verificationToken, verifyOutcome } from './verification'
 
 type Phase = { kind: 'checking' } | VerifyOutcome
 
@@ -19,21 +19,55 @@ const TEXT: Record<Exclude<Phase['kind'], 'checking' | 'failed'>, { title: strin
     title: 'Invalid Link',
     body: 'This verification link is not valid. Sign in and send a new one from your account page.',
   },
+  signIn: {
+    title: 'Sign In to Confirm',
+    body: 'Sign in to the account you made with this e-mail address, and we will confirm it. If you did not make an account here, ignore the e-mail: nothing is confirmed.',
+  },
+  otherAccount: {
+    title: 'Another Account',
+    body: 'This link was sent for another account. Sign out, then sign in to the account you made with this e-mail address and open the link again.',
+  },
 }
 
-/** Sends the token and shows what the answer means. */
+/**
+ * Sign in and come back here (/login?next=…, as sign-in-guard.ts builds it; written out so this page
+ * does not split the header's session hint into a chunk of its own on every page).
+ */
+const SIGN_IN_AND_RETURN = '/login?next=%2Fverify-email'
+
+/** Kept in the tab while its visitor signs in, and dropped once the link was answered. */
+const pending = {
+  read: () => sessionStorage.getItem(PENDING_TOKEN_KEY) ?? '',
+  keep: (token: string) => sessionStorage.setItem(PENDING_TOKEN_KEY, token),
+  drop: () => sessionStorage.removeItem(PENDING_TOKEN_KEY),
+}
+
+/**
+ * Sends the token and shows what the answer means. Signed out, the token waits in the tab for the
+ * visitor to sign in and come back; any other answer settles it.
+ */
 function confirmAddress(token: string, show: (phase: Phase) => void) {
   show({ kind: 'checking' })
   verifyEmail(token).then(
-    () => show({ kind: 'verified' }),
-    (error) => show(verifyOutcome(error)),
+    () => {
+      pending.drop()
+      show({ kind: 'verified' })
+    },
+    (error) => {
+      const outcome = verifyOutcome(error)
+      if (outcome.kind === 'signIn') pending.keep(token)
+      else if (outcome.kind !== 'failed') pending.drop()
+      show(outcome)
+    },
   )
 }
 
 /**
  * /verify-email?token=… (the link e-mailed at sign-up): reads the token, takes it out of the address bar,
- * and proves the address at once. The page sends no referrer (its head and the server say so) and loads
- * nothing from anyone else, so the token goes nowhere but the shop's own verify call.
+ * and proves the address at once, signed in as the account it was sent for (docs/decisions/016); signed
+ * out, it asks to sign in and comes back here to finish. The page sends no referrer (its head and the
+ * server say so) and loads nothing from anyone else, so the token goes nowhere but the shop's own verify
+ * call.
  */
 export default function VerifyEmail() {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' })
@@ -41,7 +75,7 @@ export default function VerifyEmail() {
   const heading = useRef<HTMLHeadingElement>(null)
 
   useEffect(() => {
-    token.current = verificationToken(window.location.search)
+    token.current = verificationToken(window.location.search) || pending.read()
     // The token is a credential: once read, it leaves the address bar and the history.
     window.history.replaceState(null, '', window.location.pathname)
     if (!token.current) return setPhase({ kind: 'invalid' })
@@ -81,6 +115,10 @@ export default function VerifyEmail() {
         >
           Try Again
         </button>
+      ) : phase.kind === 'signIn' ? (
+        <a href={SIGN_IN_AND_RETURN} className="btn-primary mt-6 w-full">
+          Sign In
+        </a>
       ) : (
         <a href="/profile" className="btn-primary mt-6 w-full">
           Go to My Account

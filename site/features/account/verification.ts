@@ -7,6 +7,10 @@ export type VerifyOutcome =
   | { kind: 'used' }
   | { kind: 'expired' }
   | { kind: 'invalid' }
+  /** Signed out: the link proves the address only to the account it was sent for, signed in. */
+  | { kind: 'signIn' }
+  /** Signed in as another account. */
+  | { kind: 'otherAccount' }
   /** Nothing was decided (no connection, too many attempts, a server fault): the same link may work later. */
   | { kind: 'failed'; message: string }
 
@@ -15,15 +19,26 @@ function reasonOf(error: ApiError): unknown {
   return typeof data === 'object' && data !== null ? (data as { reason?: unknown }).reason : undefined
 }
 
-/** The refusal of POST /api/auth/verify-email as the page's state: 409 used, 422 expired or invalid. */
+/**
+ * The refusal of POST /api/auth/verify-email as the page's state: 401 signed out, 403 another account's
+ * link, 409 used, 422 expired or invalid.
+ */
 export function verifyOutcome(error: unknown): VerifyOutcome {
   if (!(error instanceof ApiError) || error.status === 0)
     return { kind: 'failed', message: NETWORK_ERROR_MESSAGE }
+  if (error.status === 401) return { kind: 'signIn' }
+  if (error.status === 403) return { kind: 'otherAccount' }
   if (error.status === 409) return { kind: 'used' }
   if (error.status === 422) return reasonOf(error) === 'expired' ? { kind: 'expired' } : { kind: 'invalid' }
   if (error.status === 429) return { kind: 'failed', message: error.message }
   return { kind: 'failed', message: 'Something went wrong. Please try again.' }
 }
+
+/**
+ * Where /verify-email keeps the token while its visitor signs in (the tab's session storage: gone when the
+ * tab closes, never in an address or a request but the verify call's own).
+ */
+export const PENDING_TOKEN_KEY = 'verify-email-token'
 
 /** The token of /verify-email?token=…, or '' when there is none (or one far too long to be ours). */
 export function verificationToken(search: string): string {

@@ -1,6 +1,7 @@
 // Proving an e-mail address: the link sent once at sign-up (through the jobs queue and the real SMTP
-// adapter to a local sink), the verify call's answers for a good, used, expired and made-up link, sending
-// the link again from the account page, and a used reset link proving the address too.
+// adapter to a local sink), the verify call's answers for a good, used, expired and made-up link, signed
+// out and signed in as another account, sending the link again from the account page, and a used reset
+// link proving the address too.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { hashToken } from '../../../api/modules/auth/sessions'
@@ -53,8 +54,18 @@ async function onlyToken(email: string): Promise<string> {
   return tokens[0] ?? ''
 }
 
-function verify(token: unknown, headers: Record<string, string> = uniqueAddress()) {
-  return shop.call('POST', '/api/auth/verify-email', { token }, headers)
+/** Uses a link, signed in as `customer` (or signed out, with null). */
+function verify(
+  token: unknown,
+  customer: Customer | null,
+  headers: Record<string, string> = uniqueAddress(),
+) {
+  return shop.call(
+    'POST',
+    '/api/auth/verify-email',
+    { token },
+    { ...headers, ...(customer ? { cookie: customer.cookie } : {}) },
+  )
 }
 
 function resend(customer: Customer, headers: Record<string, string> = uniqueAddress()) {
@@ -96,7 +107,7 @@ describe('the link sent at sign-up', () => {
     const customer = await signUp(shop)
     const token = await onlyToken(customer.email)
 
-    const ok = await verify(token)
+    const ok = await verify(token, customer)
     expect(ok.status).toBe(200)
     expect(await ok.json()).toEqual({ message: 'Your e-mail address is verified. Thank you!' })
     expect(ok.headers.get('cache-control')).toBe('no-store')
@@ -104,7 +115,7 @@ describe('the link sent at sign-up', () => {
     const [user] = await shop.deps.db.select().from(users).where(eq(users.id, customer.id))
     expect(user?.emailVerifiedAt?.getTime()).toBe(shop.clock.now().getTime())
 
-    const again = await verify(token)
+    const again = await verify(token, customer)
     expect(again.status).toBe(409)
     expect(await again.json()).toEqual({
       error: 'This link has already been used: your e-mail address is verified.',
@@ -116,7 +127,7 @@ describe('the link sent at sign-up', () => {
     const customer = await signUp(shop)
     const token = await onlyToken(customer.email)
     shop.clock.advance(24 * 60 * 60 * 1000)
-    const late = await verify(token)
+    const late = await verify(token, customer)
     expect(late.status).toBe(422)
     expect(await late.json()).toEqual({
       error: 'This link has expired. Sign in and send a new one from your account page.',
@@ -126,17 +137,21 @@ describe('the link sent at sign-up', () => {
   })
 
   test('made-up, malformed, oversize and missing tokens are a 422', async () => {
+    const customer = await signUp(shop)
     for (const token of ['', 'abc', 'a'.repeat(32), 'A'.repeat(32), '../../etc/passwd', 'x'.repeat(64)]) {
-      const res = await verify(token)
+      const res = await verify(token, customer)
       expect({ token, status: res.status }).toEqual({ token, status: 422 })
       expect(await res.json()).toEqual({
         error: 'This verification link is not valid. Sign in and send a new one from your account page.',
         reason: 'invalid',
       })
     }
-    expect((await verify('x'.repeat(65))).status).toBe(422)
-    expect((await verify(42)).status).toBe(422)
-    expect((await shop.call('POST', '/api/auth/verify-email', {}, uniqueAddress())).status).toBe(422)
+    expect((await verify('x'.repeat(65), customer)).status).toBe(422)
+    expect((await verify(42, customer)).status).toBe(422)
+    expect(
+      (await shop.call('POST', '/api/auth/verify-email', {}, { ...uniqueAddress(), cookie: customer.cookie }))
+        .status,
+    ).toBe(422)
   })
 
   test('a link proves only the address it was sent to', async () => {
@@ -146,15 +161,41 @@ describe('the link sent at sign-up', () => {
       .update(users)
       .set({ email: `moved.${customer.email}` })
       .where(eq(users.id, customer.id))
-    expect((await verify(token)).status).toBe(422)
+    expect((await verify(token, customer)).status).toBe(422)
     const [user] = await shop.deps.db.select().from(users).where(eq(users.id, customer.id))
     expect(user?.emailVerifiedAt).toBeNull()
   })
 
+  test('signed out, the link proves nothing and stays good for its account to use signed in', async () => {
+    const customer = await signUp(shop)
+    const token = await onlyToken(customer.email)
+    const signedOut = await verify(token, null)
+    expect(signedOut.status).toBe(401)
+    expect(await verified(customer)).toBe(false)
+    expect((await verify(token, customer)).status).toBe(200)
+    expect(await verified(customer)).toBe(true)
+  })
+
+  test('signed in as another account, the link is refused (403) and stays good for its own', async () => {
+    const customer = await signUp(shop)
+    const other = await signUp(shop)
+    const token = await onlyToken(customer.email)
+    const wrong = await verify(token, other)
+    expect(wrong.status).toBe(403)
+    expect(await wrong.json()).toEqual({
+      error:
+        'This link was sent for another account. Sign out, then sign in to the account you made with this e-mail address.',
+      reason: 'otherAccount',
+    })
+    expect([await verified(customer), await verified(other)]).toEqual([false, false])
+    expect((await verify(token, customer)).status).toBe(200)
+  })
+
   test('using links is limited per address, with Retry-After', async () => {
+    const customer = await signUp(shop)
     const address = uniqueAddress()
-    for (let i = 0; i < 20; i++) expect((await verify('a'.repeat(32), address)).status).toBe(422)
-    const next = await verify('b'.repeat(32), address)
+    for (let i = 0; i < 20; i++) expect((await verify('a'.repeat(32), customer, address)).status).toBe(422)
+    const next = await verify('b'.repeat(32), customer, address)
     expect(next.status).toBe(429)
     expect(Number(next.headers.get('retry-after'))).toBeGreaterThan(0)
   })
@@ -173,13 +214,13 @@ describe('sending the link again', () => {
     })
     const second = await onlyToken(customer.email)
     expect(second).not.toBe(first)
-    expect((await verify(first)).status).toBe(422)
-    expect((await verify(second)).status).toBe(200)
+    expect((await verify(first, customer)).status).toBe(422)
+    expect((await verify(second, customer)).status).toBe(200)
   })
 
   test('already verified: says so and sends nothing', async () => {
     const customer = await signUp(shop)
-    await verify(await onlyToken(customer.email))
+    await verify(await onlyToken(customer.email), customer)
     sink.messages.length = 0
     const res = await resend(customer)
     expect(res.status).toBe(200)

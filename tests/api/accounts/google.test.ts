@@ -94,7 +94,15 @@ async function proveEmail(customer: Customer) {
     (message) => message.to === customer.email && message.text.includes('/verify-email'),
   )
   const token = /verify-email\?token=([a-z2-7]{32})/.exec(mail?.text ?? '')?.[1]
-  const res = await shop.call('POST', '/api/auth/verify-email', { token }, uniqueAddress())
+  const res = await shop.call(
+    'POST',
+    '/api/auth/verify-email',
+    { token },
+    {
+      ...uniqueAddress(),
+      cookie: customer.cookie,
+    },
+  )
   expect(res.status).toBe(200)
 }
 

@@ -1,7 +1,7 @@
 // Attacks on an account through an address someone registered before its owner came: becoming staff when
 // the owner runs `npm run staff -- add` on it, keeping a way in after the owner signs in with Google
 // (account pre-hijacking), and proving an address one does not read (guessed, replayed and borrowed
-// verification links; links asked for to flood an inbox).
+// verification links, the owner opening a squatter's welcome link; links asked for to flood an inbox).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { OAuth2Server } from 'oauth2-mock-server'
@@ -76,8 +76,14 @@ async function linksMailedTo(email: string): Promise<string[]> {
     .flatMap((message) => /verify-email\?token=([a-z2-7]{32})/.exec(message.text)?.[1] ?? [])
 }
 
-function verify(token: unknown, headers: Record<string, string> = uniqueAddress()) {
-  return shop.call('POST', '/api/auth/verify-email', { token }, headers)
+/** Uses a link, signed in as `customer` (or signed out, with null). */
+function verify(token: unknown, customer: Customer | null) {
+  return shop.call(
+    'POST',
+    '/api/auth/verify-email',
+    { token },
+    { ...uniqueAddress(), ...(customer ? { cookie: customer.cookie } : {}) },
+  )
 }
 
 async function sessionCount(userId: string): Promise<number> {
@@ -287,7 +293,7 @@ describe('account pre-hijacking through Google', () => {
   test('an owner whose address was proved keeps the password and sessions they had', async () => {
     const owner = await signUp(shop)
     const [link] = await linksMailedTo(owner.email)
-    expect((await verify(link)).status).toBe(200)
+    expect((await verify(link, owner)).status).toBe(200)
     await ownerSignsInWithGoogle(owner.email)
     expect((await whoAmI(shop, owner.cookie)).status).toBe(200)
     expect((await signIn(shop, owner.email, owner.password, uniqueAddress())).status).toBe(200)
@@ -316,33 +322,55 @@ describe('proving an address one does not read', () => {
     ]
     for (const token of guesses) {
       attacks.tried()
-      const res = await verify(token)
+      const res = await verify(token, squatter)
       expect({ token, status: res.status }).toEqual({ token, status: 422 })
     }
     for (const body of [{ token: ['a'.repeat(32)] }, { token: { $ne: null } }, { token: null }, {}]) {
       attacks.tried()
-      const res = await shop.call('POST', '/api/auth/verify-email', body, uniqueAddress())
+      const res = await shop.call('POST', '/api/auth/verify-email', body, {
+        ...uniqueAddress(),
+        cookie: squatter.cookie,
+      })
       expect(res.status).toBe(422)
     }
     expect((await (await whoAmI(shop, squatter.cookie)).json()).emailVerified).toBe(false)
   })
 
-  test("another account's link proves that account only; the session calling does not matter", async () => {
+  test("another account's link proves nothing used by someone else's session, and stays good for its own", async () => {
     const other = await signUp(shop)
     const [link] = await linksMailedTo(other.email)
     attacks.tried()
-    const res = await shop.call(
-      'POST',
-      '/api/auth/verify-email',
-      { token: link },
-      { cookie: squatter.cookie, ...uniqueAddress() },
-    )
-    expect(res.status).toBe(200)
+    const res = await verify(link, squatter)
+    expect(res.status).toBe(403)
+    expect((await res.json()).reason).toBe('otherAccount')
     expect((await (await whoAmI(shop, squatter.cookie)).json()).emailVerified).toBe(false)
-    expect((await (await whoAmI(shop, other.cookie)).json()).emailVerified).toBe(true)
+    expect((await (await whoAmI(shop, other.cookie)).json()).emailVerified).toBe(false)
+    expect((await verify(link, other)).status).toBe(200)
+  })
+
+  test("the owner who opens the welcome link of a squatter's sign-up proves nothing, so Google still clears the squatter out", async () => {
+    const squatter = await signUp(shop)
+    const [link] = await linksMailedTo(squatter.email)
+    // The owner reads the mail they never asked for and opens it: signed out (a mail gateway running the
+    // page's script is signed out too), or signed in to an account of their own.
+    const ownersOtherAccount = await signUp(shop)
+    attacks.tried(2)
+    expect((await verify(link, null)).status).toBe(401)
+    expect((await verify(link, ownersOtherAccount)).status).toBe(403)
+    const [before] = await shop.deps.db.select().from(users).where(eq(users.id, squatter.id))
+    expect(before?.emailVerifiedAt).toBeNull()
+
+    await ownerSignsInWithGoogle(squatter.email)
+    attacks.tried(2)
+    expect((await whoAmI(shop, squatter.cookie)).status).toBe(401)
+    expect((await signIn(shop, squatter.email, squatter.password, uniqueAddress())).status).toBe(401)
+    const [after] = await shop.deps.db.select().from(users).where(eq(users.id, squatter.id))
+    expect(after?.passwordHash).toBeNull()
   })
 
   test('a link sent again goes only to the address of the account, never where the caller says', async () => {
+    // Mail queued by earlier tests goes out first, so what follows is this request's alone.
+    await shop.runDueJobs()
     const before = mailer.sent.length
     attacks.tried()
     const res = await shop.call(
@@ -361,7 +389,7 @@ describe('proving an address one does not read', () => {
     const customer = await signUp(shop)
     const [link] = await linksMailedTo(customer.email)
     attacks.tried(20)
-    const answers = await Promise.all(Array.from({ length: 20 }, () => verify(link)))
+    const answers = await Promise.all(Array.from({ length: 20 }, () => verify(link, customer)))
     const statuses = answers.map((res) => res.status).sort()
     expect(statuses.filter((status) => status === 200)).toHaveLength(1)
     expect(statuses.filter((status) => status === 409)).toHaveLength(19)
@@ -392,8 +420,9 @@ describe('proving an address one does not read', () => {
     try {
       const customer = await signUp(shop, { email: uniqueEmail('logged') })
       ;[token = ''] = await linksMailedTo(customer.email)
-      await verify(token)
-      await verify(token)
+      await verify(token, null)
+      await verify(token, customer)
+      await verify(token, customer)
       await shop.call('GET', `/verify-email?token=${token}`)
       await Bun.sleep(20)
     } finally {

@@ -19,6 +19,13 @@ describe('/verify-email: the state for each refusal of the verify call', () => {
     expect(verifyOutcome(new ApiError(422, 'x', { error: 'x' }))).toEqual({ kind: 'invalid' })
   })
 
+  test('401 asks to sign in to the account first; 403 is a link of another account', () => {
+    expect(verifyOutcome(new ApiError(401, 'Please sign in to continue.'))).toEqual({ kind: 'signIn' })
+    expect(verifyOutcome(new ApiError(403, 'x', { error: 'x', reason: 'otherAccount' }))).toEqual({
+      kind: 'otherAccount',
+    })
+  })
+
   test('nothing decided: no connection, too many attempts, a server fault (the link may work later)', () => {
     expect(verifyOutcome(new ApiError(0, 'offline'))).toEqual({
       kind: 'failed',
