@@ -10,9 +10,8 @@ import { log } from '../../lib/log'
 import { runTogether, type Statement } from '../../lib/statements'
 import type { DiscountService } from '../discounts/service'
 import type { JobHandler, JobQueue } from '../jobs/service'
-import type { StockService } from '../stock/service'
-import { CHECKOUT_JOBS, type CheckoutRecord, type UnpaidEnd } from './model'
-import type { CheckoutSessions } from './sessions'
+import { CHECKOUT_JOBS, type CheckoutRecord } from './model'
+import { type SessionHoldsDeps, unpaidEndStatements } from './session-holds'
 
 /** Whose other first-order sessions a paid session ends. */
 interface PaidSessionCustomer {
@@ -33,34 +32,11 @@ function paidSessionCustomer(payload: unknown): PaidSessionCustomer {
   return { email, userId, paidSession }
 }
 
-export interface FirstOrderExpiryDeps {
+export interface FirstOrderExpiryDeps extends SessionHoldsDeps {
   db: Database
   payments: PaymentProvider
   discounts: DiscountService
   jobs: JobQueue
-  stock: Pick<StockService, 'releaseStatement'>
-  sessions: Pick<CheckoutSessions, 'statusStatement'>
-}
-
-/** A session's reservations: its code's use and its units, by their keys. */
-type HeldBy = Pick<CheckoutRecord, 'id' | 'discountReservationKey' | 'stockReservationKey'>
-
-/**
- * The statements that end a session that can no longer be paid (it expired, or its delayed payment failed),
- * for one transaction: its status, unless it is complete already (events may come in any order), and its
- * code's use and its units given back.
- */
-export function unpaidEndStatements(
-  deps: Pick<FirstOrderExpiryDeps, 'discounts' | 'stock' | 'sessions'>,
-  session: HeldBy,
-  end: UnpaidEnd,
-): Statement[] {
-  const { discountReservationKey: discountKey, stockReservationKey: unitsKey } = session
-  return [
-    deps.sessions.statusStatement(session.id, end, ['open', 'payment_pending']),
-    ...(discountKey ? [deps.discounts.releaseStatement(discountKey)] : []),
-    ...(unitsKey ? [deps.stock.releaseStatement(unitsKey)] : []),
-  ]
 }
 
 export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {

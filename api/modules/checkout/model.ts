@@ -58,6 +58,14 @@ export const PAYMENT_SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000
  */
 export const RESERVATION_LIFETIME_MS = PAYMENT_SESSION_LIFETIME_MS + 60 * 60 * 1000
 
+/**
+ * How long a session whose customer chose a delayed payment method (a US bank debit, which Stripe confirms
+ * or fails within 4 business days) keeps its code's use and its units: 10 days covers the 4 business days
+ * with weekends and holidays between. The failure event releases them at once; a payment later still is
+ * checked as any late one (the order's warnings).
+ */
+export const DELAYED_PAYMENT_HOLD_MS = 10 * 24 * 60 * 60 * 1000
+
 const SESSION_ID = /^cs_(test|live)_[A-Za-z0-9_]{1,250}$/
 
 export function isSessionId(value: string): boolean {

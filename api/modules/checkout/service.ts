@@ -30,8 +30,9 @@ import type { ChargedLine } from '../orders/model'
 import { normalizeAddress } from '../shipping/address'
 import type { Quote, ShippingService } from '../shipping/service'
 import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
-import { createFirstOrderExpiry, unpaidEndStatements } from './first-order'
+import { createFirstOrderExpiry } from './first-order'
 import { RESERVATION_LIFETIME_MS, type UnpaidEnd } from './model'
+import { delayedPaymentStatements, type HeldBy, unpaidEndStatements } from './session-holds'
 import { createCheckoutSessions } from './sessions'
 
 export { CHECKOUT_JOBS, type CheckoutRecord, isSessionId, type UnpaidEnd } from './model'
@@ -380,9 +381,12 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     },
     ...sessions,
     ...createFirstOrderExpiry({ ...deps, sessions }),
-    /** unpaidEndStatements (first-order.ts), for the payment events that end a session. */
-    unpaidEndStatements: (session: Parameters<typeof unpaidEndStatements>[1], end: UnpaidEnd) =>
+    /** unpaidEndStatements (session-holds.ts), for the payment events that end a session. */
+    unpaidEndStatements: (session: HeldBy, end: UnpaidEnd) =>
       unpaidEndStatements({ ...deps, sessions }, session, end),
+    /** delayedPaymentStatements (session-holds.ts), for the event that says the money is on its way. */
+    delayedPaymentStatements: (session: HeldBy) =>
+      delayedPaymentStatements({ ...deps, sessions }, session, deps.clock.now()),
   }
 }
 

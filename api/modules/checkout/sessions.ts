@@ -88,15 +88,6 @@ export function createCheckoutSessions(deps: SessionsDeps) {
 
     statusStatement,
 
-    /** statusStatement, run on its own: true if the session moved. */
-    async markStatus(
-      id: string,
-      to: CheckoutSessionStatus,
-      from: readonly CheckoutSessionStatus[],
-    ): Promise<boolean> {
-      return (await statusStatement(id, to, from)).length > 0
-    },
-
     /**
      * The payment made an order: the session is complete and remembers which order it made. A statement
      * for the transaction that makes the order; `orderId` is SQL for the order's id there.

@@ -95,6 +95,23 @@ export function createRedemptions(deps: RedemptionsDeps) {
       await redemptions.releaseStatement(reservationKey)
     },
 
+    /**
+     * A delayed payment (a bank debit) is on its way: the reservation, if still live, lasts `until`, so the
+     * use is still held when the money comes days later (docs/decisions/021).
+     */
+    holdStatement(reservationKey: string, now: Date, until: Date) {
+      return db
+        .update(discountRedemptions)
+        .set({ expiresAt: until })
+        .where(
+          and(
+            eq(discountRedemptions.reservationKey, reservationKey),
+            eq(discountRedemptions.status, 'reserved'),
+            gt(discountRedemptions.expiresAt, now),
+          ),
+        )
+    },
+
     /** release as a statement, for the transaction that ends the session. */
     releaseStatement(reservationKey: string) {
       return db

@@ -29,7 +29,7 @@ export interface FulfilmentDeps extends Omit<RefundFulfilmentDeps, 'orders' | 'd
   checkout: Pick<
     CheckoutService,
     | 'record'
-    | 'markStatus'
+    | 'delayedPaymentStatements'
     | 'unpaidEndStatements'
     | 'markCompleteStatement'
     | 'expireFirstOrderSessionsStatement'
@@ -217,9 +217,14 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
       return { kind: 'ordered', orderId: made.id, created }
     },
 
-    /** The customer finished with a delayed payment method: the session waits for the money. */
+    /**
+     * The customer finished with a delayed payment method: the session waits for the money, and its code's
+     * use and its units stay held while it does (checkout's session-holds.ts), in one transaction.
+     */
     async paymentPending(sessionId: string): Promise<void> {
-      await checkout.markStatus(sessionId, 'payment_pending', ['open'])
+      const record = await checkout.record(sessionId)
+      if (!record) return
+      await runTogether(db, checkout.delayedPaymentStatements(record))
     },
 
     /**

@@ -3,6 +3,7 @@ import { formatOrderNumber } from '@core/rules/order-status'
 import { eq, sql } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
+import { DELAYED_PAYMENT_HOLD_MS } from '../../../api/modules/checkout/model'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
 import { jobs } from '../../../db/schema/jobs'
@@ -17,11 +18,14 @@ import {
   type Items,
   postWebhook,
   rateFor,
+  sessionBody,
   signature,
 } from '../checkout/helpers'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 const SECRET = 'whsec_test_webhook_suite'
+/** Workforce Repair Original Grit: no scents. */
+const REPAIR = 4
 
 let stripe: FakeStripe
 let smtp: SmtpSink
@@ -336,6 +340,50 @@ describe('orders from paid sessions', () => {
     expect(await ordersFor(sessionId)).toHaveLength(1)
   })
 
+  test("a delayed payment keeps its code's use and its units held while the bank takes days", async () => {
+    await shop.deps.db
+      .insert(discountCodes)
+      .values({ code: 'BANK5', type: 'fixed', amount: 500, maxRedemptions: 1, createdAt: shop.clock.now() })
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    try {
+      const items: Items = [{ id: REPAIR, quantity: 2 }]
+      const open = async (extra: Record<string, unknown>) => {
+        const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+        return shop.call('POST', '/api/create-checkout-session', sessionBody(items, rate, extra))
+      }
+      const slowAnswer = await open({ customer_email: 'three.days@example.com', discount_code: 'BANK5' })
+      const { sessionId: slow } = (await slowAnswer.json()) as { sessionId: string }
+      await postWebhook(
+        shop,
+        stripe.event('checkout.session.completed', stripe.complete(slow, 'unpaid'), 'evt_bank_1'),
+        SECRET,
+      )
+      // Three days on, well past the payment session's 25 hours: the use and the units are still held.
+      shop.clock.advance(3 * 24 * 60 * 60 * 1000)
+      await shop.sweep()
+      const code = await open({ customer_email: 'code.taker@example.com', discount_code: 'BANK5' })
+      expect(code.status).toBe(422)
+      expect(await code.json()).toEqual({ error: 'This discount code has been used up.' })
+      const units = await open({ customer_email: 'unit.taker@example.com' })
+      expect(units.status).toBe(409)
+      expect(await units.json()).toMatchObject({ error: expect.stringContaining('sold out') })
+
+      await postWebhook(
+        shop,
+        stripe.event('checkout.session.async_payment_succeeded', stripe.complete(slow, 'paid'), 'evt_bank_2'),
+        SECRET,
+      )
+      const [order] = await ordersFor(slow)
+      expect(order).toMatchObject({ discountCode: 'BANK5', discountWarning: null, stockWarning: null })
+      const [shelf] = await shop.deps.db.all<{ onHand: number }>(
+        sql`select on_hand as onHand from stock_levels where product_id = ${REPAIR} and variant = ''`,
+      )
+      expect(shelf?.onHand).toBe(0)
+    } finally {
+      await shop.services.stock.setLevels(REPAIR, { stock: null })
+    }
+  })
+
   test("a delayed payment that clears after its code's last use went to another order: marked for staff", async () => {
     await shop.deps.db
       .insert(discountCodes)
@@ -349,8 +397,8 @@ describe('orders from paid sessions', () => {
     const slow = await withCode('bank.debit@example.com')
     const unpaid = stripe.complete(slow, 'unpaid')
     await postWebhook(shop, stripe.event('checkout.session.completed', unpaid, 'evt_once_1'), SECRET)
-    // The debit takes days; the session's use of the code runs out after 25 hours and another order takes it.
-    shop.clock.advance(26 * 60 * 60 * 1000)
+    // The debit takes longer than its session's use of the code is held for, and another order takes it.
+    shop.clock.advance(DELAYED_PAYMENT_HOLD_MS + 60 * 60 * 1000)
     await shop.sweep()
     const quick = await withCode('card@example.com')
     await postWebhook(
