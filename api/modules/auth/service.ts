@@ -53,6 +53,8 @@ export const MESSAGES = {
   badResetLink: 'This reset link is invalid or has expired. Please ask for a new one.',
   passwordUpdated: 'Your password has been updated. Please sign in with your new password.',
   googleUnverified: 'Your Google account has no verified e-mail address, so we cannot sign you in with it.',
+  googleOtherAccount:
+    'Your account here is linked to another Google account. Sign in with that one, or with your e-mail and password.',
   passwordToDelete: 'Please enter your password to delete your account.',
   wrongPasswordToDelete: 'That password is not right, so your account was not deleted.',
   googleAgainToDelete:
@@ -93,6 +95,28 @@ async function keptIfPasswordStands(
   if (now?.passwordHash === user.passwordHash) return signedIn
   await sessions.invalidate(signedIn.token)
   throw refusal
+}
+
+/**
+ * Attaches a Google identity to the account with its e-mail. On an account whose address was never
+ * proved, the password is cleared and then every session ended, so whoever registered the address before
+ * its owner keeps no way in (a sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
+ * An account linked to another Google identity is refused, not moved over: an address can pass to a new
+ * Google account (a deleted one, a company domain that changed hands), and Google names its accounts by
+ * their subject, not their e-mail (docs/decisions/016-verified-e-mail.md).
+ */
+async function linkGoogle(
+  { accounts, sessions }: { accounts: AccountService; sessions: SessionStore },
+  user: UserRecord,
+  identity: VerifiedIdentity,
+): Promise<UserRecord> {
+  if (user.googleSubject !== null && user.googleSubject !== identity.subject) {
+    throw new IdentityProviderError(MESSAGES.googleOtherAccount)
+  }
+  const unproved = user.emailVerifiedAt === null
+  const linked = await accounts.linkGoogle(user, identity, { clearPassword: unproved })
+  if (unproved) await sessions.invalidateAllForUser(user.id)
+  return linked
 }
 
 /**
@@ -142,18 +166,6 @@ export function createAuthService(deps: {
       }),
     ])
     return `${deps.config.publicUrl}/reset-password?token=${token}`
-  }
-
-  /**
-   * Attaches a Google identity to the account with its e-mail. On an account whose address was never
-   * proved, the password is cleared and then every session ended, so whoever registered the address before
-   * its owner keeps no way in (a sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
-   */
-  async function linkGoogle(user: UserRecord, identity: VerifiedIdentity): Promise<UserRecord> {
-    const unproved = user.emailVerifiedAt === null
-    const linked = await accounts.linkGoogle(user, identity, { clearPassword: unproved })
-    if (unproved) await sessions.invalidateAllForUser(user.id)
-    return linked
   }
 
   const service = {
@@ -349,7 +361,7 @@ export function createAuthService(deps: {
         return signInAs(known, 'google')
       }
       const byEmail = await accounts.findByEmail(identity.email)
-      if (byEmail) return signInAs(await linkGoogle(byEmail, identity), 'google')
+      if (byEmail) return signInAs(await linkGoogle({ accounts, sessions }, byEmail, identity), 'google')
       const created = await accounts.create({
         email: identity.email,
         passwordHash: null,
@@ -363,7 +375,7 @@ export function createAuthService(deps: {
       // Created a moment ago by a parallel sign-in or sign-up with the same e-mail: linked like any other.
       const raced = await accounts.findByEmail(identity.email)
       if (!raced) throw new Error('Google account could not be created or found')
-      return signInAs(await linkGoogle(raced, identity), 'google')
+      return signInAs(await linkGoogle({ accounts, sessions }, raced, identity), 'google')
     },
 
     /** The job handlers this module owns, for the job runner. */
