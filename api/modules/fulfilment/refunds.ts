@@ -427,7 +427,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         const units = order.lines.map((line) => ({
           productId: line.productId,
           variant: line.variant,
-          quantity: unitsNotBackSql(line.id, line.quantity),
+          quantity: unitsNotBackSql(line.id, line.quantity, { keptOff: true }),
         }))
         const plan: RefundPlan = {
           id: refundId,

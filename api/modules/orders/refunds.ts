@@ -65,12 +65,21 @@ export function restockedCountSql(orderId: number): SQL<number> {
  * SQL: how many of `wanted` units of an order line can go back on the shelf: never more than the line's
  * units less those that refunds already put back, whatever became of those refunds since (a refund that
  * succeeded and then failed leaves its units on the shelf, and refunding them again must not add them
- * twice). Worked out in the transaction that puts them back, after any refund before it in that batch.
+ * twice). `keptOff` (a cancel) also leaves out the units that refunds standing kept off the shelf: staff
+ * refunded them without restock (a broken jar), and the cancel must not put them back. Worked out in the
+ * transaction that puts them back, after any refund before it in that batch.
  */
-export function unitsNotBackSql(lineId: number, wanted: number): SQL<number> {
+export function unitsNotBackSql(
+  lineId: number,
+  wanted: number,
+  options: { keptOff?: boolean } = {},
+): SQL<number> {
+  const decided = options.keptOff
+    ? sql`(r.restocked_at is not null or (r.restock = 0 and r.status in (${counted})))`
+    : sql`r.restocked_at is not null`
   return sql<number>`max(0, min(${wanted}, (select l.quantity from ${orderLines} l where l.id = ${lineId})
     - (select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl
-        join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId} and r.restocked_at is not null)))`
+        join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId} and ${decided})))`
 }
 
 /** SQL: the id of the refund the provider knows by `providerRefundId` (NULL while there is none). */

@@ -100,6 +100,29 @@ describe('cancel', () => {
     expect(amounts).toEqual([100, total - 100].sort((a, b) => a - b))
   })
 
+  test('a cancel puts back the units no refund decided about: a broken jar refunded without restock stays off', async () => {
+    const REPAIR = 4 // Workforce Repair Original Grit: no scents
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    try {
+      const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 3 }] })
+      expect(await onHand(r.shop, REPAIR, '')).toBe(7)
+      const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+      const lineId = detail.lines[0]?.id ?? 0
+      // One jar broke on the shelf before packing: refunded, not put back. Another is returned to the shelf.
+      const refund = (restock: boolean) =>
+        r.asStaff('POST', `/api/orders/${id}/refunds`, { lines: [{ lineId, quantity: 1 }], restock })
+      await json(await refund(false), 201)
+      await json(await refund(true), 201)
+      await r.events.deliver()
+      expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+      // The customer cancels the rest: only the jar nobody decided about comes back.
+      await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+      expect(await onHand(r.shop, REPAIR, '')).toBe(9)
+    } finally {
+      await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+    }
+  })
+
   test('two staff pressing Cancel at once: one cancel, one refund at the provider, one e-mail', async () => {
     const { id, sessionId } = await payForOrder(r.shop)
     const answers = await Promise.all(
