@@ -35,13 +35,17 @@ export interface DiscountLimitsDeps {
 
 /**
  * What the limits need to know, in one query: uses of the code that count, the signed-in account's share
- * of them, and whether the account has a redeemed use of any code (a paid order).
+ * of them, and whether the account has a redeemed use of any code (a paid order). `exceptKey`: the use the
+ * same checkout request holds already is not counted against it (a double click, or Pay pressed again).
  */
-async function usage(db: Database, code: string, now: Date, userId: string | null) {
+async function usage(db: Database, code: string, now: Date, userId: string | null, exceptKey?: string) {
+  const others = exceptKey
+    ? and(counting(now), sql`${discountRedemptions.reservationKey} is not ${exceptKey}`)
+    : counting(now)
   const total = db
     .select({ n: count() })
     .from(discountRedemptions)
-    .where(and(eq(discountRedemptions.code, code), counting(now)))
+    .where(and(eq(discountRedemptions.code, code), others))
   if (!userId) {
     const [row] = await db.select({ total: sql<number>`(${total})` }).from(sql`(select 1)`)
     return { total: row?.total ?? 0, mine: 0, redeemedBefore: false }
@@ -50,7 +54,7 @@ async function usage(db: Database, code: string, now: Date, userId: string | nul
   const mine = db
     .select({ n: count() })
     .from(discountRedemptions)
-    .where(and(eq(discountRedemptions.code, code), counting(now), account))
+    .where(and(eq(discountRedemptions.code, code), others, account))
   const before = db
     .select({ one: sql`1` })
     .from(discountRedemptions)
@@ -171,14 +175,15 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
     /**
      * The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. The
      * per-customer rules are asked of a signed-in account only, about that account (DiscountContext).
+     * `heldBy`: the checkout request's key, whose own reservation is not counted against it.
      */
-    async validate(code: string, context: DiscountContext): Promise<DiscountTerms> {
+    async validate(code: string, context: DiscountContext, heldBy?: string): Promise<DiscountTerms> {
       const row = await usableRow(code, context)
       const userId = context.userId ?? null
       const limit = perCustomerLimit(row)
       const limited = row.maxRedemptions !== null || (userId !== null && limit !== null)
       if (limited) {
-        const used = await usage(db, code, clock.now(), userId)
+        const used = await usage(db, code, clock.now(), userId, heldBy)
         if (row.maxRedemptions !== null && used.total >= row.maxRedemptions) throw invalid(USED_UP_MESSAGE)
         if (userId && limit !== null && used.mine >= limit) {
           throw invalid(row.firstOrderOnly ? FIRST_ORDER_MESSAGE : ALREADY_USED_MESSAGE)
@@ -202,7 +207,7 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
       context: DiscountContext,
       reservation: Reservation,
     ): Promise<DiscountHold> {
-      const terms = await limits.validate(code, context)
+      const terms = await limits.validate(code, context, reservation.key)
       const customer = customerOf(context)
       if (!customer) throw new Error('a discount is reserved for a customer: the e-mail is required')
       return {
@@ -211,7 +216,7 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
         held: heldSql(reservation.key),
         async refused(): Promise<never> {
           // Another session took the last use between the check and the insert: say which limit it was.
-          await limits.validate(code, context)
+          await limits.validate(code, context, reservation.key)
           throw invalid(USED_UP_MESSAGE)
         },
       }

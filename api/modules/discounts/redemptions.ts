@@ -102,7 +102,7 @@ export function createRedemptions(deps: RedemptionsDeps) {
     holdStatement(reservationKey: string, now: Date, until: Date) {
       return db
         .update(discountRedemptions)
-        .set({ expiresAt: until })
+        .set({ expiresAt: sql`max(${discountRedemptions.expiresAt}, ${until.getTime()})` })
         .where(
           and(
             eq(discountRedemptions.reservationKey, reservationKey),

@@ -124,11 +124,12 @@ function holdSql(values: { [Name in keyof HoldValues]: HoldValues[Name] | Placeh
  * same object for every order.
  */
 function statementsBuiltOnce(db: Database) {
-  // The session is stored: its hold lasts the session's life.
+  // The session is stored, or its delayed payment is on its way: its hold lasts at least until then. Never
+  // shortened: the same checkout sent again stores its session again after a delayed payment held it longer.
   const extendHold = builtOnce<{ key: string; now: Date; until: number }>(() =>
     db
       .update(stockReservations)
-      .set({ expiresAt: sql`${sql.placeholder('until')}` })
+      .set({ expiresAt: sql`max(${stockReservations.expiresAt}, ${sql.placeholder('until')})` })
       .where(
         and(
           eq(stockReservations.reservationKey, sql.placeholder('key')),
@@ -227,8 +228,9 @@ export function createReservations({ db }: ReservationsDeps) {
     },
 
     /**
-     * The session is stored: its hold lasts as long as the session can be paid. A hold that already ran
-     * out is not taken back (others may have the units now); its payment is checked when it comes.
+     * The session is stored (or its delayed payment is on its way): its hold lasts as long as the session
+     * can be paid, and never less than it already did. A hold that already ran out is not taken back (others
+     * may have the units now); its payment is checked when it comes.
      */
     holdStatement(key: string, now: Date, until: Date): Statement {
       return extendHold.with({ key, now, until: until.getTime() })

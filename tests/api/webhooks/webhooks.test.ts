@@ -351,13 +351,24 @@ describe('orders from paid sessions', () => {
         const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
         return shop.call('POST', '/api/create-checkout-session', sessionBody(items, rate, extra))
       }
-      const slowAnswer = await open({ customer_email: 'three.days@example.com', discount_code: 'BANK5' })
+      const rate = rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+      const slowBody = sessionBody(items, rate, {
+        customer_email: 'three.days@example.com',
+        discount_code: 'BANK5',
+      })
+      const slowAnswer = await shop.call('POST', '/api/create-checkout-session', slowBody)
       const { sessionId: slow } = (await slowAnswer.json()) as { sessionId: string }
       await postWebhook(
         shop,
         stripe.event('checkout.session.completed', stripe.complete(slow, 'unpaid'), 'evt_bank_1'),
         SECRET,
       )
+      // The customer goes back and presses Pay again: the same checkout, the same session, and the holds
+      // stay as long as the delayed payment made them.
+      shop.clock.advance(10 * 60 * 1000)
+      const again = await shop.call('POST', '/api/create-checkout-session', slowBody)
+      expect(again.status).toBe(200)
+      expect(((await again.json()) as { sessionId: string }).sessionId).toBe(slow)
       // Three days on, well past the payment session's 25 hours: the use and the units are still held.
       shop.clock.advance(3 * 24 * 60 * 60 * 1000)
       await shop.sweep()
