@@ -21,7 +21,7 @@ const TEXT: Record<Exclude<Phase['kind'], 'checking' | 'failed'>, { title: strin
   },
   signIn: {
     title: 'Sign In to Confirm',
-    body: 'Sign in to the account you made with this e-mail address, and we will confirm it. If you did not make an account here, ignore the e-mail: nothing is confirmed.',
+    body: 'Sign in to the account you made with this e-mail address, and we will confirm it (or open the link again once signed in). If you did not make an account here, ignore the e-mail: nothing is confirmed.',
   },
   otherAccount: {
     title: 'Another Account',
@@ -35,11 +35,22 @@ const TEXT: Record<Exclude<Phase['kind'], 'checking' | 'failed'>, { title: strin
  */
 const SIGN_IN_AND_RETURN = '/login?next=%2Fverify-email'
 
-/** Kept in the tab while its visitor signs in, and dropped once the link was answered. */
+/**
+ * Kept in the tab while its visitor signs in, and dropped once the link was answered. A browser that
+ * refuses storage (some private modes) keeps nothing: the link opened again after signing in still works.
+ */
 const pending = {
-  read: () => sessionStorage.getItem(PENDING_TOKEN_KEY) ?? '',
-  keep: (token: string) => sessionStorage.setItem(PENDING_TOKEN_KEY, token),
-  drop: () => sessionStorage.removeItem(PENDING_TOKEN_KEY),
+  read: () => stored(() => sessionStorage.getItem(PENDING_TOKEN_KEY)) ?? '',
+  keep: (token: string) => stored(() => sessionStorage.setItem(PENDING_TOKEN_KEY, token)),
+  drop: () => stored(() => sessionStorage.removeItem(PENDING_TOKEN_KEY)),
+}
+
+function stored<T>(use: () => T): T | undefined {
+  try {
+    return use()
+  } catch {
+    return undefined
+  }
 }
 
 /**

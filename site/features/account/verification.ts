@@ -27,7 +27,8 @@ export function verifyOutcome(error: unknown): VerifyOutcome {
   if (!(error instanceof ApiError) || error.status === 0)
     return { kind: 'failed', message: NETWORK_ERROR_MESSAGE }
   if (error.status === 401) return { kind: 'signIn' }
-  if (error.status === 403) return { kind: 'otherAccount' }
+  // Only the link's own refusal: any other 403 (a request the shop refused as not its own) decided nothing.
+  if (error.status === 403 && reasonOf(error) === 'otherAccount') return { kind: 'otherAccount' }
   if (error.status === 409) return { kind: 'used' }
   if (error.status === 422) return reasonOf(error) === 'expired' ? { kind: 'expired' } : { kind: 'invalid' }
   if (error.status === 429) return { kind: 'failed', message: error.message }

@@ -24,6 +24,10 @@ describe('/verify-email: the state for each refusal of the verify call', () => {
     expect(verifyOutcome(new ApiError(403, 'x', { error: 'x', reason: 'otherAccount' }))).toEqual({
       kind: 'otherAccount',
     })
+    // The security check's 403 (not the shop's own request) says nothing about the link: try again later.
+    expect(
+      verifyOutcome(new ApiError(403, 'This request must come from the shop itself.', { error: 'x' })),
+    ).toEqual({ kind: 'failed', message: 'Something went wrong. Please try again.' })
   })
 
   test('nothing decided: no connection, too many attempts, a server fault (the link may work later)', () => {
