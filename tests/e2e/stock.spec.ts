@@ -166,6 +166,14 @@ test('staff count a product on the dashboard, are told what is wrong, and stop c
     'Alpine Wash (Alpine): not counted. Alpine Wash (Hammered Citrus): 4 on the shelf, 4 free.',
   )
   await expect(wash.getByText('4 free', { exact: true })).toBeVisible()
+  // A sale elsewhere: Refresh brings the figure into the field staff did not touch, so a later save of
+  // another field could not send the old one back.
+  await setOnHand(WASH, 'Hammered Citrus', 3)
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await expect(owed).toHaveValue('3', { timeout: 1_000 })
+  }).toPass({ timeout: 10_000 })
+  await expect(wash.getByText('3 free', { exact: true })).toBeVisible()
   await owed.fill('')
   await save.click()
   await expect(

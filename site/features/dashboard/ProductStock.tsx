@@ -1,5 +1,5 @@
 import { parseStock, STOCK_MESSAGE } from '@core/rules/stock'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductStock } from './api'
 import { serverMessageOr } from './dashboard-logic'
@@ -18,6 +18,10 @@ function entriesOf(product: DashboardProduct): { name: string; label: string; st
 
 const fieldOf = (stock: Level) => (stock ? String(stock.onHand) : '')
 
+/** Each field's figure as the server last said it, by scent ('' for a product without scents). */
+const figuresOf = (product: DashboardProduct): Record<string, string> =>
+  Object.fromEntries(entriesOf(product).map((entry) => [entry.name, fieldOf(entry.stock)]))
+
 /** Below the field: what is free, or, below 0, the units paid orders are owed (docs/product.md#dashboard). */
 function hintOf(stock: Level): string {
   if (!stock) return 'Not counted'
@@ -27,7 +31,8 @@ function hintOf(stock: Level): string {
 /**
  * Units on the shelf, per product or per scent, beside the weight (docs/product.md#dashboard): a blank
  * field is not counted (sells without limit). Each field says how many are free of open checkouts. Only
- * the figures staff changed are sent: an unchanged one would undo the sales made since the page loaded.
+ * the figures staff changed are sent: an unchanged one would undo the sales made since it was read. When
+ * the figures are read again (Refresh, a save), the fields staff have not touched follow them.
  */
 export function ProductStock({
   product,
@@ -37,18 +42,33 @@ export function ProductStock({
   onSaved: (product: DashboardProduct) => void
 }) {
   const entries = entriesOf(product)
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(entries.map((entry) => [entry.name, fieldOf(entry.stock)])),
-  )
+  const [values, setValues] = useState<Record<string, string>>(() => figuresOf(product))
+  const read = useRef(figuresOf(product))
   const [invalid, setInvalid] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+
+  // Keyed by the figures themselves: the product object is new on every render of the list.
+  const figures = JSON.stringify(figuresOf(product))
+  useEffect(() => {
+    const fresh = JSON.parse(figures) as Record<string, string>
+    const before = read.current
+    read.current = fresh
+    setValues((current) =>
+      Object.fromEntries(
+        Object.entries(fresh).map(([name, figure]) => {
+          const typed = current[name] ?? ''
+          return [name, typed === (before[name] ?? '') ? figure : typed]
+        }),
+      ),
+    )
+  }, [figures])
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
     const levels: Record<string, number | null> = {}
     for (const entry of entries) {
-      if ((values[entry.name] ?? '') === fieldOf(entry.stock)) continue
+      if ((values[entry.name] ?? '') === (read.current[entry.name] ?? '')) continue
       const units = parseStock((values[entry.name] ?? '').trim())
       if (units === undefined) {
         setInvalid(entry.name)
@@ -70,10 +90,10 @@ export function ProductStock({
     try {
       const body = product.variants.length === 0 ? { stock: levels[''] ?? null } : { variants: levels }
       const answer = await setProductStock(product.id, body)
+      const saved = figuresOf(answer.product)
+      read.current = saved
+      setValues(saved)
       onSaved(answer.product)
-      setValues(
-        Object.fromEntries(entriesOf(answer.product).map((entry) => [entry.name, fieldOf(entry.stock)])),
-      )
       showToast({ title: 'Stock Updated', description: answer.message })
     } catch (error) {
       showToast({

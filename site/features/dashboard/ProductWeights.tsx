@@ -1,5 +1,5 @@
 import { PRODUCT_WEIGHT_MESSAGE } from '@core/rules/product-weight'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductWeight } from './api'
 import { formatOunces, serverMessageOr, weightFromField } from './dashboard-logic'
@@ -12,7 +12,11 @@ import type { Polled } from './use-polling'
  * from then on; checkouts the stock).
  */
 export function ProductWeights({ state }: { state: Polled<DashboardProduct[]> }) {
+  // What a save answered stands until the products are read again (Refresh, polling): the read is newer.
   const [saved, setSaved] = useState<Record<number, Partial<DashboardProduct>>>({})
+  useEffect(() => {
+    if (state.data) setSaved({})
+  }, [state.data])
   const products = (state.data ?? []).map((product) => ({ ...product, ...saved[product.id] }))
   const save = (id: number, change: Partial<DashboardProduct>) =>
     setSaved((current) => ({ ...current, [id]: { ...current[id], ...change } }))
