@@ -26,23 +26,10 @@ async function scentsOnSale(baseURL: string): Promise<Record<string, number | nu
 }
 
 test.beforeAll(async () => {
-  const db = await serverDatabase()
-  try {
-    // The first scent (what the page preselects and the shop card adds) is gone; Fresh Cut Pine has 2;
-    // Unscented is not counted, so the product as a whole is not sold out.
-    for (const [variant, onHand] of [
-      ['Barrel & Timber', 0],
-      ['Fresh Cut Pine', 2],
-    ] as const) {
-      await db.execute({
-        sql: `insert into stock_levels (product_id, variant, on_hand, updated_at) values (?, ?, ?, ?)
-              on conflict (product_id, variant) do update set on_hand = excluded.on_hand`,
-        args: [BALM, variant, onHand, Date.now()],
-      })
-    }
-  } finally {
-    db.close()
-  }
+  // The first scent (what the page preselects and the shop card adds) is gone; Fresh Cut Pine has 2;
+  // Unscented is not counted, so the product as a whole is not sold out.
+  await setOnHand(BALM, 'Barrel & Timber', 0)
+  await setOnHand(BALM, 'Fresh Cut Pine', 2)
   // Written beside the server, as another instance would: the server reads the figures again once the ones
   // in hand are a second old (api/modules/stock/levels.ts), so the tests start once it has.
   const baseURL = String(test.info().project.use.baseURL)

@@ -87,6 +87,12 @@ export function createStockService(deps: StockServiceDeps) {
   const levels = createLevels(deps)
   const reservations = createReservations(deps)
 
+  /** A line's product and the variant stock counts it on (null: one the product does not have). */
+  async function stockOf(line: Pick<LineInput, 'productId' | 'variant'>) {
+    const product = await catalog.byId(line.productId)
+    return { product, variant: product ? stockVariant(product.variants, line.variant) : null }
+  }
+
   /**
    * Lines as stock counts them: each on its product's variant, lines of the same one added together.
    * `strict` (a checkout) refuses an unknown product or a variant the product does not have; otherwise
@@ -98,8 +104,7 @@ export function createStockService(deps: StockServiceDeps) {
   ): Promise<StockLine[]> {
     const counted: StockLine[] = []
     for (const line of lines) {
-      const product = await catalog.byId(line.productId)
-      const variant = product ? stockVariant(product.variants, line.variant) : null
+      const { product, variant } = await stockOf(line)
       if (!product || variant === null) {
         if (options.strict) throw invalid(UNKNOWN_OPTION_MESSAGE)
         continue
@@ -147,8 +152,7 @@ export function createStockService(deps: StockServiceDeps) {
     ): Promise<Statement[]> {
       const onShelf: RestockLine[] = []
       for (const line of lines) {
-        const product = await catalog.byId(line.productId)
-        const variant = product ? stockVariant(product.variants, line.variant) : null
+        const { product, variant } = await stockOf(line)
         if (product && variant !== null)
           onShelf.push({ productId: product.id, variant, quantity: line.quantity })
       }
