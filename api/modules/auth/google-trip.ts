@@ -65,11 +65,8 @@ export function callbackUrl(publicUrl: string, requestUrl: string): URL {
   return new URL(`${publicUrl}/auth/google/callback${new URL(requestUrl).search}`)
 }
 
-/** Why Google sign-in came back without signing in, as the sign-in page's `?google=` says it. */
-export type GoogleRefusal = 'failed' | 'unverified' | 'other-google'
-
 /** The sign-in page after a failed trip, still knowing where the visitor was going. */
-export function loginAgain(reason: GoogleRefusal, next: string | null): string {
+export function loginAgain(reason: 'failed' | 'unverified', next: string | null): string {
   const query = new URLSearchParams({ google: reason })
   if (next) query.set('next', next)
   return `/login?${query}`

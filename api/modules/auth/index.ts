@@ -23,7 +23,7 @@ import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import type { AccountService } from '../account/service'
 import { type CookieJar, clearSessionCookies, sessionToken, setSessionCookies } from './cookies'
 import { googleUnavailablePage } from './google-page'
-import { callbackUrl, clearTrip, type GoogleRefusal, loginAgain, readTrip, saveTrip } from './google-trip'
+import { callbackUrl, clearTrip, loginAgain, readTrip, saveTrip } from './google-trip'
 import { sessionAuth } from './guard'
 import { AUTH_LIMITS as LIMITS } from './limits'
 import { type AuthService, MESSAGES, type SignedIn } from './service'
@@ -249,12 +249,6 @@ function verificationRoutes(
     )
 }
 
-/** The refusals of Google sign-in the sign-in page words apart, by the service's message; any other is 'failed'. */
-const GOOGLE_REFUSALS = new Map<string, GoogleRefusal>([
-  [MESSAGES.googleUnverified, 'unverified'],
-  [MESSAGES.googleOtherAccount, 'other-google'],
-])
-
 /** Google sign-in: off to Google (google-trip.ts keeps what the way back needs), and back again. */
 function googleRoutes(
   auth: AuthService,
@@ -307,7 +301,7 @@ function googleRoutes(
         } catch (error) {
           if (!(error instanceof IdentityProviderError)) throw error
           log.warn('google sign-in refused', { error: errorMessage(error) })
-          const reason = GOOGLE_REFUSALS.get(error.message) ?? 'failed'
+          const reason = error.message === MESSAGES.googleUnverified ? 'unverified' : 'failed'
           set.headers.location = loginAgain(reason, trip.next)
         }
         return ''

@@ -53,8 +53,6 @@ export const MESSAGES = {
   badResetLink: 'This reset link is invalid or has expired. Please ask for a new one.',
   passwordUpdated: 'Your password has been updated. Please sign in with your new password.',
   googleUnverified: 'Your Google account has no verified e-mail address, so we cannot sign you in with it.',
-  googleOtherAccount:
-    'Your account here is linked to another Google account. Sign in with that one, or with your e-mail and password.',
   passwordToDelete: 'Please enter your password to delete your account.',
   wrongPasswordToDelete: 'That password is not right, so your account was not deleted.',
   googleAgainToDelete:
@@ -101,18 +99,14 @@ async function keptIfPasswordStands(
  * Attaches a Google identity to the account with its e-mail. On an account whose address was never
  * proved, the password is cleared and then every session ended, so whoever registered the address before
  * its owner keeps no way in (a sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
- * An account linked to another Google identity is refused, not moved over: an address can pass to a new
- * Google account (a deleted one, a company domain that changed hands), and Google names its accounts by
- * their subject, not their e-mail (docs/decisions/016-verified-e-mail.md).
+ * An account linked to another Google identity moves to this one: whoever reads the address could take
+ * the account by a reset link anyway (docs/decisions/016-verified-e-mail.md).
  */
 async function linkGoogle(
   { accounts, sessions }: { accounts: AccountService; sessions: SessionStore },
   user: UserRecord,
   identity: VerifiedIdentity,
 ): Promise<UserRecord> {
-  if (user.googleSubject !== null && user.googleSubject !== identity.subject) {
-    throw new IdentityProviderError(MESSAGES.googleOtherAccount)
-  }
   const unproved = user.emailVerifiedAt === null
   const linked = await accounts.linkGoogle(user, identity, { clearPassword: unproved })
   if (unproved) await sessions.invalidateAllForUser(user.id)

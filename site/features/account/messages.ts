@@ -61,13 +61,6 @@ export function googleReturnMessage(reason: string | null): ToastText | null {
       description: 'Your Google account has no verified e-mail address, so we cannot sign you in with it.',
     }
   }
-  if (reason === 'other-google') {
-    return {
-      title: 'Google Sign In Failed',
-      description:
-        'Your account here is linked to another Google account. Sign in with that one, or with your e-mail and password.',
-    }
-  }
   if (reason === 'failed') {
     return {
       title: 'Google Sign In Failed',

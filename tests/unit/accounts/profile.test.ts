@@ -81,9 +81,6 @@ describe('docs/product.md#sign-in texts for failed account calls', () => {
       'Google sign-in did not complete. Please try again.',
     )
     expect(googleReturnMessage('unverified')?.description).toContain('no verified e-mail')
-    expect(googleReturnMessage('other-google')?.description).toBe(
-      'Your account here is linked to another Google account. Sign in with that one, or with your e-mail and password.',
-    )
     expect(googleReturnMessage(null)).toBeNull()
     expect(googleReturnMessage('<script>')).toBeNull()
   })
