@@ -63,23 +63,28 @@ export function restockedCountSql(orderId: number): SQL<number> {
 
 /**
  * SQL: how many of `wanted` units of an order line can go back on the shelf: never more than the line's
- * units less those that refunds already put back, whatever became of those refunds since (a refund that
- * succeeded and then failed leaves its units on the shelf, and refunding them again must not add them
- * twice). `keptOff` (a cancel) also leaves out the units that refunds standing kept off the shelf: staff
- * refunded them without restock (a broken jar), and the cancel must not put them back. Worked out in the
- * transaction that puts them back, after any refund before it in that batch.
+ * units less those refunds already decided about. For a refund with restock (`keptOff` false), the units
+ * refunds put back, whatever became of those refunds since (a refund that succeeded and then failed leaves
+ * its units on the shelf, and refunding them again must not add them twice). For a cancel (`keptOff`),
+ * also the units refunds kept off the shelf (refunded without restock: a broken jar, even if the money's
+ * refund failed later) and the units refunds still standing cover. Units carry no identity, and a unit
+ * refunded again after a failure is the same unit: the largest of the three counts is taken, not their
+ * sum, so no unit is counted twice (docs/decisions/027). Worked out in the transaction that puts them
+ * back, after any refund before it in that batch.
  */
 export function unitsNotBackSql(
   lineId: number,
   wanted: number,
   options: { keptOff?: boolean } = {},
 ): SQL<number> {
+  const units = (which: SQL) => sql`coalesce(sum(case when ${which} then rl.quantity else 0 end), 0)`
+  const putBack = units(sql`r.restocked_at is not null`)
   const decided = options.keptOff
-    ? sql`(r.restocked_at is not null or (r.restock = 0 and r.status in (${counted})))`
-    : sql`r.restocked_at is not null`
+    ? sql`max(${putBack}, ${units(sql`r.restock = 0`)}, ${units(sql`r.status in (${counted})`)})`
+    : putBack
   return sql<number>`max(0, min(${wanted}, (select l.quantity from ${orderLines} l where l.id = ${lineId})
-    - (select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl
-        join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId} and ${decided})))`
+    - (select ${decided} from ${orderRefundLines} rl
+        join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId})))`
 }
 
 /** SQL: the id of the refund the provider knows by `providerRefundId` (NULL while there is none). */

@@ -123,6 +123,54 @@ describe('cancel', () => {
     }
   })
 
+  test('a unit refunded again after its refund failed is one unit: put back once, kept off once', async () => {
+    const REPAIR = 4
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    try {
+      const threeJars = async () => {
+        const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 3 }] })
+        const detail = await json<{ lines: { id: number }[] }>(
+          await r.asStaff('GET', `/api/orders/${id}`),
+          200,
+        )
+        const lineId = detail.lines[0]?.id ?? 0
+        const refund = async (restock: boolean) => {
+          await json(
+            await r.asStaff('POST', `/api/orders/${id}/refunds`, {
+              lines: [{ lineId, quantity: 1 }],
+              restock,
+            }),
+            201,
+          )
+          await r.events.deliver()
+        }
+        const failLast = async () => {
+          const rows = await refundRows(r.shop, id)
+          const last = rows.find((row) => row.status === 'succeeded')
+          await r.demo.failRefund(last?.providerRefundId ?? '', 'expired_or_canceled_card')
+          await r.events.deliver()
+        }
+        return { id, refund, failLast }
+      }
+      // A returned jar back on the shelf; its refund fails and is made again, for the money only.
+      const a = await threeJars()
+      await a.refund(true)
+      await a.failLast()
+      await a.refund(false)
+      expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+      await json(await r.asStaff('POST', `/api/orders/${a.id}/cancel`), 200)
+      expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+      // A broken jar kept off the shelf; its refund fails. The cancel refunds the money, not the jar.
+      const b = await threeJars()
+      await b.refund(false)
+      await b.failLast()
+      await json(await r.asStaff('POST', `/api/orders/${b.id}/cancel`), 200)
+      expect(await onHand(r.shop, REPAIR, '')).toBe(9)
+    } finally {
+      await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+    }
+  })
+
   test('two staff pressing Cancel at once: one cancel, one refund at the provider, one e-mail', async () => {
     const { id, sessionId } = await payForOrder(r.shop)
     const answers = await Promise.all(
