@@ -73,7 +73,9 @@ async function usage(db: Database, code: string, now: Date, userId: string | nul
 /**
  * One conditional INSERT that holds a use of `code` only while its limits allow: the total limit, and a
  * signed-in account's per-customer limit, count redeemed uses and live reservations. It inserts nothing
- * when a limit was reached or the same request had reserved already (`heldSql` then tells the two apart).
+ * when a limit was reached or the same request had reserved already (`heldSql` then tells the two apart);
+ * the same request whose use was released (the provider refused its session: 'Please try again') holds
+ * it again, under the same limits, as its units are held again.
  */
 function insertReservation(
   db: Database,
@@ -104,7 +106,9 @@ function insertReservation(
                   when c.first_order_only then min(coalesce(c.max_per_customer, 1), 1)
                   else c.max_per_customer
                 end)
-    on conflict (reservation_key) do nothing`)
+    on conflict (reservation_key) do update set
+      status = 'reserved', expires_at = excluded.expires_at, created_at = excluded.created_at
+    where discount_redemptions.status = 'released'`)
 }
 
 /** SQL: whether the reservation under this key holds a use (made now, or by the same request before). */

@@ -183,11 +183,15 @@ describe('holds that end', () => {
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
   })
 
-  test('a provider that refuses the session gives the units and the code’s use back', async () => {
+  test('a provider that refuses the session gives the units and the code’s use back, held again when Pay is pressed again', async () => {
+    let refusals = 1
     const refusing = await createTestApp({}, (base) => ({
       payments: {
         ...base.payments,
-        createCheckoutSession: () => Promise.reject(new PaymentProviderError('provider down')),
+        createCheckoutSession: (request) =>
+          refusals-- > 0
+            ? Promise.reject(new PaymentProviderError('provider down'))
+            : base.payments.createCheckoutSession(request),
       },
     }))
     try {
@@ -206,6 +210,23 @@ describe('holds that end', () => {
         .select({ status: discountRedemptions.status })
         .from(discountRedemptions)
       expect(uses).toEqual([{ status: 'released' }])
+
+      // 'Please try again in a moment': the same request again (the code's use is not counted against the
+      // request whose use was released) holds both again and opens the session.
+      await refusing.deps.db
+        .update(discountCodes)
+        .set({ maxRedemptions: 1 })
+        .where(eq(discountCodes.code, 'SAVE5'))
+      const again = await refusing.call(
+        'POST',
+        '/api/create-checkout-session',
+        sessionBody(lines, rate, { discount_code: 'SAVE5' }),
+      )
+      expect(again.status).toBe(200)
+      expect(await reservationsOf(refusing, REPAIR, '')).toEqual({ reserved: { units: 2, rows: 1 } })
+      expect(
+        await refusing.deps.db.select({ status: discountRedemptions.status }).from(discountRedemptions),
+      ).toEqual([{ status: 'reserved' }])
     } finally {
       refusing.close()
     }
