@@ -22,6 +22,20 @@ const fieldOf = (stock: Level) => (stock ? String(stock.onHand) : '')
 const figuresOf = (product: DashboardProduct): Record<string, string> =>
   Object.fromEntries(entriesOf(product).map((entry) => [entry.name, fieldOf(entry.stock)]))
 
+/** The fields after new figures came: each still showing `before` takes the new one; a typed one stays. */
+function following(
+  fields: Record<string, string>,
+  before: Record<string, string>,
+  fresh: Record<string, string>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(fresh).map(([name, figure]) => {
+      const typed = fields[name] ?? ''
+      return [name, typed === (before[name] ?? '') ? figure : typed]
+    }),
+  )
+}
+
 /** Below the field: what is free, or, below 0, the units paid orders are owed (docs/product.md#dashboard). */
 function hintOf(stock: Level): string {
   if (!stock) return 'Not counted'
@@ -53,14 +67,7 @@ export function ProductStock({
     const fresh = JSON.parse(figures) as Record<string, string>
     const before = read.current
     read.current = fresh
-    setValues((current) =>
-      Object.fromEntries(
-        Object.entries(fresh).map(([name, figure]) => {
-          const typed = current[name] ?? ''
-          return [name, typed === (before[name] ?? '') ? figure : typed]
-        }),
-      ),
-    )
+    setValues((current) => following(current, before, fresh))
   }, [figures])
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -86,13 +93,15 @@ export function ProductStock({
       showToast({ title: 'Nothing To Save', description: `No figure of ${product.name} was changed.` })
       return
     }
+    const sent = { ...values }
     setBusy(true)
     try {
       const body = product.variants.length === 0 ? { stock: levels[''] ?? null } : { variants: levels }
       const answer = await setProductStock(product.id, body)
       const saved = figuresOf(answer.product)
       read.current = saved
-      setValues(saved)
+      // A field typed into while the save was under way keeps what was typed.
+      setValues((current) => following(current, sent, saved))
       onSaved(answer.product)
       showToast({ title: 'Stock Updated', description: answer.message })
     } catch (error) {
