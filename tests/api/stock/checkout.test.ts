@@ -48,6 +48,16 @@ async function openSession(lines: Line[], extra: Record<string, unknown> = {}) {
   return { status: res.status, body: (await res.json()) as { sessionId?: string; error?: string } }
 }
 
+/** The order a session's payment made: its id and its stock warning. */
+async function orderOf(sessionId: string | undefined) {
+  const [order] = await shop.deps.db
+    .select({ id: orders.id, warning: orders.stockWarning })
+    .from(orders)
+    .where(eq(orders.checkoutSessionId, sessionId ?? ''))
+  if (!order) throw new Error(`no order for ${sessionId}`)
+  return order
+}
+
 async function orderUnits(productId: number, variant: string | null) {
   const [row] = await shop.deps.db
     .select({ units: sql<number>`coalesce(sum(${orderLines.quantity}), 0)` })
@@ -301,13 +311,8 @@ describe('payment', () => {
 
     // Staff follow the advice: the late order, which cannot be sent, is cancelled; its unit comes back
     // to the shelf the other order took, and no more.
-    const lateOrder = made.find((order) => order.session === late.body.sessionId)
-    const [row] = await shop.deps.db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(eq(orders.checkoutSessionId, late.body.sessionId ?? ''))
-    if (!lateOrder || !row) throw new Error('no late order')
-    await shop.services.fulfilment.cancel(row.id, 'staff', 'Nothing left to send')
+    const lateOrder = await orderOf(late.body.sessionId)
+    await shop.services.fulfilment.cancel(lateOrder.id, 'staff', 'Nothing left to send')
     expect(await onHand(shop, REPAIR, '')).toBe(0)
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
   })
@@ -320,11 +325,7 @@ describe('payment', () => {
     await shop.services.stock.setLevels(REPAIR, { stock: 0 })
     expect((await payDemo(shop, held.body.sessionId ?? '')).status).toBe(200)
 
-    const [order] = await shop.deps.db
-      .select({ id: orders.id, warning: orders.stockWarning })
-      .from(orders)
-      .where(eq(orders.checkoutSessionId, held.body.sessionId ?? ''))
-    if (!order) throw new Error('no order')
+    const order = await orderOf(held.body.sessionId)
     expect(order.warning).toBe(
       'Too few on the shelf at payment: Workforce Repair Original Grit: 2 paid for, 0 were free. Check the shelf before packing; refund what cannot be sent.',
     )
