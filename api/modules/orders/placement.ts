@@ -282,8 +282,8 @@ export function createOrderPlacement(deps: PlacementDeps) {
 
     /**
      * Writes `warning` (SQL evaluated in the transaction; NULL leaves it as it is) on the order for staff:
-     * a payment that found too few units free (its hold ran out, or the shelf was set below the holds). Only the event that made
-     * the order sets it, before the order's units are taken off the shelf.
+     * a payment that found too few units free (its hold ran out, or the shelf was set below the holds).
+     * Only the event that made the order sets it, before the order's units are taken off the shelf.
      */
     stockWarningStatement(
       order: OrderPlacement,
