@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { CHECKOUT_SESSION_STATUSES } from '../rules/checkout-status'
 import { addressSchema } from './address'
+import { openSessionField } from './open-session'
 import { MAX_CART_LINES, MAX_QUOTE_ID_LENGTH, QUANTITY_ERROR } from './shipping'
 
 /**
@@ -45,6 +46,8 @@ export const createSessionBody = t.Object({
   /** docs/product.md#catalogue metadata: ignored, the server writes its own. */
   metadata: t.Optional(t.Unknown()),
   discount_code: t.Optional(t.Nullable(t.String({ maxLength: 64, error: 'The discount code is too long.' }))),
+  /** The session this cart opened before: ended when this one opens (docs/decisions/032). */
+  open_session: openSessionField,
 })
 
 export type CreateSessionBody = typeof createSessionBody.static

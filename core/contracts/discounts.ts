@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { openSessionField } from './open-session'
 
 export const validateDiscountBody = t.Object({
   code: t.String({ maxLength: 200, error: 'Please enter a discount code.' }),
@@ -6,6 +7,7 @@ export const validateDiscountBody = t.Object({
   amount: t.Union([t.Number(), t.String({ maxLength: 20 })], {
     error: 'amount must be the cart subtotal in dollars.',
   }),
+  open_session: openSessionField,
 })
 
 export const MAX_CODE_LENGTH = 40

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { addressSchema } from './address'
+import { openSessionField } from './open-session'
 import { wholeNumber } from './whole-number'
 
 export type { AddressInput } from './address'
@@ -31,6 +32,7 @@ export const ratesBody = t.Object({
   subtotal: t.Optional(t.Union([t.String(), t.Number()])),
   /** Optional: lets the free-shipping line reflect an applied discount code. */
   discount_code: t.Optional(t.Nullable(t.String({ maxLength: 64, error: 'The discount code is too long.' }))),
+  open_session: openSessionField,
 })
 
 export type RatesBody = typeof ratesBody.static

@@ -192,6 +192,8 @@ test.describe('guest checkout', () => {
     await expect(page.getByRole('link', { name: 'View More Products' })).toHaveAttribute('href', '/shop')
     await expect(cartLink(page, 'Cart, 0 items')).toBeAttached()
     expect(await page.evaluate(() => window.localStorage.getItem('cart'))).toBe('[]')
+    // The paid session is no longer the cart's own (docs/decisions/032-one-open-session-per-cart.md).
+    expect(await page.evaluate(() => window.localStorage.getItem('checkoutSession'))).toBeNull()
     await restPointer(page)
     await axe()
 

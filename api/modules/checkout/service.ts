@@ -32,6 +32,7 @@ import type { Quote, ShippingService } from '../shipping/service'
 import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
 import { createFirstOrderExpiry } from './first-order'
 import { RESERVATION_LIFETIME_MS, type UnpaidEnd } from './model'
+import { createOpenSessions } from './open-session'
 import { delayedPaymentStatements, type HeldBy, unpaidEndStatements } from './session-holds'
 import { createCheckoutSessions } from './sessions'
 
@@ -358,18 +359,21 @@ async function store(
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
+  const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
   return {
     /**
-     * Opens a payment session for the cart: priced on the server, the discount's use and the units
-     * reserved, the provider's session opened, and what was asked for stored for the order the payment
-     * will make.
+     * Opens a payment session for the cart: priced on the server, the cart's earlier session ended
+     * (open-session.ts), the discount's use and the units reserved, the provider's session opened, and
+     * what was asked for stored for the order the payment will make.
      */
     async createSession(
       body: CreateSessionBody,
       userId: string | null,
     ): Promise<{ sessionId: string; url: string }> {
       const priced = await price(deps, body, userId)
+      const { email, request } = priced
+      await openSessions.endEarlier(body.open_session, { email, userId, key: request.idempotencyKey })
       await reserve(deps, priced)
       crashPoint('stock-reserved')
       const session = await open(deps, priced)
@@ -380,6 +384,7 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       }
     },
     ...sessions,
+    cartHold: openSessions.cartHold,
     ...createFirstOrderExpiry({ ...deps, sessions }),
     /** unpaidEndStatements (session-holds.ts), for the payment events that end a session. */
     unpaidEndStatements: (session: HeldBy, end: UnpaidEnd) =>

@@ -9,7 +9,13 @@ import type { DiscountService } from './service'
 /** No cart in this shop comes near this; anything above is a typo or a probe. */
 const MAX_SUBTOTAL_CENTS = 100_000_00
 
-export function discountRoutes({ discounts }: { discounts: DiscountService }, limits: RateLimitPlugin) {
+/** The key of the code's use the cart's open checkout session holds (the checkout module's `cartHold`). */
+export type CartHold = (sessionId: string | undefined) => Promise<string | undefined>
+
+export function discountRoutes(
+  { discounts, checkout }: { discounts: DiscountService; checkout: { cartHold: CartHold } },
+  limits: RateLimitPlugin,
+) {
   return new Elysia().use(limits).post(
     '/api/validate-discount',
     async ({ body }) => {
@@ -19,7 +25,9 @@ export function discountRoutes({ discounts }: { discounts: DiscountService }, li
       if (subtotalCents === null || subtotalCents > MAX_SUBTOTAL_CENTS) {
         throw invalid('amount must be the cart subtotal in dollars, like 42.00.')
       }
-      const terms = await discounts.validate(code, { subtotalCents })
+      // The cart's own open session holds a use: not counted against it (docs/decisions/032).
+      const heldBy = await checkout.cartHold(body.open_session)
+      const terms = await discounts.validate(code, { subtotalCents }, heldBy)
       return {
         code: terms.code,
         type: terms.type,

@@ -49,11 +49,12 @@ async function displayDiscount(
   discounts: DiscountService,
   code: string | null | undefined,
   subtotalCents: number,
+  heldBy: string | undefined,
 ): Promise<number> {
   const trimmed = code?.trim()
   if (!trimmed) return 0
   try {
-    return discountCents(subtotalCents, await discounts.validate(trimmed, { subtotalCents }))
+    return discountCents(subtotalCents, await discounts.validate(trimmed, { subtotalCents }, heldBy))
   } catch (error) {
     if (error instanceof DomainError) return 0
     throw error
@@ -141,13 +142,16 @@ export function createShippingService(deps: ShippingServiceDeps) {
       address: AddressInput
       items: readonly RatesItem[]
       discountCode?: string | null
+      /** The reservation key of the code's use the cart's own open session holds. */
+      heldBy?: string
     }): Promise<{ rates: RateView[] }> {
       const address = normalizeAddress(input.address)
       const cart = await buildCart(catalog, await cartItems(catalog, input.items))
       const parcel = parcelFor(cart.itemCount, cart.weightTenthsOz)
       const rates = await carrierRates(deps.shipping, parcel, address)
       const afterDiscount =
-        cart.subtotalCents - (await displayDiscount(discounts, input.discountCode, cart.subtotalCents))
+        cart.subtotalCents -
+        (await displayDiscount(discounts, input.discountCode, cart.subtotalCents, input.heldBy))
       const signed = {
         key: await signingKey(),
         binding: { cartFingerprint: cart.fingerprint, addressHash: addressHash(address) },

@@ -6,6 +6,7 @@ import { CartLineRow, lineId } from './CartLineRow'
 import { CartSummary } from './CartSummary'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
+import { withOwnHold } from './open-session'
 import { type CartLine, cartLines } from './store'
 import { cartTotals } from './totals'
 
@@ -80,9 +81,13 @@ export default function CartView() {
             <CartLineRow
               key={lineId(line)}
               line={line}
-              stock={lineStock(
-                live.find((product) => product.id === line.product.id),
-                line.selectedVariant,
+              // The units the cart's own open session holds are the cart's (docs/decisions/032).
+              stock={withOwnHold(
+                lineStock(
+                  live.find((product) => product.id === line.product.id),
+                  line.selectedVariant,
+                ),
+                line,
               )}
             />
           ))}

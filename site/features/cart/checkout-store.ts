@@ -1,7 +1,9 @@
 import type { DiscountTerms } from '@core/rules/discounts'
 import { persistentAtom } from '@nanostores/persistent'
+import { removedWhenNull } from '../../lib/removed-when-null'
 import { safeJson } from '../../lib/storage'
 import { removeLine, updateQuantity } from './cart-logic'
+import { forgetOpenSession } from './open-session'
 import { cartLines } from './store'
 
 /**
@@ -30,27 +32,23 @@ function isDiscountTerms(value: unknown): value is DiscountTerms {
   )
 }
 
-const discountJson = safeJson<DiscountTerms | null>(
-  'discountApplied',
-  (value) => (isDiscountTerms(value) ? value : null),
-  null,
-)
-
 /**
- * Local-storage key `discountApplied`: the accepted code with its terms (fixed amounts in cents). With no discount
- * the key is removed from storage: the persistent store deletes a key whose encoded value is undefined.
+ * Local-storage key `discountApplied`: the accepted code with its terms (fixed amounts in cents), removed
+ * from storage when there is no discount.
  */
-export const discountApplied = persistentAtom<DiscountTerms | null>('discountApplied', null, {
-  decode: discountJson.decode,
-  encode: (value) => (value === null ? (undefined as unknown as string) : discountJson.encode(value)),
-})
+export const discountApplied = persistentAtom<DiscountTerms | null>(
+  'discountApplied',
+  null,
+  removedWhenNull(safeJson('discountApplied', (value) => (isDiscountTerms(value) ? value : null), null)),
+)
 
 export function removeDiscount(): void {
   discountApplied.set(null)
 }
 
-/** Empties the cart and drops the discount (after payment, docs/product.md#success). */
+/** Empties the cart and drops the discount and its paid session (after payment, docs/product.md#success). */
 export function clearCart(): void {
   cartLines.set([])
   discountApplied.set(null)
+  forgetOpenSession()
 }

@@ -2,6 +2,7 @@
 import type { DiscountTerms } from '@core/rules/discounts'
 import { centsToDollars, dollarsToCents } from '@core/rules/money'
 import { ApiError, apiRequest } from '../../lib/api'
+import { openSessionField } from './open-session'
 
 interface ValidateDiscountAnswer {
   code: string
@@ -34,6 +35,8 @@ export async function checkDiscount(code: string, subtotalCents: number): Promis
     const answer = await apiRequest<unknown>('POST', '/api/validate-discount', {
       code,
       amount: centsToDollars(subtotalCents),
+      // A use the cart's own open session holds is not counted against it (docs/decisions/032).
+      ...openSessionField(),
     })
     const terms = termsFromAnswer(answer)
     return terms ? { kind: 'valid', terms } : { kind: 'invalid', message: null }

@@ -4,6 +4,7 @@ import { apiRequest } from '../../lib/api'
 import { isPublicUser } from '../account/api'
 import { loadUser } from '../account/auth-store'
 import { discountApplied } from '../cart/checkout-store'
+import { openSessionField, rememberOpenSession } from '../cart/open-session'
 import { type CartLine, cartLines } from '../cart/store'
 import { showToast } from '../toasts/store'
 import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
@@ -81,7 +82,8 @@ export function useShippingCheckout() {
       const answer = await apiRequest<{ rates: Rate[] }>(
         'POST',
         '/api/shipping/rates',
-        ratesRequest(draft, lines, discountCode),
+        // The cart's open session's use of the code is the cart's own (docs/decisions/032).
+        { ...ratesRequest(draft, lines, discountCode), ...openSessionField() },
       )
       const fresh = answer.rates
       setSaved({ binding: requestBinding, savedAt: Date.now(), rates: fresh, selectedId: null })
@@ -125,9 +127,11 @@ export function useShippingCheckout() {
       const answer = await apiRequest<SessionAnswer>(
         'POST',
         '/api/create-checkout-session',
-        sessionRequest(draft, lines, selected, discountCode),
+        // The new session ends the cart's earlier one, if still open (docs/decisions/032).
+        { ...sessionRequest(draft, lines, selected, discountCode), ...openSessionField() },
       )
       if (!answer?.url) throw new Error(SESSION_FAILED)
+      rememberOpenSession(answer.sessionId, lines)
       window.location.assign(answer.url)
       // Stay busy: the page is leaving, a second click must not start a second session.
     } catch (error) {

@@ -1,0 +1,189 @@
+// One open payment session per cart (docs/decisions/032-one-open-session-per-cart.md): a shopper who went
+// back from the payment page to change the cart is not refused by what their own earlier session holds.
+// The real Stripe SDK against the fake Stripe API, so ending the earlier session is a real expire call.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { and, eq, sql } from 'drizzle-orm'
+import { checkoutSessions } from '../../../db/schema/checkout'
+import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
+import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
+import { reservationsOf } from '../stock/helpers'
+import { createTestApp, type TestApp } from '../support/test-app'
+import { fakeStripePayments, getRates, type Items, type RateAnswer, rateFor, sessionBody } from './helpers'
+
+const OIL = 1 // Hammered Citrus, $21.00
+const REPAIR = 4 // Workforce Repair Original Grit, $13.00: no scents
+/** $10 off, one use in all: two oils ($42.00) come to $32.00, under free shipping's $35.00. */
+const LAST_USE = 'LASTTEN'
+const USED_UP = 'This discount code has been used up.'
+
+let stripe: FakeStripe
+let shop: TestApp
+let codes = 0
+
+beforeAll(async () => {
+  stripe = startFakeStripe()
+  shop = await createTestApp({}, (base) => ({
+    payments: fakeStripePayments(stripe, base, {
+      publishableKey: 'pk_test_open_session',
+      webhookSecret: 'whsec_test_open_session',
+    }),
+  }))
+})
+afterAll(() => {
+  shop.close()
+  stripe.stop()
+})
+
+let code = LAST_USE
+beforeEach(async () => {
+  // A code of its own per test, one use in all; a fresh window of the code-guess limit.
+  code = `${LAST_USE}${++codes}`
+  await shop.deps.db
+    .insert(discountCodes)
+    .values({ code, type: 'fixed', amount: 1000, maxRedemptions: 1, createdAt: shop.clock.now() })
+  await shop.deps.db.run(sql`delete from stock_levels`)
+  shop.clock.advance(11 * 60_000)
+})
+
+/** Opens a session for `items` at the rate given, or a standard rate asked for now. */
+async function open(items: Items, extra: Record<string, unknown> = {}, rate?: RateAnswer) {
+  rate ??= rateFor(await getRates(shop, items), 'USPS Ground Advantage')
+  const res = await shop.call(
+    'POST',
+    '/api/create-checkout-session',
+    sessionBody(items, rate, { discount_code: code, ...extra }),
+  )
+  return { status: res.status, body: (await res.json()) as { sessionId?: string; error?: string } }
+}
+
+/** The session an answer opened ('' when it opened none). */
+const idOf = (answer: Awaited<ReturnType<typeof open>>) => answer.body.sessionId ?? ''
+
+async function checkCode(extra: Record<string, unknown> = {}) {
+  const res = await shop.call('POST', '/api/validate-discount', { code, amount: '42.00', ...extra })
+  return { status: res.status, body: (await res.json()) as { error?: string; discountCents?: number } }
+}
+
+async function statusOf(sessionId: string) {
+  const [row] = await shop.deps.db
+    .select({ status: checkoutSessions.status })
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, sessionId))
+  return row?.status
+}
+
+async function liveUses() {
+  const [row] = await shop.deps.db
+    .select({ n: sql<number>`count(*)` })
+    .from(discountRedemptions)
+    .where(and(eq(discountRedemptions.code, code), eq(discountRedemptions.status, 'reserved')))
+  return row?.n
+}
+
+describe("the cart's own checks", () => {
+  test("the discount check does not count the use the cart's open session holds", async () => {
+    const first = await open([{ id: OIL, quantity: 2 }])
+    expect(first.status).toBe(200)
+
+    expect(await checkCode()).toEqual({ status: 422, body: { error: USED_UP } })
+    const own = await checkCode({ open_session: idOf(first) })
+    expect(own.status).toBe(200)
+    expect(own.body.discountCents).toBe(1000)
+  })
+
+  test("the rates price the goods with the code the cart's open session holds", async () => {
+    const first = await open([{ id: OIL, quantity: 2 }])
+    const standard = (extra: Record<string, unknown>) =>
+      getRates(shop, [{ id: OIL, quantity: 2 }], undefined, { discount_code: code, ...extra }).then((rates) =>
+        rateFor(rates, 'USPS Ground Advantage'),
+      )
+    // Counted as used up, the code gives nothing: $42.00 ships free. The cart's own: $32.00 does not.
+    expect((await standard({})).free).toBe(true)
+    expect((await standard({ open_session: idOf(first) })).free).toBe(false)
+  })
+
+  test("another cart's session, or one no longer open, is not the cart's own", async () => {
+    const first = await open([{ id: OIL, quantity: 2 }])
+    stripe.complete(idOf(first))
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'payment_pending' })
+      .where(eq(checkoutSessions.id, idOf(first)))
+    expect(await checkCode({ open_session: idOf(first) })).toEqual({
+      status: 422,
+      body: { error: USED_UP },
+    })
+    expect(await checkCode({ open_session: 'cs_test_nobody' })).toEqual({
+      status: 422,
+      body: { error: USED_UP },
+    })
+  })
+})
+
+describe("the cart's next session", () => {
+  test('ends the earlier one, so the changed cart gets the last use', async () => {
+    const first = await open([{ id: OIL, quantity: 2 }])
+    expect(first.status).toBe(200)
+
+    // Without naming the earlier session the cart competes with itself, as before.
+    expect(await open([{ id: OIL, quantity: 3 }])).toEqual({ status: 422, body: { error: USED_UP } })
+
+    const next = await open([{ id: OIL, quantity: 3 }], { open_session: idOf(first) })
+    expect(next.status).toBe(200)
+    expect(stripe.sessions.get(idOf(first))?.status).toBe('expired')
+    expect(await statusOf(idOf(first))).toBe('expired')
+    expect(await statusOf(idOf(next))).toBe('open')
+    expect(await liveUses()).toBe(1)
+  })
+
+  test('ends the earlier one, so the changed cart gets the last units', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    const first = await open([{ id: REPAIR, quantity: 1 }], { discount_code: null })
+    expect(first.status).toBe(200)
+
+    const next = await open(
+      [
+        { id: REPAIR, quantity: 1 },
+        { id: OIL, quantity: 1 },
+      ],
+      { discount_code: null, open_session: idOf(first) },
+    )
+    expect(next.status).toBe(200)
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 1, rows: 1 } })
+    expect(await statusOf(idOf(first))).toBe('expired')
+  })
+
+  test('the same cart sent again gets its own session back, still open', async () => {
+    // Pay pressed again with nothing changed: the same rate, the same request.
+    const rate = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const first = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    const again = await open([{ id: OIL, quantity: 2 }], { open_session: idOf(first) }, rate)
+    expect(again).toEqual({
+      status: 200,
+      body: expect.objectContaining({ sessionId: idOf(first) }),
+    })
+    expect(stripe.sessions.get(idOf(first))?.status).toBe('open')
+    expect(await statusOf(idOf(first))).toBe('open')
+  })
+
+  test("another customer's session is left alone", async () => {
+    const first = await open([{ id: OIL, quantity: 2 }], { customer_email: 'first@example.com' })
+    const other = await open([{ id: OIL, quantity: 3 }], {
+      customer_email: 'someone.else@example.com',
+      open_session: idOf(first),
+    })
+    expect(other).toEqual({ status: 422, body: { error: USED_UP } })
+    expect(stripe.sessions.get(idOf(first))?.status).toBe('open')
+    expect(await statusOf(idOf(first))).toBe('open')
+  })
+
+  test('one paid meanwhile keeps its use for its order', async () => {
+    const first = await open([{ id: OIL, quantity: 2 }])
+    // Paid at Stripe; its event has not come in yet.
+    stripe.complete(idOf(first))
+    const next = await open([{ id: OIL, quantity: 3 }], { open_session: idOf(first) })
+    expect(next).toEqual({ status: 422, body: { error: USED_UP } })
+    expect(await statusOf(idOf(first))).toBe('open')
+    expect(await liveUses()).toBe(1)
+  })
+})
