@@ -39,6 +39,9 @@ export function shortageMessage(label: string, available: number): string {
     : `Only ${available} left of ${label}. Please lower the quantity in your cart.`
 }
 
+/** What staff may type under 'Received': units that came in, added to the shelf's figure. */
+export const RECEIVED_MESSAGE = 'Units received must be a whole number from 1 to 99,999.'
+
 /** Reads a staff stock edit: a whole number 0–99,999 (or its digits as text), null to stop counting. */
 export function parseStock(input: unknown): number | null | undefined {
   if (input === null || input === '') return null

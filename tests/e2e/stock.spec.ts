@@ -145,14 +145,21 @@ test('staff count a product on the dashboard, are told what is wrong, and stop c
   await expect(toasts.filter({ hasText: 'Nothing To Save' }).first()).toContainText(
     'No figure of Alpine Wash was changed.',
   )
-  await owed.fill('4')
+  // A delivery of 5: what came in is added, so the 1 owed is paid back first (a recount typed over -1
+  // would wipe the debt).
+  const received = wash.getByLabel('Received units of Alpine Wash (Hammered Citrus)', { exact: true })
+  await expect(received).toHaveAccessibleDescription('1 owed to paid orders')
+  await received.fill('5')
   const sent = page.waitForRequest((request) => request.url().endsWith(`/api/products/${WASH}/stock`))
   await save.click()
-  expect((await sent).postDataJSON()).toEqual({ variants: { 'Hammered Citrus': 4 } })
+  expect((await sent).postDataJSON()).toEqual({ variants: { 'Hammered Citrus': { received: 5 } } })
   await expect(toasts.filter({ hasText: 'Stock Updated' }).first()).toContainText(
     'Alpine Wash (Alpine): not counted. Alpine Wash (Hammered Citrus): 4 on the shelf, 4 free.',
   )
   await expect(wash.getByText('4 free', { exact: true })).toBeVisible()
+  await expect(owed).toHaveValue('4')
+  await expect(received).toHaveValue('')
+  await axe({ include: [`[data-product="${WASH}"]`] })
   // A sale elsewhere: Refresh brings the figure into the field staff did not touch, so a later save of
   // another field could not send the old one back.
   await setOnHand(WASH, 'Hammered Citrus', 3)

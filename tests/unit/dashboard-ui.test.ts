@@ -16,6 +16,7 @@ import {
   viewFromAddress,
   weightFromField,
 } from '../../site/features/dashboard/dashboard-logic'
+import { stockEdit } from '../../site/features/dashboard/stock-edit'
 import { ApiError } from '../../site/lib/api'
 
 describe('sign-in and back', () => {
@@ -96,6 +97,45 @@ describe('dashboard fields', () => {
 
   test('dimensions read as inches', () => {
     expect(formatDimensions({ width: 4.25, length: 7, height: 1 })).toBe('4.25 × 7 × 1 in')
+  })
+})
+
+describe('the stock form', () => {
+  const scents = [
+    { name: 'Alpine', label: 'Alpine Wash (Alpine)' },
+    { name: 'Hammered Citrus', label: 'Alpine Wash (Hammered Citrus)' },
+  ]
+  const read = { Alpine: '5', 'Hammered Citrus': '-1' }
+
+  test('sends only the figures changed, and units received as such', () => {
+    expect(stockEdit(scents, read, read, {})).toEqual({ kind: 'nothing' })
+    expect(stockEdit(scents, { ...read, Alpine: '' }, read, { 'Hammered Citrus': ' 6 ' })).toEqual({
+      kind: 'edit',
+      figures: { Alpine: null, 'Hammered Citrus': { received: 6 } },
+    })
+    expect(stockEdit(scents, read, read, { Alpine: '' })).toEqual({ kind: 'nothing' })
+  })
+
+  test('names the field and the rule when a figure is refused', () => {
+    expect(stockEdit(scents, { ...read, Alpine: '2.5' }, read, {})).toEqual({
+      kind: 'invalid',
+      field: 'Alpine',
+      message:
+        'Alpine Wash (Alpine): Stock must be a whole number of units from 0 to 99,999, or empty to stop counting it.',
+    })
+    for (const typed of ['0', '-2', 'a few', '100000']) {
+      expect(stockEdit(scents, read, read, { 'Hammered Citrus': typed })).toEqual({
+        kind: 'invalid',
+        field: 'received:Hammered Citrus',
+        message: 'Alpine Wash (Hammered Citrus): Units received must be a whole number from 1 to 99,999.',
+      })
+    }
+    // A recount and a delivery of one figure at once: which was meant is not for the form to guess.
+    expect(stockEdit(scents, { ...read, 'Hammered Citrus': '4' }, read, { 'Hammered Citrus': '5' })).toEqual({
+      kind: 'invalid',
+      field: 'received:Hammered Citrus',
+      message: 'Alpine Wash (Hammered Citrus): enter the units on the shelf or the units received, not both.',
+    })
   })
 })
 

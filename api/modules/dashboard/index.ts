@@ -230,13 +230,13 @@ function shopRoutes({ auth, dashboard }: { auth: AuthService; dashboard: Dashboa
       .patch('/api/products/:id/stock', ({ params, body }) => dashboard.setStock(params.id, body), {
         detail: {
           summary:
-            "Set a product's units on the shelf: { stock: units | null }, or { variants: { scent: units | null } }",
+            "Set a product's units on the shelf, or add units received: { stock: figure }, or { variants: { scent: figure } }; a figure is units, null or { received: units }",
           tags: ['Staff'],
         },
         staff: true,
         params: idParams,
         body: t.Unknown({
-          description: `{ "stock": units } or { "variants": { "scent": units } }. ${STOCK_MESSAGE}`,
+          description: `{ "stock": units } or { "variants": { "scent": units } }; { "received": units } adds to the figure. ${STOCK_MESSAGE}`,
         }),
         parse: 'json',
         response: { 200: stockResponse },

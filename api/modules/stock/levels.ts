@@ -2,13 +2,20 @@
  * The stock figures: what each counted product and variant has on the shelf and what is free of it now,
  * read for the catalogue answer and the dashboard (at most every second per instance), and set by staff.
  */
-import type { StockState } from '@core/rules/stock'
-import { sql } from 'drizzle-orm'
+import { MAX_STOCK, type StockState } from '@core/rules/stock'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { stockLevels, stockReservations } from '../../../db/schema/stock'
 import type { Clock } from '../../lib/clock'
 import { runTogether } from '../../lib/statements'
-import { SNAPSHOT_MS, type StockLevel, type StockLine, type StockSnapshot, stockKey } from './model'
+import {
+  SNAPSHOT_MS,
+  type StaffFigure,
+  type StockLevel,
+  type StockLine,
+  type StockSnapshot,
+  stockKey,
+} from './model'
 
 interface LevelsDeps {
   db: Database
@@ -97,20 +104,38 @@ export function createLevels({ db, clock }: LevelsDeps) {
       return snapshotOf(await readLevels(db, clock.now(), lines))
     },
 
-    /** Sets each variant's units on the shelf (null: stop counting), all in one transaction. */
-    async set(productId: number, levels: ReadonlyMap<string, number | null>): Promise<void> {
+    /**
+     * Sets each variant's units on the shelf (null: stop counting), or adds the units received to its
+     * figure as it is in the transaction (never past MAX_STOCK), all in one transaction.
+     */
+    async set(productId: number, levels: ReadonlyMap<string, StaffFigure>): Promise<void> {
       const now = clock.now()
       await runTogether(
         db,
-        [...levels].map(([variant, onHand]) =>
-          db
+        [...levels].map(([variant, figure]) => {
+          if (figure !== null && typeof figure === 'object') {
+            return db
+              .update(stockLevels)
+              .set({
+                onHand: sql`min(${stockLevels.onHand} + ${figure.received}, ${MAX_STOCK})`,
+                updatedAt: now,
+              })
+              .where(
+                and(
+                  eq(stockLevels.productId, productId),
+                  eq(stockLevels.variant, variant),
+                  isNotNull(stockLevels.onHand),
+                ),
+              )
+          }
+          return db
             .insert(stockLevels)
-            .values({ productId, variant, onHand, updatedAt: now })
+            .values({ productId, variant, onHand: figure, updatedAt: now })
             .onConflictDoUpdate({
               target: [stockLevels.productId, stockLevels.variant],
-              set: { onHand, updatedAt: now },
-            }),
-        ),
+              set: { onHand: figure, updatedAt: now },
+            })
+        }),
       )
       snapshot = null
     },

@@ -1,6 +1,12 @@
 import type { StockState } from '@core/rules/stock'
 
 /** A cart or order line as stock counts it: the variant is the stock's (core/rules/stock.ts `stockVariant`). */
+/**
+ * Staff's edit of one figure: the units on the shelf (null: stop counting), or units received, added to
+ * the figure as it is then, so the units paid orders are owed (a figure below 0) are not wiped by a recount.
+ */
+export type StaffFigure = number | null | { received: number }
+
 export interface StockLine {
   productId: number
   /** '' for a product without variants. */

@@ -4,7 +4,7 @@
  * edits are in levels.ts; the statements other modules' transactions run are in reservations.ts.
  */
 import { lineLabel } from '@core/rules/catalog'
-import { parseStock, STOCK_MESSAGE, shortageMessage, stockVariant } from '@core/rules/stock'
+import { parseStock, RECEIVED_MESSAGE, STOCK_MESSAGE, shortageMessage, stockVariant } from '@core/rules/stock'
 import type { SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import type { Clock } from '../../lib/clock'
@@ -12,7 +12,7 @@ import { conflict, type DomainError, invalid, notFound } from '../../lib/domain-
 import type { Statement } from '../../lib/statements'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
 import { createLevels } from './levels'
-import { isShortage, type LineInput, type StockLine } from './model'
+import { isShortage, type LineInput, type StaffFigure, type StockLine } from './model'
 import { createReservations, type RestockLine } from './reservations'
 
 export {
@@ -45,22 +45,33 @@ function merge(lines: StockLine[], line: StockLine): void {
   else lines.push(line)
 }
 
+/** One figure of staff's edit: units (or null), or `{ received: n }`; `prefix` names it in the message. */
+function staffFigure(value: unknown, prefix: string): StaffFigure {
+  if (typeof value === 'object' && value !== null && 'received' in value) {
+    const units = parseStock((value as { received: unknown }).received)
+    if (typeof units !== 'number' || units < 1) throw invalid(`${prefix}${RECEIVED_MESSAGE}`)
+    return { received: units }
+  }
+  const units = parseStock(value)
+  if (units === undefined) throw invalid(`${prefix}${STOCK_MESSAGE}`)
+  return units
+}
+
 /**
- * Reads staff's edit for `product`: `{ stock: n | null }` for a product without variants,
- * `{ variants: { name: n | null, … } }` for one with them (only the named ones change).
+ * Reads staff's edit for `product`: `{ stock: figure }` for a product without variants,
+ * `{ variants: { name: figure, … } }` for one with them (only the named ones change). A figure is the
+ * units on the shelf, null to stop counting, or `{ received: n }` to add units that came in.
  */
-function staffLevels(product: CatalogProduct, body: unknown): Map<string, number | null> {
+function staffLevels(product: CatalogProduct, body: unknown): Map<string, StaffFigure> {
   const edit = (typeof body === 'object' && body !== null ? body : {}) as {
     stock?: unknown
     variants?: unknown
   }
-  const levels = new Map<string, number | null>()
+  const levels = new Map<string, StaffFigure>()
   if (product.variants.length === 0) {
     if (edit.variants !== undefined) throw invalid(`${product.name} has no scents: send { "stock": units }.`)
     if (!('stock' in edit)) throw invalid(`Send { "stock": units } (${STOCK_MESSAGE})`)
-    const units = parseStock(edit.stock)
-    if (units === undefined) throw invalid(STOCK_MESSAGE)
-    return levels.set('', units)
+    return levels.set('', staffFigure(edit.stock, ''))
   }
   const variants = edit.variants
   if (typeof variants !== 'object' || variants === null || Array.isArray(variants)) {
@@ -74,9 +85,7 @@ function staffLevels(product: CatalogProduct, body: unknown): Map<string, number
         `${product.name} has no scent "${name.slice(0, 60)}": use one of ${product.variants.join(', ')}.`,
       )
     }
-    const units = parseStock(value)
-    if (units === undefined) throw invalid(`${name}: ${STOCK_MESSAGE}`)
-    levels.set(name, units)
+    levels.set(name, staffFigure(value, `${name}: `))
   }
   if (levels.size === 0) throw invalid(`Name at least one scent of ${product.name}.`)
   return levels
@@ -86,6 +95,19 @@ export function createStockService(deps: StockServiceDeps) {
   const { clock, catalog } = deps
   const levels = createLevels(deps)
   const reservations = createReservations(deps)
+
+  /** Units received add to a count: a figure nobody counts (it sells without limit) takes none. */
+  async function refuseReceivedUncounted(product: CatalogProduct, edit: ReadonlyMap<string, StaffFigure>) {
+    const received = [...edit].filter(([, figure]) => typeof figure === 'object' && figure !== null)
+    if (received.length === 0) return
+    const lines = received.map(([variant]) => ({ productId: product.id, variant, quantity: 0, label: '' }))
+    const now = await levels.fresh(lines)
+    for (const [variant] of received) {
+      if (now.level(product.id, variant)) continue
+      const label = lineLabel({ name: product.name, variant: variant || null })
+      throw invalid(`${label} is not counted: enter the units on the shelf to start counting it.`)
+    }
+  }
 
   /** A line's product and the variant stock counts it on (null: one the product does not have). */
   async function stockOf(line: Pick<LineInput, 'productId' | 'variant'>) {
@@ -163,7 +185,9 @@ export function createStockService(deps: StockServiceDeps) {
     async setLevels(productId: number, body: unknown): Promise<CatalogProduct> {
       const product = await catalog.byId(productId)
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
-      await levels.set(product.id, staffLevels(product, body))
+      const edit = staffLevels(product, body)
+      await refuseReceivedUncounted(product, edit)
+      await levels.set(product.id, edit)
       return product
     },
   }

@@ -1,13 +1,13 @@
-import { parseStock, STOCK_MESSAGE } from '@core/rules/stock'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductStock } from './api'
 import { serverMessageOr } from './dashboard-logic'
+import { receivedField, type StockEntry, stockEdit } from './stock-edit'
 
 type Level = DashboardProduct['stock']
 
 /** The counted figures of a product: itself when it has no scents, else each scent. */
-function entriesOf(product: DashboardProduct): { name: string; label: string; stock: Level }[] {
+function entriesOf(product: DashboardProduct): (StockEntry & { stock: Level })[] {
   if (product.variants.length === 0) return [{ name: '', label: product.name, stock: product.stock }]
   return product.variants.map((variant) => ({
     name: variant.name,
@@ -42,11 +42,85 @@ function hintOf(stock: Level): string {
   return stock.onHand < 0 ? `${-stock.onHand} owed to paid orders` : `${stock.available} free`
 }
 
+/** One figure's two fields: the units on the shelf, and the units received (added to it), with its hint. */
+function StockFields({
+  id,
+  entry,
+  value,
+  received,
+  invalid,
+  onValue,
+  onReceived,
+}: {
+  id: string
+  entry: StockEntry & { stock: Level }
+  value: string
+  received: string
+  invalid: string | null
+  onValue: (value: string) => void
+  onReceived: (value: string) => void
+}) {
+  const hint = `${id}-hint`
+  return (
+    <div className="flex items-end gap-2">
+      <div>
+        <label htmlFor={id} className="block text-xs">
+          {entry.name || 'Units'}
+          <span className="sr-only"> of {entry.label}</span>
+        </label>
+        <input
+          id={id}
+          className="field w-24"
+          type="number"
+          inputMode="numeric"
+          step="1"
+          min="0"
+          max="99999"
+          value={value}
+          aria-invalid={invalid === entry.name || undefined}
+          aria-describedby={hint}
+          onChange={(event) => onValue(event.target.value)}
+        />
+        <span id={hint} className="block text-xs text-muted">
+          {hintOf(entry.stock)}
+        </span>
+      </div>
+      {entry.stock && (
+        <div>
+          <label htmlFor={`${id}-received`} className="block text-xs">
+            Received
+            <span className="sr-only"> units of {entry.label}</span>
+          </label>
+          <input
+            id={`${id}-received`}
+            className="field w-20"
+            type="number"
+            inputMode="numeric"
+            step="1"
+            min="1"
+            max="99999"
+            value={received}
+            aria-invalid={invalid === receivedField(entry.name) || undefined}
+            aria-describedby={hint}
+            onChange={(event) => onReceived(event.target.value)}
+          />
+          {/* Keeps the two fields' bottoms in line with the hint under the first. */}
+          <span className="block text-xs" aria-hidden="true">
+            &nbsp;
+          </span>
+        </div>
+      )}
+    </div>
+  )
+}
+
 /**
  * Units on the shelf, per product or per scent, beside the weight (docs/product.md#dashboard): a blank
- * field is not counted (sells without limit). Each field says how many are free of open checkouts. Only
- * the figures staff changed are sent: an unchanged one would undo the sales made since it was read. When
- * the figures are read again (Refresh, a save), the fields staff have not touched follow them.
+ * field is not counted (sells without limit). Each field says how many are free of open checkouts, or
+ * how many paid orders are owed; 'Received' adds units that came in to a counted figure, so a delivery
+ * pays back what is owed first. Only the figures staff changed are sent: an unchanged one would undo the
+ * sales made since it was read. When the figures are read again (Refresh, a save), the fields staff have
+ * not touched follow them.
  */
 export function ProductStock({
   product,
@@ -57,6 +131,7 @@ export function ProductStock({
 }) {
   const entries = entriesOf(product)
   const [values, setValues] = useState<Record<string, string>>(() => figuresOf(product))
+  const [received, setReceived] = useState<Record<string, string>>({})
   const read = useRef(figuresOf(product))
   const [invalid, setInvalid] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -73,35 +148,32 @@ export function ProductStock({
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    const levels: Record<string, number | null> = {}
-    for (const entry of entries) {
-      if ((values[entry.name] ?? '') === (read.current[entry.name] ?? '')) continue
-      const units = parseStock((values[entry.name] ?? '').trim())
-      if (units === undefined) {
-        setInvalid(entry.name)
-        showToast({
-          title: 'Update Failed',
-          description: `${entry.label}: ${STOCK_MESSAGE}`,
-          variant: 'error',
-        })
-        return
-      }
-      levels[entry.name] = units
+    const edit = stockEdit(entries, values, read.current, received)
+    if (edit.kind === 'invalid') {
+      setInvalid(edit.field)
+      showToast({ title: 'Update Failed', description: edit.message, variant: 'error' })
+      return
     }
     setInvalid(null)
-    if (Object.keys(levels).length === 0) {
+    if (edit.kind === 'nothing') {
       showToast({ title: 'Nothing To Save', description: `No figure of ${product.name} was changed.` })
       return
     }
     const sent = { ...values }
+    const sentReceived = { ...received }
     setBusy(true)
     try {
-      const body = product.variants.length === 0 ? { stock: levels[''] ?? null } : { variants: levels }
+      const body =
+        product.variants.length === 0 ? { stock: edit.figures[''] ?? null } : { variants: edit.figures }
       const answer = await setProductStock(product.id, body)
       const saved = figuresOf(answer.product)
       read.current = saved
-      // A field typed into while the save was under way keeps what was typed.
+      // A field typed into while the save was under way keeps what was typed; units received once are
+      // added once, so their fields empty.
       setValues((current) => following(current, sent, saved))
+      setReceived((current) =>
+        Object.fromEntries(Object.entries(current).filter(([name, typed]) => typed !== sentReceived[name])),
+      )
       onSaved(answer.product)
       showToast({ title: 'Stock Updated', description: answer.message })
     } catch (error) {
@@ -122,38 +194,24 @@ export function ProductStock({
           Stock of {product.name} (units on the shelf; blank: not counted)
         </legend>
         <div className="mt-1 flex flex-wrap items-end gap-3">
-          {entries.map((entry, index) => {
-            const id = `stock-${product.id}-${index}`
-            const hint = `${id}-hint`
-            return (
-              <div key={entry.name}>
-                <label htmlFor={id} className="block text-xs">
-                  {entry.name || 'Units'}
-                  <span className="sr-only"> of {entry.label}</span>
-                </label>
-                <input
-                  id={id}
-                  className="field w-24"
-                  type="number"
-                  inputMode="numeric"
-                  step="1"
-                  min="0"
-                  max="99999"
-                  value={values[entry.name] ?? ''}
-                  aria-invalid={invalid === entry.name || undefined}
-                  aria-describedby={hint}
-                  onChange={(event) => {
-                    const value = event.target.value
-                    setValues((current) => ({ ...current, [entry.name]: value }))
-                    setInvalid(null)
-                  }}
-                />
-                <span id={hint} className="block text-xs text-muted">
-                  {hintOf(entry.stock)}
-                </span>
-              </div>
-            )
-          })}
+          {entries.map((entry, index) => (
+            <StockFields
+              key={entry.name}
+              id={`stock-${product.id}-${index}`}
+              entry={entry}
+              value={values[entry.name] ?? ''}
+              received={received[entry.name] ?? ''}
+              invalid={invalid}
+              onValue={(value) => {
+                setValues((current) => ({ ...current, [entry.name]: value }))
+                setInvalid(null)
+              }}
+              onReceived={(value) => {
+                setReceived((current) => ({ ...current, [entry.name]: value }))
+                setInvalid(null)
+              }}
+            />
+          ))}
           <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
             {busy ? 'Saving...' : 'Save'}
             <span className="sr-only"> stock of {product.name}</span>

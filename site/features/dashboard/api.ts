@@ -17,6 +17,7 @@ import type {
 } from '@core/contracts/dashboard'
 import { apiRequest } from '../../lib/api'
 import { type OrdersView, ordersPath } from './dashboard-logic'
+import type { StockFigure } from './stock-edit'
 
 export type {
   DashboardOrder,
@@ -62,7 +63,7 @@ export const markShipped = (id: number) => apiRequest<OrderActionResponse>('POST
 /** `{ stock }` for a product without scents, `{ variants: { scent: units } }` for one with them; null stops counting. */
 export const setProductStock = (
   id: number,
-  body: { stock: number | null } | { variants: Record<string, number | null> },
+  body: { stock: StockFigure } | { variants: Record<string, StockFigure> },
 ) => apiRequest<StockResponse>('PATCH', `/api/products/${id}/stock`, body)
 
 export const setProductWeight = (id: number, weight: number) =>

@@ -1,0 +1,65 @@
+/**
+ * What the stock form of one product sends (docs/product.md#dashboard): for each counted figure, the units
+ * on the shelf when staff changed the field, or the units received when they typed some under 'Received'
+ * (added to the figure as it is then, so units owed to paid orders are paid back first). Pure, so the
+ * rules are tested without a page.
+ */
+import { parseStock, RECEIVED_MESSAGE, STOCK_MESSAGE } from '@core/rules/stock'
+
+export type StockFigure = number | null | { received: number }
+
+/** One field pair of the form: its scent ('' for a product without scents) and how people name it. */
+export interface StockEntry {
+  name: string
+  label: string
+}
+
+export type StockEdit =
+  | { kind: 'edit'; figures: Record<string, StockFigure> }
+  | { kind: 'nothing' }
+  /** `field` is the id's key of the field to mark: the scent, or `received:` and the scent. */
+  | { kind: 'invalid'; field: string; message: string }
+
+export const receivedField = (name: string) => `received:${name}`
+
+/**
+ * The edit the fields make: `values` the shelf fields as typed, `read` what they showed when last read
+ * (an unchanged one is not sent: it would undo the sales made since), `received` the 'Received' fields.
+ */
+export function stockEdit(
+  entries: readonly StockEntry[],
+  values: Readonly<Record<string, string>>,
+  read: Readonly<Record<string, string>>,
+  received: Readonly<Record<string, string>>,
+): StockEdit {
+  const figures: Record<string, StockFigure> = {}
+  for (const entry of entries) {
+    const typed = values[entry.name] ?? ''
+    const came = (received[entry.name] ?? '').trim()
+    const recounted = typed !== (read[entry.name] ?? '')
+    if (recounted && came !== '') {
+      return {
+        kind: 'invalid',
+        field: receivedField(entry.name),
+        message: `${entry.label}: enter the units on the shelf or the units received, not both.`,
+      }
+    }
+    if (came !== '') {
+      const units = parseStock(came)
+      if (typeof units !== 'number' || units < 1) {
+        return {
+          kind: 'invalid',
+          field: receivedField(entry.name),
+          message: `${entry.label}: ${RECEIVED_MESSAGE}`,
+        }
+      }
+      figures[entry.name] = { received: units }
+    } else if (recounted) {
+      const units = parseStock(typed.trim())
+      if (units === undefined)
+        return { kind: 'invalid', field: entry.name, message: `${entry.label}: ${STOCK_MESSAGE}` }
+      figures[entry.name] = units
+    }
+  }
+  return Object.keys(figures).length === 0 ? { kind: 'nothing' } : { kind: 'edit', figures }
+}
