@@ -39,8 +39,10 @@ import {
   refundAmountSql,
   refundIdByProviderSql,
   restockedCountSql,
+  restockedSql,
   SYSTEM_ACTOR,
   unitsNotBackSql,
+  unitsPutBackBySql,
 } from '../orders/service'
 
 /**
@@ -76,6 +78,7 @@ export interface RefundFulfilmentDeps {
     | 'providerRefundStatements'
     | 'historyNote'
     | 'markRestockedStatement'
+    | 'unmarkRestockedStatement'
     | 'refundEmailJob'
     | 'cancelledEmailJob'
     | 'voidLabelJob'
@@ -174,6 +177,8 @@ interface NewsTarget {
   amountCents: number
   /** Units to put back when it is made: a restocking refund's lines. */
   restockUnits: RestockUnit[]
+  /** Units to take off again when it fails after it put them back (negative: the restock's statements subtract them). */
+  takeBackUnits: RestockUnit[]
 }
 
 function targetOf(refund: Refund): NewsTarget {
@@ -186,6 +191,13 @@ function targetOf(refund: Refund): NewsTarget {
           productId: line.productId,
           variant: line.variant,
           quantity: unitsNotBackSql(line.lineId, line.quantity),
+        }))
+      : [],
+    takeBackUnits: refund.restock
+      ? refund.lines.map((line) => ({
+          productId: line.productId,
+          variant: line.variant,
+          quantity: sql<number>`(0 - ${unitsPutBackBySql(refund.id, line.lineId)})`,
         }))
       : [],
   }
@@ -221,11 +233,42 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         statements.push(
           ...(await restock(target.restockUnits, when)),
           orders.markRestockedStatement(target.id, when),
+          ...(await takeBackStatements(orderId, target.id, target.takeBackUnits, step.failed)),
         )
       }
     }
     statements.push(step.update)
     return statements
+  }
+
+  /**
+   * A restocking refund that fails after it put its units back, of an order never shipped and not
+   * cancelled: the order has those units to ship again, so they come off the shelf again (below 0 if sold
+   * meanwhile: owed, as a short payment's), the refund is no longer marked restocked (made again, it puts
+   * them back), and the history says so. A shipped order's units came back from the customer: they stay.
+   */
+  async function takeBackStatements(
+    orderId: number,
+    refundId: string,
+    units: RestockUnit[],
+    failed: SQL,
+  ): Promise<Statement[]> {
+    const when = and(
+      failed,
+      restockedSql(refundId),
+      notCancelledSql(orderId),
+      neverShippedSql(orderId),
+    ) as SQL
+    return [
+      orders.historyNote(
+        orderId,
+        SYSTEM_ACTOR,
+        'The units this refund had put back on the shelf were taken off again: the order still has them to ship',
+        when,
+      ),
+      ...(await restock(units, when)),
+      orders.unmarkRestockedStatement(refundId, when),
+    ]
   }
 
   /** The order's status after its refunds moved: refunded once nothing is left, back again if a failure left some. */
@@ -541,7 +584,13 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
       fresh.insert,
       ...(await newsStatements(
         orderId,
-        { id: byProviderId, origin: 'provider', amountCents: news.amountCents, restockUnits: [] },
+        {
+          id: byProviderId,
+          origin: 'provider',
+          amountCents: news.amountCents,
+          restockUnits: [],
+          takeBackUnits: [],
+        },
         news,
       )),
     ]

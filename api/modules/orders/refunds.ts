@@ -64,8 +64,9 @@ export function restockedCountSql(orderId: number): SQL<number> {
 /**
  * SQL: how many of `wanted` units of an order line can go back on the shelf: never more than the line's
  * units less those refunds already decided about. For a refund with restock (`keptOff` false), the units
- * refunds put back, whatever became of those refunds since (a refund that succeeded and then failed leaves
- * its units on the shelf, and refunding them again must not add them twice). For a cancel (`keptOff`),
+ * refunds put back and still mark restocked, whatever became of those refunds since (a shipped order's refund
+ * that succeeded and then failed leaves its units on the shelf, and refunding them again must not add them
+ * twice; an unshipped order's takes them off again and is unmarked: unitsPutBackBySql). For a cancel (`keptOff`),
  * also the units refunds kept off the shelf (refunded without restock: a broken jar, even if the money's
  * refund failed later) and the units refunds still standing cover. Units carry no identity, and a unit
  * refunded again after a failure is the same unit: the largest of the three counts is taken, not their
@@ -85,6 +86,23 @@ export function unitsNotBackSql(
   return sql<number>`max(0, min(${wanted}, (select l.quantity from ${orderLines} l where l.id = ${lineId})
     - (select ${decided} from ${orderRefundLines} rl
         join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId})))`
+}
+
+/**
+ * SQL: the units of an order line on the shelf because refund `refundId` put them back, while it is marked
+ * restocked: what the line's restocking refunds put back in all (never more than the line: unitsNotBackSql)
+ * less what the others put back. Taken off again when that refund fails and the order may still ship them.
+ */
+export function unitsPutBackBySql(refundId: string, lineId: number): SQL<number> {
+  const putBack = (others: SQL) => sql`min((select l.quantity from ${orderLines} l where l.id = ${lineId}),
+      (select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl join ${orderRefunds} r on r.id = rl.refund_id
+        where rl.line_id = ${lineId} and r.restocked_at is not null and (${others})))`
+  return sql<number>`(${putBack(sql`1`)} - ${putBack(sql`r.id != ${refundId}`)})`
+}
+
+/** SQL: the refund's units are marked as put back on the shelf. */
+export function restockedSql(refundId: string): SQL {
+  return sql`exists (select 1 from ${orderRefunds} r where r.id = ${refundId} and r.restocked_at is not null)`
 }
 
 /** SQL: the id of the refund the provider knows by `providerRefundId` (NULL while there is none). */
@@ -237,6 +255,14 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
     statusStatements,
     providerRefundStatements,
     historyNote,
+
+    /** The refund's units taken off the shelf again (it failed): unmarked, so a refund made again puts them back. */
+    unmarkRestockedStatement(id: string, when: SQL): Statement {
+      return db
+        .update(orderRefunds)
+        .set({ restockedAt: null })
+        .where(and(eq(orderRefunds.id, id), when))
+    },
 
     /** The refund's units put back once: marked with the statements that move them, when `when` holds. */
     markRestockedStatement(id: string, when: SQL): Statement {

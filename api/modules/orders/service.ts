@@ -43,7 +43,9 @@ export {
   refundAmountSql,
   refundIdByProviderSql,
   restockedCountSql,
+  restockedSql,
   unitsNotBackSql,
+  unitsPutBackBySql,
 } from './refunds'
 
 export interface OrdersServiceDeps {

@@ -149,31 +149,57 @@ describe('a refund the provider fails', () => {
 })
 
 describe('units of a refund the provider fails after it succeeded', () => {
-  test('stay on the shelf; refunding them again, and then a cancel, put none back a second time', async () => {
-    const REPAIR = 4 // Workforce Repair Original Grit: no scents
+  const REPAIR = 4 // Workforce Repair Original Grit: no scents
+
+  /** A paid order of 2 repair balms off a shelf of 10, refunded by lines with restock: the shelf back to 10. */
+  async function refundedWithRestock(options: { shipped: boolean }) {
     await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
     const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 2 }] })
     expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+    if (options.shipped) {
+      await r.shop.runDueJobs()
+      await json(await r.asStaff('POST', `/api/orders/${id}/ship`), 200)
+    }
     const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
     const lineId = detail.lines[0]?.id ?? 0
     const byLines = { lines: [{ lineId, quantity: 2 }], restock: true, reason: 'Returned unopened' }
-
     await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, byLines), 201)
     await r.events.deliver()
     expect(await onHand(r.shop, REPAIR, '')).toBe(10)
-    // The card was closed: the provider fails the refund it had made. The jars are back all the same.
+    // The card was closed: the provider fails the refund it had made.
     const [made] = await refundRows(r.shop, id)
     await r.demo.failRefund(made?.providerRefundId ?? '', 'expired_or_canceled_card')
     await r.events.deliver()
     expect((await refundRows(r.shop, id))[0]?.status).toBe('failed')
-    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    return { id, byLines }
+  }
 
-    // Staff refund the same units again, for the money: the shelf does not count them twice.
+  test('of an order not shipped come off the shelf again; refunding them again, and then a cancel, put them back once', async () => {
+    const { id, byLines } = await refundedWithRestock({ shipped: false })
+    // The order has them to ship again: not free for others.
+    expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+    expect((await historyOf(id)).map((entry) => entry.reason)).toContain(
+      'The units this refund had put back on the shelf were taken off again: the order still has them to ship',
+    )
+    // The failure's events again change nothing more.
+    for (const event of await refundEvents()) expect(await redeliver(event.payload)).toBe(200)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+
+    // Staff refund the same units again, for the money: back on the shelf, once.
     await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, byLines), 201)
     await r.events.deliver()
     expect(await onHand(r.shop, REPAIR, '')).toBe(10)
-    // Nor does a cancel of the order, which puts back every unit not back yet.
+    // Nor does a cancel of the order, which puts back every unit not back yet, count them twice.
     await json(await r.asStaff('POST', `/api/orders/${id}/cancel`, {}), 200)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+  })
+
+  test('of a shipped order stay on the shelf (the customer sent them back), and are not put back twice', async () => {
+    const { id, byLines } = await refundedWithRestock({ shipped: true })
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, byLines), 201)
+    await r.events.deliver()
     expect(await onHand(r.shop, REPAIR, '')).toBe(10)
     await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
   })
