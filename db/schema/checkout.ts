@@ -46,6 +46,8 @@ export const checkoutSessions = sqliteTable(
     index('checkout_sessions_email_idx').on(table.email),
     // A paid order expires its customer's other open first-order sessions, found by their reservations.
     index('checkout_sessions_reservation_idx').on(table.discountReservationKey),
+    // A cart's next session looks for one the shop ended under the same request's key (docs/decisions/032).
+    index('checkout_sessions_stock_key_idx').on(table.stockReservationKey),
   ],
 )
 

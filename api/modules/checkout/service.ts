@@ -19,7 +19,7 @@ import {
 import type { Clock } from '../../lib/clock'
 import { crashPoint } from '../../lib/crash-points'
 import { sha256Hex } from '../../lib/digests'
-import { invalid, upstreamFailed } from '../../lib/domain-errors'
+import { conflict, invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
 import { builtOnce, commitTogether, placeholders, runTogether, type Statement } from '../../lib/statements'
 import { buildCart, type Cart, type CartItemInput, lineName, pricedLines } from '../catalog/cart'
@@ -32,7 +32,7 @@ import type { Quote, ShippingService } from '../shipping/service'
 import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
 import { createFirstOrderExpiry } from './first-order'
 import { RESERVATION_LIFETIME_MS, type UnpaidEnd } from './model'
-import { createOpenSessions } from './open-session'
+import { createOpenSessions, handOverStatements, type OpenSessions } from './open-session'
 import { delayedPaymentStatements, type HeldBy, unpaidEndStatements } from './session-holds'
 import { createCheckoutSessions } from './sessions'
 
@@ -140,7 +140,7 @@ export interface CheckoutServiceDeps {
   shipping: ShippingService
   stock: Pick<
     StockService,
-    'linesOf' | 'reserveStatements' | 'holdStatement' | 'releaseStatement' | 'refusal'
+    'linesOf' | 'reserveStatements' | 'holdStatement' | 'releaseStatement' | 'reholdStatement' | 'refusal'
   >
   jobs: JobQueue
 }
@@ -210,9 +210,14 @@ async function price(
  * Step 2, reserve: the code's use and the units of every counted line are held before the provider is
  * asked, in one transaction, so parallel sessions can never pass a code's limits or take more units than
  * are on the shelf together. A line short of units aborts the whole transaction (the stock guard), and the
- * answer names it; a code used up holds no units either.
+ * answer names it; a code used up holds no units either. The cart's `earlier` session hands its use and
+ * units over in the same transaction (docs/decisions/032), so a refusal leaves it as it was.
  */
-async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promise<void> {
+async function reserve(
+  deps: CheckoutServiceDeps,
+  priced: PricedCheckout,
+  earlier: HeldBy | null,
+): Promise<void> {
   const { db, clock, discounts, stock } = deps
   const key = priced.request.idempotencyKey
   const now = clock.now()
@@ -220,7 +225,11 @@ async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promi
     ? await discounts.prepareReservation(
         priced.terms.code,
         { subtotalCents: priced.cart.subtotalCents, email: priced.email, userId: priced.userId },
-        { key, expiresAt: new Date(now.getTime() + RESERVATION_LIFETIME_MS) },
+        {
+          key,
+          expiresAt: new Date(now.getTime() + RESERVATION_LIFETIME_MS),
+          handedOver: earlier?.discountReservationKey ?? undefined,
+        },
       )
     : null
   // Until the session is stored (step 4) the units are held briefly: a process that dies before then
@@ -230,7 +239,10 @@ async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promi
     expiresAt: new Date(now.getTime() + OPEN_HOLD_MS),
     onlyIf: discount?.held,
   })
-  const statements: Statement[] = [...(discount ? [discount.statement] : []), ...units]
+  // After the use is held (it does not count the earlier session's), before the units (the guard then
+  // finds the earlier session's units free): only if the use was held.
+  const handOver = earlier ? handOverStatements(deps, earlier, discount?.held) : []
+  const statements: Statement[] = [...(discount ? [discount.statement] : []), ...handOver, ...units]
   if (statements.length === 0) return
   let held: { held: number } | undefined
   try {
@@ -245,7 +257,7 @@ async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promi
       await runTogether(db, statements)
     }
   } catch (error) {
-    throw (await stock.refusal(error, priced.stockLines)) ?? error
+    throw (await stock.refusal(error, priced.stockLines, earlier?.stockReservationKey)) ?? error
   }
   if (discount && !held?.held) await discount.refused()
 }
@@ -254,6 +266,32 @@ async function reserve(deps: CheckoutServiceDeps, priced: PricedCheckout): Promi
 function releaseStatements({ discounts, stock }: CheckoutServiceDeps, priced: PricedCheckout): Statement[] {
   const key = priced.request.idempotencyKey
   return [...(priced.terms ? [discounts.releaseStatement(key)] : []), stock.releaseStatement(key)]
+}
+
+export const SESSION_REFUSED_MESSAGE = 'We could not start the secure payment. Please try again in a moment.'
+
+export const EARLIER_PAID_MESSAGE =
+  'Your payment for this cart went through a moment ago: look for its confirmation e-mail before you pay again.'
+
+/**
+ * Step 2b, when the cart named its earlier session: ended at the provider now that its holds were handed
+ * over. If it could not be ended (the provider cannot be reached, or it was paid meanwhile) it keeps its use
+ * and units, and this request gives its own up: 502 to try again, or 409 for the payment that went through.
+ */
+async function endEarlier(
+  deps: CheckoutServiceDeps,
+  openSessions: OpenSessions,
+  priced: PricedCheckout,
+  earlier: HeldBy,
+): Promise<void> {
+  const outcome = await openSessions.end(earlier)
+  if (outcome === 'expired') return
+  await runTogether(deps.db, [
+    ...releaseStatements(deps, priced),
+    ...openSessions.handBackStatements(earlier),
+  ])
+  if (outcome === 'complete') throw conflict(EARLIER_PAID_MESSAGE)
+  throw upstreamFailed(SESSION_REFUSED_MESSAGE)
 }
 
 /** Step 3, open: the provider's session; a refusal gives the code's use and the units back and answers 502. */
@@ -267,7 +305,7 @@ async function open(
     await runTogether(deps.db, releaseStatements(deps, priced))
     if (!(error instanceof PaymentProviderError)) throw error
     log.error('payment provider refused a session', { error: errorMessage(error) })
-    throw upstreamFailed('We could not start the secure payment. Please try again in a moment.')
+    throw upstreamFailed(SESSION_REFUSED_MESSAGE)
   }
 }
 
@@ -371,11 +409,16 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       body: CreateSessionBody,
       userId: string | null,
     ): Promise<{ sessionId: string; url: string }> {
-      const priced = await price(deps, body, userId)
-      const { email, request } = priced
-      await openSessions.endEarlier(body.open_session, { email, userId, key: request.idempotencyKey })
-      await reserve(deps, priced)
+      const asked = await price(deps, body, userId)
+      const { key, earlier } = await openSessions.earlierOf(body.open_session, {
+        email: asked.email,
+        userId,
+        key: asked.request.idempotencyKey,
+      })
+      const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
+      await reserve(deps, priced, earlier)
       crashPoint('stock-reserved')
+      if (earlier) await endEarlier(deps, openSessions, priced, earlier)
       const session = await open(deps, priced)
       await store(deps, storedSession, priced, session.id)
       return {

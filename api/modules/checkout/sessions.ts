@@ -86,6 +86,26 @@ export function createCheckoutSessions(deps: SessionsDeps) {
       return row ? toRecord(row) : null
     },
 
+    /** The session stored under a request's key if it ended unpaid (expired, or its payment failed), or null. */
+    async endedUnder(key: string): Promise<string | null> {
+      const [row] = await db
+        .select({ id: checkoutSessions.id })
+        .from(checkoutSessions)
+        .where(
+          and(
+            eq(checkoutSessions.stockReservationKey, key),
+            inArray(checkoutSessions.status, ['expired', 'payment_failed']),
+          ),
+        )
+        .limit(1)
+      return row?.id ?? null
+    },
+
+    /** SQL: the session is still open here (no payment event and no expiry recorded). */
+    stillOpenSql(id: string): SQL {
+      return sql`exists (select 1 from ${checkoutSessions} where ${checkoutSessions.id} = ${id} and ${checkoutSessions.status} = 'open')`
+    },
+
     statusStatement,
 
     /**

@@ -10,7 +10,7 @@ import type { DiscountService } from './service'
 const MAX_SUBTOTAL_CENTS = 100_000_00
 
 /** The key of the code's use the cart's open checkout session holds (the checkout module's `cartHold`). */
-export type CartHold = (sessionId: string | undefined) => Promise<string | undefined>
+export type CartHold = (sessionId: string | undefined) => Promise<string[]>
 
 export function discountRoutes(
   { discounts, checkout }: { discounts: DiscountService; checkout: { cartHold: CartHold } },

@@ -35,13 +35,21 @@ export interface DiscountLimitsDeps {
 
 /**
  * What the limits need to know, in one query: uses of the code that count, the signed-in account's share
- * of them, and whether the account has a redeemed use of any code (a paid order). `exceptKey`: the use the
- * same checkout request holds already is not counted against it (a double click, or Pay pressed again).
+ * of them, and whether the account has a redeemed use of any code (a paid order). `ownKeys`: uses the
+ * asker holds already are not counted against it (the same checkout request after a double click or Pay
+ * pressed again, or the cart's own open session: docs/decisions/032).
  */
-async function usage(db: Database, code: string, now: Date, userId: string | null, exceptKey?: string) {
-  const others = exceptKey
-    ? and(counting(now), sql`${discountRedemptions.reservationKey} is not ${exceptKey}`)
-    : counting(now)
+async function usage(
+  db: Database,
+  code: string,
+  now: Date,
+  userId: string | null,
+  ownKeys: readonly string[],
+) {
+  const others = and(
+    counting(now),
+    ...ownKeys.map((key) => sql`${discountRedemptions.reservationKey} is not ${key}`),
+  )
   const total = db
     .select({ n: count() })
     .from(discountRedemptions)
@@ -84,7 +92,9 @@ function insertReservation(
   reservation: Reservation,
   now: Date,
 ): Statement {
-  const live = sql`(status = 'redeemed' or (status = 'reserved' and expires_at > ${now.getTime()}))`
+  // The use handed over from the cart's earlier session is released in the same transaction: not counted.
+  const live = sql`(status = 'redeemed' or (status = 'reserved' and expires_at > ${now.getTime()}
+    and reservation_key is not ${reservation.handedOver ?? null}))`
   // A guest's per-customer uses are not counted here: every guest passes (the rules are applied when the
   // order is paid), so the per-customer test below is written to hold for them.
   const mine = customer.userId ? sql`user_id = ${customer.userId}` : sql`0`
@@ -179,9 +189,14 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
     /**
      * The code's terms if it may be used for this order; otherwise a 4xx the shopper can act on. The
      * per-customer rules are asked of a signed-in account only, about that account (DiscountContext).
-     * `heldBy`: the checkout request's key, whose own reservation is not counted against it.
+     * `heldBy`: the keys of uses the asker holds already (its checkout request's, its cart's open
+     * session's), not counted against it.
      */
-    async validate(code: string, context: DiscountContext, heldBy?: string): Promise<DiscountTerms> {
+    async validate(
+      code: string,
+      context: DiscountContext,
+      heldBy: readonly string[] = [],
+    ): Promise<DiscountTerms> {
       const row = await usableRow(code, context)
       const userId = context.userId ?? null
       const limit = perCustomerLimit(row)
@@ -211,7 +226,8 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
       context: DiscountContext,
       reservation: Reservation,
     ): Promise<DiscountHold> {
-      const terms = await limits.validate(code, context, reservation.key)
+      const own = [reservation.key, ...(reservation.handedOver ? [reservation.handedOver] : [])]
+      const terms = await limits.validate(code, context, own)
       const customer = customerOf(context)
       if (!customer) throw new Error('a discount is reserved for a customer: the e-mail is required')
       return {
@@ -220,7 +236,7 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
         held: heldSql(reservation.key),
         async refused(): Promise<never> {
           // Another session took the last use between the check and the insert: say which limit it was.
-          await limits.validate(code, context, reservation.key)
+          await limits.validate(code, context, own)
           throw invalid(USED_UP_MESSAGE)
         },
       }

@@ -41,6 +41,11 @@ export interface Reservation {
   key: string
   /** The payment session lasts until then; an unpaid reservation stops counting after it. */
   expiresAt: Date
+  /**
+   * The key of the use the cart's earlier session holds, handed over to this one in the same transaction
+   * (docs/decisions/032-one-open-session-per-cart.md): not counted against it.
+   */
+  handedOver?: string
 }
 
 export type CodeRow = typeof discountCodes.$inferSelect

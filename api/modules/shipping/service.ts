@@ -49,7 +49,7 @@ async function displayDiscount(
   discounts: DiscountService,
   code: string | null | undefined,
   subtotalCents: number,
-  heldBy: string | undefined,
+  heldBy: readonly string[],
 ): Promise<number> {
   const trimmed = code?.trim()
   if (!trimmed) return 0
@@ -142,8 +142,8 @@ export function createShippingService(deps: ShippingServiceDeps) {
       address: AddressInput
       items: readonly RatesItem[]
       discountCode?: string | null
-      /** The reservation key of the code's use the cart's own open session holds. */
-      heldBy?: string
+      /** The reservation key of the code's use the cart's own open session holds, if any. */
+      heldBy?: readonly string[]
     }): Promise<{ rates: RateView[] }> {
       const address = normalizeAddress(input.address)
       const cart = await buildCart(catalog, await cartItems(catalog, input.items))
@@ -151,7 +151,7 @@ export function createShippingService(deps: ShippingServiceDeps) {
       const rates = await carrierRates(deps.shipping, parcel, address)
       const afterDiscount =
         cart.subtotalCents -
-        (await displayDiscount(discounts, input.discountCode, cart.subtotalCents, input.heldBy))
+        (await displayDiscount(discounts, input.discountCode, cart.subtotalCents, input.heldBy ?? []))
       const signed = {
         key: await signingKey(),
         binding: { cartFingerprint: cart.fingerprint, addressHash: addressHash(address) },

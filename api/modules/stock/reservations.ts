@@ -250,12 +250,34 @@ export function createReservations({ db }: ReservationsDeps) {
       return result.rowsAffected
     },
 
+    /** The units still held under `key` at `now`, by product and variant. */
+    async heldUnder(
+      key: string,
+      now: Date,
+    ): Promise<{ productId: number; variant: string; units: number }[]> {
+      return db.all(sql`select product_id as productId, variant, sum(quantity) as units
+        from ${stockReservations}
+        where reservation_key = ${key} and status = 'reserved' and expires_at > ${now.getTime()}
+        group by product_id, variant`)
+    },
+
     /** The session ended unpaid, or never opened: its units are free for others. */
-    releaseStatement(key: string): Statement {
+    releaseStatement(key: string, when?: SQL): Statement {
       return db
         .update(stockReservations)
         .set({ status: 'released' })
-        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved')))
+        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved'), when))
+    },
+
+    /**
+     * Units released by a hand-over to the cart's next session, held again when that session could not be
+     * opened (docs/decisions/032): the earlier session may still be paid. Only if `when` holds.
+     */
+    reholdStatement(key: string, when: SQL): Statement {
+      return db
+        .update(stockReservations)
+        .set({ status: 'reserved' })
+        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'released'), when))
     },
 
     /**

@@ -146,16 +146,25 @@ export function createStockService(deps: StockServiceDeps) {
 
     /**
      * What a checkout refused by the reservation guard is told: the first line that asks for more than
-     * is left, by name, and how many are left. Null when `error` is not the guard's.
+     * is left, by name, and how many are left. The units held under `ownKey` (the cart's earlier session,
+     * whose holds the checkout was taking over: docs/decisions/032) are left for it. Null when `error` is
+     * not the guard's.
      */
-    async refusal(error: unknown, lines: readonly StockLine[]): Promise<DomainError | null> {
+    async refusal(
+      error: unknown,
+      lines: readonly StockLine[],
+      ownKey?: string | null,
+    ): Promise<DomainError | null> {
       if (!isShortage(error)) return null
       const now = await levels.fresh(lines)
+      const own = ownKey ? await reservations.heldUnder(ownKey, clock.now()) : []
       for (const line of lines) {
         const state = now.state(line.productId, line.variant)
-        if (state.tracked && (state.available ?? 0) < line.quantity) {
-          return conflict(shortageMessage(line.label, state.available ?? 0), {
-            shortage: { productId: line.productId, variant: line.variant, available: state.available },
+        const mine = own.find((held) => held.productId === line.productId && held.variant === line.variant)
+        const available = (state.available ?? 0) + (mine?.units ?? 0)
+        if (state.tracked && available < line.quantity) {
+          return conflict(shortageMessage(line.label, available), {
+            shortage: { productId: line.productId, variant: line.variant, available },
           })
         }
       }

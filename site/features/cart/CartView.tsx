@@ -6,7 +6,7 @@ import { CartLineRow, lineId } from './CartLineRow'
 import { CartSummary } from './CartSummary'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
-import { withOwnHold } from './open-session'
+import { confirmOpenSession, withOwnHold } from './open-session'
 import { type CartLine, cartLines } from './store'
 import { cartTotals } from './totals'
 
@@ -16,10 +16,14 @@ const NO_LINES: CartLine[] = []
 /** How long the cart waits for what is left before it shows without it (checkout checks again anyway). */
 const STOCK_WAIT_MS = 2500
 
-/** The catalogue's live stock, or [] when it does not come in time: the lines show as they are. */
+/**
+ * The catalogue's live stock, or [] when it does not come in time: the lines show as they are. The cart's
+ * open payment session is confirmed meanwhile, so its units count as the cart's only while it is open.
+ */
 function stockInTime(): Promise<readonly LiveProduct[]> {
   const late = new Promise<LiveProduct[]>((resolve) => setTimeout(() => resolve([]), STOCK_WAIT_MS))
-  return Promise.race([liveCatalog().catch(() => []), late])
+  const stock = Promise.all([liveCatalog().catch(() => []), confirmOpenSession()]).then(([live]) => live)
+  return Promise.race([stock, late])
 }
 
 /** A saved code may have expired or stopped applying since it was accepted: asked once per visit. */

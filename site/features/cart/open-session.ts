@@ -7,6 +7,7 @@
 
 import type { StockState } from '@core/rules/stock-note'
 import { persistentAtom } from '@nanostores/persistent'
+import { ApiError, apiRequest } from '../../lib/api'
 import { removedWhenNull } from '../../lib/removed-when-null'
 import { safeJson } from '../../lib/storage'
 import type { CartLine } from './store'
@@ -59,6 +60,28 @@ export function forgetOpenSession(): void {
 function current(): OpenSession | null {
   const session = openSession.get()
   return session && Date.now() - session.openedAt < SESSION_LIFE_MS ? session : null
+}
+
+/**
+ * Asks whether the remembered session can still be paid, and forgets it when not (paid without the success
+ * page seen, ended for a first order, or expired): its units are then no longer the cart's. Kept when the
+ * server cannot be asked.
+ */
+export async function confirmOpenSession(): Promise<void> {
+  const session = current()
+  if (!session) return
+  try {
+    const answer = await apiRequest<{ status: string }>(
+      'GET',
+      `/api/checkout/session/${encodeURIComponent(session.id)}/status`,
+    )
+    if (answer.status !== 'open' && openSession.get()?.id === session.id) forgetOpenSession()
+  } catch (error) {
+    // A session the shop does not know is no one's; otherwise unknown: kept, as checkout decides anyway.
+    if (error instanceof ApiError && error.status === 404 && openSession.get()?.id === session.id) {
+      forgetOpenSession()
+    }
+  }
 }
 
 /** `{ open_session }` for a request body, or nothing when the cart has no session open. */

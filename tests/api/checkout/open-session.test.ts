@@ -3,6 +3,8 @@
 // The real Stripe SDK against the fake Stripe API, so ending the earlier session is a real expire call.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { and, eq, sql } from 'drizzle-orm'
+import { PaymentProviderError } from '../../../api/adapters/types'
+import { EARLIER_PAID_MESSAGE, SESSION_REFUSED_MESSAGE } from '../../../api/modules/checkout/service'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
 import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
@@ -19,15 +21,26 @@ const USED_UP = 'This discount code has been used up.'
 let stripe: FakeStripe
 let shop: TestApp
 let codes = 0
+/** While set, the provider cannot be reached to end a session. */
+let expireDown = false
 
 beforeAll(async () => {
   stripe = startFakeStripe()
-  shop = await createTestApp({}, (base) => ({
-    payments: fakeStripePayments(stripe, base, {
+  shop = await createTestApp({}, (base) => {
+    const payments = fakeStripePayments(stripe, base, {
       publishableKey: 'pk_test_open_session',
       webhookSecret: 'whsec_test_open_session',
-    }),
-  }))
+    })
+    return {
+      payments: {
+        ...payments,
+        expireSession: (id: string) =>
+          expireDown
+            ? Promise.reject(new PaymentProviderError('connection reset'))
+            : payments.expireSession(id),
+      },
+    }
+  })
 })
 afterAll(() => {
   shop.close()
@@ -42,6 +55,7 @@ beforeEach(async () => {
     .insert(discountCodes)
     .values({ code, type: 'fixed', amount: 1000, maxRedemptions: 1, createdAt: shop.clock.now() })
   await shop.deps.db.run(sql`delete from stock_levels`)
+  await shop.deps.db.run(sql`delete from stock_reservations`)
   shop.clock.advance(11 * 60_000)
 })
 
@@ -70,6 +84,24 @@ async function statusOf(sessionId: string) {
     .from(checkoutSessions)
     .where(eq(checkoutSessions.id, sessionId))
   return row?.status
+}
+
+let sessionsBefore = 0
+beforeEach(() => {
+  sessionsBefore = stripe.sessions.size
+})
+
+/** The statuses of the code's uses a session holds. */
+async function usesOf(sessionId: string) {
+  const [session] = await shop.deps.db
+    .select({ key: checkoutSessions.discountReservationKey })
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, sessionId))
+  const rows = await shop.deps.db
+    .select({ status: discountRedemptions.status })
+    .from(discountRedemptions)
+    .where(eq(discountRedemptions.reservationKey, session?.key ?? ''))
+  return rows.map((row) => row.status)
 }
 
 async function liveUses() {
@@ -177,13 +209,84 @@ describe("the cart's next session", () => {
     expect(await statusOf(idOf(first))).toBe('open')
   })
 
-  test('one paid meanwhile keeps its use for its order', async () => {
+  test('one paid meanwhile keeps its use for its order, and the shopper is told', async () => {
     const first = await open([{ id: OIL, quantity: 2 }])
     // Paid at Stripe; its event has not come in yet.
     stripe.complete(idOf(first))
     const next = await open([{ id: OIL, quantity: 3 }], { open_session: idOf(first) })
-    expect(next).toEqual({ status: 422, body: { error: USED_UP } })
+    expect(next).toEqual({ status: 409, body: { error: EARLIER_PAID_MESSAGE } })
     expect(await statusOf(idOf(first))).toBe('open')
+    expect(await usesOf(idOf(first))).toEqual(['reserved'])
     expect(await liveUses()).toBe(1)
+    expect(stripe.sessions.size).toBe(sessionsBefore + 1)
+  })
+
+  test('one the provider cannot end keeps its use and units; the next is given up (502)', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    const first = await open([{ id: REPAIR, quantity: 1 }])
+    expireDown = true
+    try {
+      const next = await open(
+        [
+          { id: REPAIR, quantity: 1 },
+          { id: OIL, quantity: 1 },
+        ],
+        { open_session: idOf(first) },
+      )
+      expect(next).toEqual({ status: 502, body: { error: SESSION_REFUSED_MESSAGE } })
+    } finally {
+      expireDown = false
+    }
+    expect(stripe.sessions.get(idOf(first))?.status).toBe('open')
+    expect(await usesOf(idOf(first))).toEqual(['reserved'])
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 1, rows: 1 } })
+    expect(await liveUses()).toBe(1)
+  })
+
+  test('a next session refused leaves the earlier one as it was, and says what is left counting its units', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 0 } })
+    const first = await open([{ id: REPAIR, quantity: 2 }], { discount_code: null })
+    // More than the shelf holds, the earlier session's two included.
+    const more = await open([{ id: REPAIR, quantity: 3 }], { discount_code: null, open_session: idOf(first) })
+    expect(more).toEqual({
+      status: 409,
+      body: expect.objectContaining({
+        error: 'Only 2 left of Workforce Repair Original Grit. Please lower the quantity in your cart.',
+      }),
+    })
+    // A line sold out.
+    const soldOut = await open(
+      [
+        { id: REPAIR, quantity: 2 },
+        { id: OIL, quantity: 1 },
+      ],
+      {
+        discount_code: null,
+        open_session: idOf(first),
+      },
+    )
+    expect(soldOut.status).toBe(409)
+    expect(stripe.sessions.get(idOf(first))?.status).toBe('open')
+    expect(await statusOf(idOf(first))).toBe('open')
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 2, rows: 1 } })
+  })
+
+  test('back to a cart it had before, the cart gets a new payable session, not the ended one', async () => {
+    // Ground, then another rate, then Ground again: the first request again, whose session was ended.
+    const ground = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const first = await open([{ id: OIL, quantity: 2 }], {}, ground)
+    const second = await open([{ id: OIL, quantity: 2 }], { open_session: idOf(first) })
+    expect(await statusOf(idOf(first))).toBe('expired')
+    const third = await open([{ id: OIL, quantity: 2 }], { open_session: idOf(second) }, ground)
+    expect(third.status).toBe(200)
+    expect([idOf(first), idOf(second)]).not.toContain(idOf(third))
+    expect(stripe.sessions.get(idOf(third))?.status).toBe('open')
+    expect(await statusOf(idOf(third))).toBe('open')
+    expect(await statusOf(idOf(second))).toBe('expired')
+    expect(await liveUses()).toBe(1)
+    // The same again (a double click) gets that same new session.
+    const again = await open([{ id: OIL, quantity: 2 }], { open_session: idOf(second) }, ground)
+    expect(idOf(again)).toBe(idOf(third))
   })
 })

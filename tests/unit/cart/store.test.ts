@@ -9,11 +9,13 @@ import type { CartProduct } from '../../../site/features/cart/store'
 // The persistent stores read their engine when the module loads, so the test engine comes first.
 installTestStorage()
 let store: typeof import('../../../site/features/cart/store') &
-  typeof import('../../../site/features/cart/checkout-store')
+  typeof import('../../../site/features/cart/checkout-store') &
+  typeof import('../../../site/features/cart/open-session')
 beforeAll(async () => {
   store = {
     ...(await import('../../../site/features/cart/store')),
     ...(await import('../../../site/features/cart/checkout-store')),
+    ...(await import('../../../site/features/cart/open-session')),
   }
 })
 
@@ -106,5 +108,71 @@ describe('discountApplied', () => {
     expect(store.cartLines.get()).toEqual([])
     expect(store.discountApplied.get()).toBeNull()
     expect(getTestStorage()).toEqual({ cart: '[]' })
+  })
+})
+
+describe("the cart's open payment session", () => {
+  const SESSION = 'cs_test_demo_cart_session'
+  const counted = (available: number) => ({ tracked: true, available })
+  const oilLine = { product: oil, quantity: 2, selectedVariant: 'Cedar Shop' }
+  const realFetch = globalThis.fetch
+  afterEach(() => {
+    globalThis.fetch = realFetch
+    jest.useRealTimers()
+  })
+
+  /** The status endpoint answering `status` (or `code` with no body to speak of). */
+  function statusAnswer(code: number, status?: string) {
+    globalThis.fetch = (async () =>
+      Response.json(status ? { status } : { error: 'Checkout session not found.' }, {
+        status: code,
+      })) as unknown as typeof fetch
+  }
+
+  test("is sent with the cart's calls, and its units count as left for the same line only", () => {
+    expect(store.openSessionField()).toEqual({})
+    store.rememberOpenSession(SESSION, [oilLine])
+    expect(store.openSessionField()).toEqual({ open_session: SESSION })
+    expect(JSON.parse(getTestStorage().checkoutSession ?? '{}')).toMatchObject({
+      id: SESSION,
+      held: [{ productId: 1, variant: 'Cedar Shop', quantity: 2 }],
+    })
+    expect(store.withOwnHold(counted(0), oilLine)).toEqual(counted(2))
+    expect(store.withOwnHold(counted(0), { ...oilLine, selectedVariant: 'Unscented' })).toEqual(counted(0))
+    expect(store.withOwnHold({ tracked: false, available: null }, oilLine)).toEqual({
+      tracked: false,
+      available: null,
+    })
+  })
+
+  test('is no longer the cart’s after a payment session could last, or once paid', () => {
+    jest.useFakeTimers()
+    jest.setSystemTime(new Date('2026-11-27T10:00:00Z'))
+    store.rememberOpenSession(SESSION, [oilLine])
+    jest.setSystemTime(new Date('2026-11-28T10:00:01Z'))
+    expect(store.openSessionField()).toEqual({})
+    expect(store.withOwnHold(counted(0), oilLine)).toEqual(counted(0))
+    jest.useRealTimers()
+    store.rememberOpenSession(SESSION, [oilLine])
+    store.addToCart(oil)
+    store.clearCart()
+    expect('checkoutSession' in getTestStorage()).toBe(false)
+  })
+
+  test('is forgotten when the server says it is no longer open, kept when the server cannot say', async () => {
+    store.rememberOpenSession(SESSION, [oilLine])
+    statusAnswer(200, 'open')
+    await store.confirmOpenSession()
+    expect(store.openSessionField()).toEqual({ open_session: SESSION })
+    statusAnswer(503)
+    await store.confirmOpenSession()
+    expect(store.openSessionField()).toEqual({ open_session: SESSION })
+    statusAnswer(200, 'expired')
+    await store.confirmOpenSession()
+    expect(store.openSessionField()).toEqual({})
+    store.rememberOpenSession(SESSION, [oilLine])
+    statusAnswer(404)
+    await store.confirmOpenSession()
+    expect(store.openSessionField()).toEqual({})
   })
 })
