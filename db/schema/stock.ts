@@ -55,3 +55,16 @@ export const stockReservations = sqliteTable(
     index('stock_reservations_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'reserved'`),
   ],
 )
+
+/**
+ * Units received once per staff request: a save of the dashboard's 'Received' fields carries an
+ * Idempotency-Key, recorded here in the transaction that adds the units, so the same save sent again (its
+ * answer lost on the way) adds nothing a second time. `nonce` tells the request that recorded the key from
+ * a repeat of it within that transaction.
+ */
+export const stockReceipts = sqliteTable('stock_receipts', {
+  key: text('key').primaryKey(),
+  productId: integer('product_id').notNull(),
+  nonce: text('nonce').notNull(),
+  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+})

@@ -114,6 +114,13 @@ describe('the stock form', () => {
       figures: { Alpine: null, 'Hammered Citrus': { received: 6 } },
     })
     expect(stockEdit(scents, read, read, { Alpine: '' })).toEqual({ kind: 'nothing' })
+    // Typed before the figure stopped being counted (its field gone): not sent.
+    const product = [{ name: '', label: 'Workforce Repair Original Grit' }]
+    expect(stockEdit(product, { '': '' }, { '': '' }, { '': '5' })).toEqual({ kind: 'nothing' })
+    expect(stockEdit(product, { '': '4' }, { '': '' }, { '': '5' })).toEqual({
+      kind: 'edit',
+      figures: { '': 4 },
+    })
   })
 
   test('names the field and the rule when a figure is refused', () => {

@@ -227,20 +227,25 @@ function shopRoutes({ auth, dashboard }: { auth: AuthService; dashboard: Dashboa
         response: { 200: weightResponse },
       })
       // As the weight: the service reads the body, so -1, 2.5 or text get a 422 that says what stock must be.
-      .patch('/api/products/:id/stock', ({ params, body }) => dashboard.setStock(params.id, body), {
-        detail: {
-          summary:
-            "Set a product's units on the shelf, or add units received: { stock: figure }, or { variants: { scent: figure } }; a figure is units, null or { received: units }",
-          tags: ['Staff'],
+      .patch(
+        '/api/products/:id/stock',
+        ({ params, body, headers }) =>
+          dashboard.setStock(params.id, body, headers['idempotency-key'] ?? null),
+        {
+          detail: {
+            summary:
+              "Set a product's units on the shelf, or add units received: { stock: figure }, or { variants: { scent: figure } }; a figure is units, null or { received: units } (an Idempotency-Key header adds them once)",
+            tags: ['Staff'],
+          },
+          staff: true,
+          params: idParams,
+          body: t.Unknown({
+            description: `{ "stock": units } or { "variants": { "scent": units } }; { "received": units } adds to the figure. ${STOCK_MESSAGE}`,
+          }),
+          parse: 'json',
+          response: { 200: stockResponse },
         },
-        staff: true,
-        params: idParams,
-        body: t.Unknown({
-          description: `{ "stock": units } or { "variants": { "scent": units } }; { "received": units } adds to the figure. ${STOCK_MESSAGE}`,
-        }),
-        parse: 'json',
-        response: { 200: stockResponse },
-      })
+      )
       .get('/api/webhooks', ({ query }) => dashboard.webhookEvents(query), {
         detail: { summary: 'Payment webhook events, newest first', tags: ['Staff'] },
         staff: true,

@@ -16,11 +16,9 @@ import { invalid, notFound } from '../../lib/domain-errors'
 import type { FulfilmentService } from '../fulfilment/service'
 import type { Order, OrderHistoryEntry, OrdersService, Refund } from '../orders/service'
 import { orderIdFrom } from './order-id'
+import { requestKeyOf } from './request-key'
 
 const dollars = (cents: number) => Math.round(cents) / 100
-
-/** The Idempotency-Key header: printable ASCII, as Stripe takes it, up to 255 characters. */
-const REQUEST_KEY = /^[\x21-\x7e]{1,255}$/
 
 /** How many unsettled refunds the dashboard lists: more means something is wrong with the provider. */
 export const UNSETTLED_SHOWN = 50
@@ -123,9 +121,7 @@ export function createDashboardRefunds(deps: {
     ): Promise<RefundResponse> {
       const id = orderIdFrom(segment)
       if (id === null) throw notFound('Order not found.')
-      if (requestKey !== null && !REQUEST_KEY.test(requestKey)) {
-        throw invalid('The Idempotency-Key header must be 1 to 255 printable characters without spaces.')
-      }
+      requestKeyOf(requestKey)
       const parsed = parseRefundRequest(body)
       if (!parsed.ok) throw invalid(parsed.message)
       const refund = await fulfilment.refund(id, parsed.request, { actor: staffId, requestKey })

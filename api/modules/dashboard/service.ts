@@ -59,6 +59,7 @@ import type { WebhookService } from '../webhooks/service'
 import { ordersCsv } from './export'
 import { orderIdFrom } from './order-id'
 import { createDashboardRefunds, orderRefundFigures, refundAnswer } from './refunds'
+import { requestKeyOf } from './request-key'
 
 const ORDER_NOT_FOUND = 'Order not found.'
 const PRODUCT_NOT_FOUND = 'Product not found.'
@@ -411,10 +412,10 @@ export function createDashboardService(deps: {
      * Staff set a product's units on the shelf (docs/product.md#staff-calls): `{ stock: n | null }`, or
      * `{ variants: { name: n | null } }` for one with scents; null stops counting.
      */
-    async setStock(segment: string, body: unknown): Promise<StockResponse> {
+    async setStock(segment: string, body: unknown, requestKey: string | null): Promise<StockResponse> {
       const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
       if (id === null) throw notFound(PRODUCT_NOT_FOUND)
-      const changed = await deps.stock.setLevels(id, body)
+      const changed = await deps.stock.setLevels(id, body, requestKeyOf(requestKey))
       const product = dashboardProduct(changed, await deps.stock.snapshot())
       return { message: stockMessage(product), product }
     },

@@ -5,7 +5,7 @@
 import { MAX_STOCK, type StockState } from '@core/rules/stock'
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { stockLevels, stockReservations } from '../../../db/schema/stock'
+import { stockLevels, stockReceipts, stockReservations } from '../../../db/schema/stock'
 import type { Clock } from '../../lib/clock'
 import { runTogether } from '../../lib/statements'
 import {
@@ -70,6 +70,21 @@ function snapshotOf(rows: readonly LevelRow[]): StockSnapshot {
   }
 }
 
+/**
+ * The receipt of a save with units received: its key recorded with a nonce of this request (nothing if
+ * the key is there already), and SQL true only for the request that recorded it.
+ */
+function receiptStatements(db: Database, productId: number, key: string, now: Date) {
+  const nonce = crypto.randomUUID()
+  return {
+    record: db
+      .insert(stockReceipts)
+      .values({ key, productId, nonce, createdAt: now })
+      .onConflictDoNothing({ target: stockReceipts.key }),
+    recordedHere: sql`exists (select 1 from ${stockReceipts} where ${stockReceipts.key} = ${key} and ${stockReceipts.nonce} = ${nonce})`,
+  }
+}
+
 export function createLevels({ db, clock }: LevelsDeps) {
   let snapshot: Promise<StockSnapshot> | null = null
   let readAt = Number.NEGATIVE_INFINITY
@@ -106,37 +121,41 @@ export function createLevels({ db, clock }: LevelsDeps) {
 
     /**
      * Sets each variant's units on the shelf (null: stop counting), or adds the units received to its
-     * figure as it is in the transaction (never past MAX_STOCK), all in one transaction.
+     * figure as it is in the transaction (up to MAX_STOCK, never lowering it), all in one transaction. With
+     * a `receiptKey`, units received are added only by the request that records the key first.
      */
-    async set(productId: number, levels: ReadonlyMap<string, StaffFigure>): Promise<void> {
+    async set(
+      productId: number,
+      levels: ReadonlyMap<string, StaffFigure>,
+      receiptKey: string | null,
+    ): Promise<void> {
       const now = clock.now()
-      await runTogether(
-        db,
-        [...levels].map(([variant, figure]) => {
-          if (figure !== null && typeof figure === 'object') {
-            return db
-              .update(stockLevels)
-              .set({
-                onHand: sql`min(${stockLevels.onHand} + ${figure.received}, ${MAX_STOCK})`,
-                updatedAt: now,
-              })
-              .where(
-                and(
-                  eq(stockLevels.productId, productId),
-                  eq(stockLevels.variant, variant),
-                  isNotNull(stockLevels.onHand),
-                ),
-              )
-          }
+      const received = [...levels].some(([, figure]) => figure !== null && typeof figure === 'object')
+      const receipt = receiptKey && received ? receiptStatements(db, productId, receiptKey, now) : null
+      const figures = [...levels].map(([variant, figure]) => {
+        if (figure !== null && typeof figure === 'object') {
+          const added = sql`min(${stockLevels.onHand} + ${figure.received}, ${MAX_STOCK})`
           return db
-            .insert(stockLevels)
-            .values({ productId, variant, onHand: figure, updatedAt: now })
-            .onConflictDoUpdate({
-              target: [stockLevels.productId, stockLevels.variant],
-              set: { onHand: figure, updatedAt: now },
-            })
-        }),
-      )
+            .update(stockLevels)
+            .set({ onHand: sql`max(${stockLevels.onHand}, ${added})`, updatedAt: now })
+            .where(
+              and(
+                eq(stockLevels.productId, productId),
+                eq(stockLevels.variant, variant),
+                isNotNull(stockLevels.onHand),
+                receipt?.recordedHere,
+              ),
+            )
+        }
+        return db
+          .insert(stockLevels)
+          .values({ productId, variant, onHand: figure, updatedAt: now })
+          .onConflictDoUpdate({
+            target: [stockLevels.productId, stockLevels.variant],
+            set: { onHand: figure, updatedAt: now },
+          })
+      })
+      await runTogether(db, [...(receipt ? [receipt.record] : []), ...figures])
       snapshot = null
     },
   }

@@ -190,13 +190,20 @@ export function createStockService(deps: StockServiceDeps) {
       return reservations.restockStatements(onShelf, clock.now(), options.when)
     },
 
-    /** Staff set a product's units on the shelf (docs/product.md#staff-calls); null stops counting. */
-    async setLevels(productId: number, body: unknown): Promise<CatalogProduct> {
+    /**
+     * Staff set a product's units on the shelf (docs/product.md#staff-calls); null stops counting. Units
+     * received under a `receiptKey` already recorded are not added again.
+     */
+    async setLevels(
+      productId: number,
+      body: unknown,
+      receiptKey: string | null = null,
+    ): Promise<CatalogProduct> {
       const product = await catalog.byId(productId)
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
       const edit = staffLevels(product, body)
       await refuseReceivedUncounted(product, edit)
-      await levels.set(product.id, edit)
+      await levels.set(product.id, edit, receiptKey)
       return product
     },
   }

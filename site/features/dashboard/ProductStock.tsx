@@ -132,6 +132,8 @@ export function ProductStock({
   const entries = entriesOf(product)
   const [values, setValues] = useState<Record<string, string>>(() => figuresOf(product))
   const [received, setReceived] = useState<Record<string, string>>({})
+  // One key per delivery typed: kept while the same save is tried again, so its units are added once.
+  const receipt = useRef<{ key: string; for: string } | null>(null)
   const read = useRef(figuresOf(product))
   const [invalid, setInvalid] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -143,6 +145,8 @@ export function ProductStock({
     const before = read.current
     read.current = fresh
     setValues((current) => following(current, before, fresh))
+    // A figure no longer counted has no 'Received' field: what was typed in it goes.
+    setReceived((current) => Object.fromEntries(Object.entries(current).filter(([name]) => fresh[name])))
   }, [figures])
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -161,11 +165,21 @@ export function ProductStock({
     }
     const sent = { ...values }
     const sentReceived = { ...received }
+    const receivedSent = JSON.stringify(
+      Object.entries(edit.figures).filter(([, figure]) => typeof figure === 'object' && figure !== null),
+    )
+    if (receipt.current?.for !== receivedSent)
+      receipt.current = { key: crypto.randomUUID(), for: receivedSent }
     setBusy(true)
     try {
       const body =
         product.variants.length === 0 ? { stock: edit.figures[''] ?? null } : { variants: edit.figures }
-      const answer = await setProductStock(product.id, body)
+      const answer = await setProductStock(
+        product.id,
+        body,
+        receivedSent === '[]' ? undefined : receipt.current.key,
+      )
+      receipt.current = null
       const saved = figuresOf(answer.product)
       read.current = saved
       // A field typed into while the save was under way keeps what was typed; units received once are

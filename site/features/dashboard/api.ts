@@ -64,7 +64,12 @@ export const markShipped = (id: number) => apiRequest<OrderActionResponse>('POST
 export const setProductStock = (
   id: number,
   body: { stock: StockFigure } | { variants: Record<string, StockFigure> },
-) => apiRequest<StockResponse>('PATCH', `/api/products/${id}/stock`, body)
+  /** Sent with units received, so the same save sent again adds them once. */
+  requestKey?: string,
+) =>
+  apiRequest<StockResponse>('PATCH', `/api/products/${id}/stock`, body, {
+    headers: requestKey ? { 'idempotency-key': requestKey } : {},
+  })
 
 export const setProductWeight = (id: number, weight: number) =>
   apiRequest<WeightResponse>('PATCH', `/api/products/${id}/weight`, { weight })

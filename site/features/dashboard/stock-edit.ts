@@ -35,7 +35,8 @@ export function stockEdit(
   const figures: Record<string, StockFigure> = {}
   for (const entry of entries) {
     const typed = values[entry.name] ?? ''
-    const came = (received[entry.name] ?? '').trim()
+    // Units received add to a counted figure only; a field left from before it stopped being counted is not sent.
+    const came = (read[entry.name] ?? '') === '' ? '' : (received[entry.name] ?? '').trim()
     const recounted = typed !== (read[entry.name] ?? '')
     if (recounted && came !== '') {
       return {

@@ -185,6 +185,39 @@ describe('units received', () => {
     await patch('/api/products/4/stock', { stock: null }, staff.cookie)
   })
 
+  test('the same save sent again (its Idempotency-Key) adds its units once; another key adds them again', async () => {
+    await patch('/api/products/4/stock', { stock: 2 }, staff.cookie)
+    const save = (key: string) =>
+      shop.call(
+        'PATCH',
+        '/api/products/4/stock',
+        { stock: { received: 5 } },
+        { cookie: staff.cookie, 'idempotency-key': key },
+      )
+    expect((await save('delivery-1')).status).toBe(200)
+    const again = await save('delivery-1')
+    expect(again.status).toBe(200)
+    expect((await again.json()).message).toBe('Workforce Repair Original Grit: 7 on the shelf, 7 free.')
+    expect(await onHand(shop, 4, '')).toBe(7)
+    expect((await save('delivery-2')).status).toBe(200)
+    expect(await onHand(shop, 4, '')).toBe(12)
+    const bad = await save('has spaces in it')
+    expect(bad.status).toBe(422)
+    expect((await bad.json()).error).toBe(
+      'The Idempotency-Key header must be 1 to 255 printable characters without spaces.',
+    )
+    expect(await onHand(shop, 4, '')).toBe(12)
+    await patch('/api/products/4/stock', { stock: null }, staff.cookie)
+  })
+
+  test('units received never lower a figure above the most staff can type (restocks may pass it)', async () => {
+    await patch('/api/products/4/stock', { stock: 1 }, staff.cookie)
+    await shop.deps.db.run(sql`update stock_levels set on_hand = ${MAX_STOCK + 2} where product_id = 4`)
+    expect((await patch('/api/products/4/stock', { stock: { received: 1 } }, staff.cookie)).status).toBe(200)
+    expect(await onHand(shop, 4, '')).toBe(MAX_STOCK + 2)
+    await patch('/api/products/4/stock', { stock: null }, staff.cookie)
+  })
+
   test('a figure nobody counts takes none, and nothing else in the edit is saved', async () => {
     await patch('/api/products/1/stock', { variants: { Unscented: 5 } }, staff.cookie)
     const res = await patch(
