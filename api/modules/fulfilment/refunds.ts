@@ -259,12 +259,17 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
       notCancelledSql(orderId),
       neverShippedSql(orderId),
     ) as SQL
+    // Said only when units move (the quantities are negative: what comes off).
+    const moved = sql`(${sql.join(
+      units.map((unit) => unit.quantity),
+      sql` + `,
+    )}) < 0`
     return [
       orders.historyNote(
         orderId,
         SYSTEM_ACTOR,
         'The units this refund had put back on the shelf were taken off again: the order still has them to ship',
-        when,
+        and(when, moved) as SQL,
       ),
       ...(await restock(units, when)),
       orders.unmarkRestockedStatement(refundId, when),

@@ -182,6 +182,41 @@ describe('cancel', () => {
     }
   })
 
+  test('a restocking refund not made yet when the order is cancelled: the cancel puts its units back, once', async () => {
+    const REPAIR = 4
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    const realRefund = r.demo.refund
+    try {
+      const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 2 }] })
+      const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+      const lineId = detail.lines[0]?.id ?? 0
+      // The provider cannot be reached: the refund stays asked, its job to be tried again.
+      r.demo.refund = async () => {
+        throw new Error('socket hang up')
+      }
+      await json(
+        await r.asStaff('POST', `/api/orders/${id}/refunds`, {
+          lines: [{ lineId, quantity: 1 }],
+          restock: true,
+        }),
+        201,
+      )
+      expect((await refundRows(r.shop, id))[0]?.status).toBe('requested')
+      r.demo.refund = realRefund
+      await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+      expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+      // The refund is made after all: the order is cancelled, so it puts nothing back a second time.
+      r.shop.clock.advance(10 * 60_000)
+      await r.shop.runDueJobs()
+      await r.events.deliver()
+      expect((await refundRows(r.shop, id)).map((row) => row.status)).not.toContain('requested')
+      expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    } finally {
+      r.demo.refund = realRefund
+      await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+    }
+  })
+
   test('two staff pressing Cancel at once: one cancel, one refund at the provider, one e-mail', async () => {
     const { id, sessionId } = await payForOrder(r.shop)
     const answers = await Promise.all(
