@@ -68,11 +68,12 @@ export function restockedCountSql(orderId: number): SQL<number> {
  * that succeeded and then failed leaves its units on the shelf, and refunding them again must not add them
  * twice; an unshipped order's takes them off again and is unmarked: unitsPutBackBySql). For a cancel (`keptOff`),
  * also the units refunds kept off the shelf (refunded without restock: a broken jar, even if the money's
- * refund failed later) and the units refunds still standing cover, but for a restocking refund not made
- * yet: made after the cancel it puts nothing back (the order is cancelled), so the cancel puts its units
- * back. Units carry no identity, and a unit refunded again after a failure is the same unit: the largest
- * of the three counts is taken, not their sum, so no unit is counted twice (docs/decisions/027). Worked
- * out in the transaction that puts them back, after any refund before it in that batch.
+ * refund failed later) and the units refunds still standing cover. Units carry no identity, and a unit
+ * refunded again after a failure is the same unit: the largest of the three counts is taken, not their sum,
+ * so no unit is counted twice (docs/decisions/027). A restocking refund not made yet puts nothing back once
+ * the order is cancelled, so it is counted as if made just before the cancel (`asked`: its units as put
+ * back) and its units are then left to the cancel. Worked out in the transaction that puts them back,
+ * after any refund before it in that batch.
  */
 export function unitsNotBackSql(
   lineId: number,
@@ -81,8 +82,11 @@ export function unitsNotBackSql(
 ): SQL<number> {
   const units = (which: SQL) => sql`coalesce(sum(case when ${which} then rl.quantity else 0 end), 0)`
   const putBack = units(sql`r.restocked_at is not null`)
+  // A restocking refund not made yet counts as if made just before the cancel: its share put back (`asked`).
+  const line = sql`(select l.quantity from ${orderLines} l where l.id = ${lineId})`
+  const asked = sql`min(${units(sql`r.status in (${counted}) and r.restock = 1 and r.restocked_at is null`)}, ${line} - ${putBack})`
   const decided = options.keptOff
-    ? sql`max(${putBack}, ${units(sql`r.restock = 0`)}, ${units(sql`r.status in (${counted}) and not (r.restock = 1 and r.restocked_at is null)`)})`
+    ? sql`(max(${putBack} + ${asked}, ${units(sql`r.restock = 0`)}, ${units(sql`r.status in (${counted})`)}) - ${asked})`
     : putBack
   return sql<number>`max(0, min(${wanted}, (select l.quantity from ${orderLines} l where l.id = ${lineId})
     - (select ${decided} from ${orderRefundLines} rl

@@ -217,6 +217,51 @@ describe('cancel', () => {
     }
   })
 
+  test('a cancel puts back the same units whether a restocking refund was made before it or after', async () => {
+    const REPAIR = 4
+    // A jar refunded without restock, its refund failed, then the same jar refunded again with restock:
+    // made before the cancel, or still asked at the provider when the order is cancelled.
+    const scenario = async (madeBeforeCancel: boolean) => {
+      await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+      const realRefund = r.demo.refund
+      try {
+        const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 3 }] })
+        const detail = await json<{ lines: { id: number }[] }>(
+          await r.asStaff('GET', `/api/orders/${id}`),
+          200,
+        )
+        const lineId = detail.lines[0]?.id ?? 0
+        const refund = (restock: boolean) =>
+          r.asStaff('POST', `/api/orders/${id}/refunds`, { lines: [{ lineId, quantity: 1 }], restock })
+        await json(await refund(false), 201)
+        await r.events.deliver()
+        const [kept] = await refundRows(r.shop, id)
+        await r.demo.failRefund(kept?.providerRefundId ?? '', 'expired_or_canceled_card')
+        await r.events.deliver()
+        if (!madeBeforeCancel) {
+          r.demo.refund = async () => {
+            throw new Error('socket hang up')
+          }
+        }
+        await json(await refund(true), 201)
+        await r.events.deliver()
+        r.demo.refund = realRefund
+        await json(await r.asStaff('POST', `/api/orders/${id}/cancel`), 200)
+        r.shop.clock.advance(10 * 60_000)
+        await r.shop.runDueJobs()
+        await r.events.deliver()
+        expect((await refundRows(r.shop, id)).map((row) => row.status)).not.toContain('requested')
+        return await onHand(r.shop, REPAIR, '')
+      } finally {
+        r.demo.refund = realRefund
+        await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+      }
+    }
+    const made = await scenario(true)
+    expect(made).toBe(10)
+    expect(await scenario(false)).toBe(made)
+  })
+
   test('two staff pressing Cancel at once: one cancel, one refund at the provider, one e-mail', async () => {
     const { id, sessionId } = await payForOrder(r.shop)
     const answers = await Promise.all(
