@@ -68,3 +68,24 @@ export const stockReceipts = sqliteTable('stock_receipts', {
   nonce: text('nonce').notNull(),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
 })
+
+/**
+ * A cart's earlier checkout session handing its units over to the cart's next one
+ * (docs/decisions/032-one-open-session-per-cart.md): while a row names them, the guard lets the next
+ * session's holds (`to_key`) take the units the earlier one (`from_key`) holds, and a payment of the
+ * earlier one does not count the next one's holds as others'. The earlier session keeps its holds until the
+ * provider has ended it; then they are released and the row deleted. Never both payable: the next session
+ * is opened only after the earlier one was ended.
+ */
+export const stockHandovers = sqliteTable(
+  'stock_handovers',
+  {
+    fromKey: text('from_key').notNull(),
+    toKey: text('to_key').notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.toKey, table.fromKey] }),
+    index('stock_handovers_from_idx').on(table.fromKey),
+  ],
+)

@@ -2,8 +2,9 @@
  * One open payment session per cart (docs/decisions/032-one-open-session-per-cart.md). A shopper who went
  * back from the payment page to change the cart still has the earlier session holding the code's use and
  * the units: the cart's own checks do not count what it holds, and the cart's next session takes them
- * over in the transaction that reserves it, then ends the earlier one at the provider. A next session that
- * cannot be reserved leaves the earlier one as it was; one the provider cannot end gives them back.
+ * over: it is reserved without counting them (the earlier session keeps them meanwhile), then the earlier
+ * one is ended at the provider and gives them back. A next session refused, or an earlier one the provider
+ * cannot end, leaves the earlier one as it was; the next one is opened only once the earlier is ended.
  */
 import { customerKey } from '@core/rules/customer'
 import type { SQL } from 'drizzle-orm'
@@ -12,18 +13,16 @@ import { type PaymentProvider, PaymentProviderError } from '../../adapters/types
 import { sha256Hex } from '../../lib/digests'
 import { errorMessage, log } from '../../lib/log'
 import { runTogether, type Statement } from '../../lib/statements'
-import type { DiscountService } from '../discounts/service'
 import type { StockService } from '../stock/service'
 import { type CheckoutRecord, isSessionId } from './model'
-import type { HeldBy } from './session-holds'
+import { type HeldBy, type SessionHoldsDeps, unpaidEndStatements } from './session-holds'
 import type { CheckoutSessions } from './sessions'
 
-export interface OpenSessionDeps {
+export interface OpenSessionDeps extends SessionHoldsDeps {
   db: Database
   payments: Pick<PaymentProvider, 'expireSession'>
-  sessions: Pick<CheckoutSessions, 'record' | 'statusStatement' | 'endedUnder' | 'stillOpenSql'>
-  discounts: Pick<DiscountService, 'releaseStatement' | 'reholdStatement'>
-  stock: Pick<StockService, 'releaseStatement' | 'reholdStatement'>
+  sessions: Pick<CheckoutSessions, 'record' | 'statusStatement' | 'endedUnder'>
+  stock: SessionHoldsDeps['stock'] & Pick<StockService, 'handOverStatement' | 'forgetHandOverStatement'>
 }
 
 /** Who asks for the new session, and the key its reservations are held under. */
@@ -45,19 +44,19 @@ function sameCustomer(record: CheckoutRecord, next: NextSession): boolean {
 }
 
 /**
- * The statements that hand the earlier session's code's use and units over to the next one, for the
- * transaction that reserves the next: released, if `when` holds (the next one's use was held).
+ * For the transaction that reserves the next session (under `toKey`): the earlier session's units handed
+ * over, so the stock guard lets the next one's holds take them, if `onlyIf` holds (the next session's code
+ * use was held). Its code's use needs no statement: the next one's is counted without it.
  */
 export function handOverStatements(
-  deps: Pick<OpenSessionDeps, 'discounts' | 'stock'>,
+  deps: Pick<OpenSessionDeps, 'stock'>,
   earlier: HeldBy,
-  when?: SQL,
-) {
-  const { discountReservationKey: discountKey, stockReservationKey: unitsKey } = earlier
-  return [
-    ...(discountKey ? [deps.discounts.releaseStatement(discountKey, when)] : []),
-    ...(unitsKey ? [deps.stock.releaseStatement(unitsKey, when)] : []),
-  ]
+  toKey: string,
+  now: Date,
+  onlyIf?: SQL,
+): Statement[] {
+  const fromKey = earlier.stockReservationKey
+  return fromKey ? [deps.stock.handOverStatement(fromKey, toKey, now, onlyIf)] : []
 }
 
 export function createOpenSessions(deps: OpenSessionDeps) {
@@ -95,16 +94,15 @@ export function createOpenSessions(deps: OpenSessionDeps) {
     },
 
     /**
-     * For a cart that names its earlier session: the key the next session is held under, and the earlier
-     * session whose holds it takes over, if that one is still open, the same customer's, and not the one
-     * this very request gets back (a double click, or Pay pressed again with nothing changed, is answered
-     * with the provider's same session).
+     * The key the next session is held under (unendedKey), and the earlier session the cart names whose
+     * holds it takes over, if that one is still open, the same customer's, and not the one this very
+     * request gets back (a double click, or Pay pressed again with nothing changed, is answered with the
+     * provider's same session).
      */
     async earlierOf(
       sessionId: string | undefined,
       next: NextSession,
     ): Promise<{ key: string; earlier: CheckoutRecord | null }> {
-      if (!sessionId) return { key: next.key, earlier: null }
       const key = await unendedKey(next.key)
       const earlier = await stillOpen(sessionId)
       if (!earlier || earlier.stockReservationKey === key || !sameCustomer(earlier, { ...next, key })) {
@@ -113,8 +111,12 @@ export function createOpenSessions(deps: OpenSessionDeps) {
       return { key, earlier }
     },
 
-    /** Ends the earlier session at the provider, so it can no longer be paid, and records it expired. */
-    async end(earlier: HeldBy): Promise<EndOutcome> {
+    /**
+     * Ends the earlier session at the provider, so it can no longer be paid; ended, it is recorded expired
+     * and gives its code's use and units back, and the hand-over to `toKey` is over. Otherwise (paid
+     * meanwhile, or the provider cannot be reached) it is left as it was: the caller gives the next up.
+     */
+    async end(earlier: HeldBy, toKey: string): Promise<EndOutcome> {
       let outcome: 'expired' | 'complete'
       try {
         outcome = await deps.payments.expireSession(earlier.id)
@@ -124,23 +126,12 @@ export function createOpenSessions(deps: OpenSessionDeps) {
         return 'unreachable'
       }
       if (outcome === 'expired') {
-        await runTogether(deps.db, [deps.sessions.statusStatement(earlier.id, 'expired', ['open'])])
+        await runTogether(deps.db, [
+          ...unpaidEndStatements(deps, earlier, 'expired'),
+          deps.stock.forgetHandOverStatement(toKey),
+        ])
       }
       return outcome
-    },
-
-    /**
-     * The earlier session's use and units held again, when the next session is given up after the hand-over
-     * (the provider could not end the earlier one, or it was paid meanwhile): it may still be paid. Only
-     * while it is still open here.
-     */
-    handBackStatements(earlier: HeldBy): Statement[] {
-      const open = deps.sessions.stillOpenSql(earlier.id)
-      const { discountReservationKey: discountKey, stockReservationKey: unitsKey } = earlier
-      return [
-        ...(discountKey ? [deps.discounts.reholdStatement(discountKey, open)] : []),
-        ...(unitsKey ? [deps.stock.reholdStatement(unitsKey, open)] : []),
-      ]
     },
   }
 }

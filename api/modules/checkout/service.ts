@@ -140,7 +140,13 @@ export interface CheckoutServiceDeps {
   shipping: ShippingService
   stock: Pick<
     StockService,
-    'linesOf' | 'reserveStatements' | 'holdStatement' | 'releaseStatement' | 'reholdStatement' | 'refusal'
+    | 'linesOf'
+    | 'reserveStatements'
+    | 'holdStatement'
+    | 'releaseStatement'
+    | 'handOverStatement'
+    | 'forgetHandOverStatement'
+    | 'refusal'
   >
   jobs: JobQueue
 }
@@ -211,7 +217,8 @@ async function price(
  * asked, in one transaction, so parallel sessions can never pass a code's limits or take more units than
  * are on the shelf together. A line short of units aborts the whole transaction (the stock guard), and the
  * answer names it; a code used up holds no units either. The cart's `earlier` session hands its use and
- * units over in the same transaction (docs/decisions/032), so a refusal leaves it as it was.
+ * units over (docs/decisions/032): this one is reserved without counting them, while the earlier keeps
+ * them until it is ended, so a refusal leaves it as it was.
  */
 async function reserve(
   deps: CheckoutServiceDeps,
@@ -240,8 +247,8 @@ async function reserve(
     onlyIf: discount?.held,
   })
   // After the use is held (it does not count the earlier session's), before the units (the guard then
-  // finds the earlier session's units free): only if the use was held.
-  const handOver = earlier ? handOverStatements(deps, earlier, discount?.held) : []
+  // leaves the earlier session's units out): only if the use was held.
+  const handOver = earlier ? handOverStatements(deps, earlier, key, now, discount?.held) : []
   const statements: Statement[] = [...(discount ? [discount.statement] : []), ...handOver, ...units]
   if (statements.length === 0) return
   let held: { held: number } | undefined
@@ -271,12 +278,12 @@ function releaseStatements({ discounts, stock }: CheckoutServiceDeps, priced: Pr
 export const SESSION_REFUSED_MESSAGE = 'We could not start the secure payment. Please try again in a moment.'
 
 export const EARLIER_PAID_MESSAGE =
-  'Your payment for this cart went through a moment ago: look for its confirmation e-mail before you pay again.'
+  'Your payment for this cart has gone through or is on its way: look for its confirmation e-mail before you pay again.'
 
 /**
- * Step 2b, when the cart named its earlier session: ended at the provider now that its holds were handed
- * over. If it could not be ended (the provider cannot be reached, or it was paid meanwhile) it keeps its use
- * and units, and this request gives its own up: 502 to try again, or 409 for the payment that went through.
+ * Step 2b, when the cart named its earlier session: ended at the provider, which gives its holds back. If
+ * it could not be ended (the provider cannot be reached, or it was paid meanwhile) it keeps its use and
+ * units, and this request gives its own up: 502 to try again, or 409 for the payment under way.
  */
 async function endEarlier(
   deps: CheckoutServiceDeps,
@@ -284,12 +291,10 @@ async function endEarlier(
   priced: PricedCheckout,
   earlier: HeldBy,
 ): Promise<void> {
-  const outcome = await openSessions.end(earlier)
+  const key = priced.request.idempotencyKey
+  const outcome = await openSessions.end(earlier, key)
   if (outcome === 'expired') return
-  await runTogether(deps.db, [
-    ...releaseStatements(deps, priced),
-    ...openSessions.handBackStatements(earlier),
-  ])
+  await runTogether(deps.db, [...releaseStatements(deps, priced), deps.stock.forgetHandOverStatement(key)])
   if (outcome === 'complete') throw conflict(EARLIER_PAID_MESSAGE)
   throw upstreamFailed(SESSION_REFUSED_MESSAGE)
 }

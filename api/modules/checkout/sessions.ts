@@ -101,11 +101,6 @@ export function createCheckoutSessions(deps: SessionsDeps) {
       return row?.id ?? null
     },
 
-    /** SQL: the session is still open here (no payment event and no expiry recorded). */
-    stillOpenSql(id: string): SQL {
-      return sql`exists (select 1 from ${checkoutSessions} where ${checkoutSessions.id} = ${id} and ${checkoutSessions.status} = 'open')`
-    },
-
     statusStatement,
 
     /**

@@ -112,8 +112,8 @@ export function createRedemptions(deps: RedemptionsDeps) {
         )
     },
 
-    /** release as a statement, for the transaction that ends the session; only if `when` holds, when given. */
-    releaseStatement(reservationKey: string, when?: SQL) {
+    /** release as a statement, for the transaction that ends the session. */
+    releaseStatement(reservationKey: string) {
       return db
         .update(discountRedemptions)
         .set({ status: 'released' })
@@ -121,24 +121,6 @@ export function createRedemptions(deps: RedemptionsDeps) {
           and(
             eq(discountRedemptions.reservationKey, reservationKey),
             eq(discountRedemptions.status, 'reserved'),
-            when,
-          ),
-        )
-    },
-
-    /**
-     * A use released by a hand-over to the cart's next session, held again when that session could not
-     * be opened (docs/decisions/032): the earlier session may still be paid. Only if `when` holds.
-     */
-    reholdStatement(reservationKey: string, when: SQL) {
-      return db
-        .update(discountRedemptions)
-        .set({ status: 'reserved' })
-        .where(
-          and(
-            eq(discountRedemptions.reservationKey, reservationKey),
-            eq(discountRedemptions.status, 'released'),
-            when,
           ),
         )
     },

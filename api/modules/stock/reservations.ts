@@ -5,7 +5,7 @@
  */
 import { and, eq, gt, lte, ne, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { stockLevels, stockReservations } from '../../../db/schema/stock'
+import { stockHandovers, stockLevels, stockReservations } from '../../../db/schema/stock'
 import { builtOnce, type Statement } from '../../lib/statements'
 import type { StockLine } from './model'
 
@@ -25,11 +25,15 @@ export interface ShortfallWarning {
 /** A line in the shortfall warning's SQL: its values, or placeholders for the SQL built once per shape. */
 type LineRef = { [Name in keyof StockLine]: StockLine[Name] | Placeholder }
 
-/** SQL: units other live reservations hold of this line's product and variant at `now` (ms). */
+/**
+ * SQL: units other live reservations hold of this line's product and variant at `now` (ms). A session the
+ * key's session is handing its units over to (docs/decisions/032) holds them for it, not against it.
+ */
 function heldByOthers(line: LineRef, key: Placeholder | SQL, now: Placeholder): SQL<number> {
   return sql<number>`coalesce((select sum(r.quantity) from ${stockReservations} r
     where r.product_id = ${line.productId} and r.variant = ${line.variant} and r.status = 'reserved'
-      and r.expires_at > ${now} and r.reservation_key is not ${key}), 0)`
+      and r.expires_at > ${now} and r.reservation_key is not ${key}
+      and r.reservation_key not in (select h.to_key from ${stockHandovers} h where h.from_key = ${key})), 0)`
 }
 
 /**
@@ -262,22 +266,28 @@ export function createReservations({ db }: ReservationsDeps) {
     },
 
     /** The session ended unpaid, or never opened: its units are free for others. */
-    releaseStatement(key: string, when?: SQL): Statement {
+    releaseStatement(key: string): Statement {
       return db
         .update(stockReservations)
         .set({ status: 'released' })
-        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved'), when))
+        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved')))
     },
 
     /**
-     * Units released by a hand-over to the cart's next session, held again when that session could not be
-     * opened (docs/decisions/032): the earlier session may still be paid. Only if `when` holds.
+     * The cart's earlier session (`fromKey`) hands its units over to its next one (`toKey`), for the
+     * transaction that reserves the next (docs/decisions/032): the guard then leaves the earlier holds out
+     * of what others hold for the next one's reservations. The earlier keeps its holds until it is ended.
+     * Only if `onlyIf` holds (the next session's code use was held).
      */
-    reholdStatement(key: string, when: SQL): Statement {
-      return db
-        .update(stockReservations)
-        .set({ status: 'reserved' })
-        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'released'), when))
+    handOverStatement(fromKey: string, toKey: string, now: Date, onlyIf: SQL = sql`1`): Statement {
+      return db.run(sql`insert into ${stockHandovers} (from_key, to_key, created_at)
+        select ${fromKey}, ${toKey}, ${now.getTime()} where ${onlyIf}
+        on conflict do nothing`)
+    },
+
+    /** The hand-over to `toKey` is over: the earlier session was ended, or the next one given up. */
+    forgetHandOverStatement(toKey: string): Statement {
+      return db.delete(stockHandovers).where(eq(stockHandovers.toKey, toKey))
     },
 
     /**

@@ -23,6 +23,8 @@ let shop: TestApp
 let codes = 0
 /** While set, the provider cannot be reached to end a session. */
 let expireDown = false
+/** Run while the provider is being asked to end a session: what others do in that moment. */
+let duringExpire: (() => Promise<void>) | null = null
 
 beforeAll(async () => {
   stripe = startFakeStripe()
@@ -34,10 +36,11 @@ beforeAll(async () => {
     return {
       payments: {
         ...payments,
-        expireSession: (id: string) =>
-          expireDown
-            ? Promise.reject(new PaymentProviderError('connection reset'))
-            : payments.expireSession(id),
+        expireSession: async (id: string) => {
+          await duringExpire?.()
+          if (expireDown) throw new PaymentProviderError('connection reset')
+          return payments.expireSession(id)
+        },
       },
     }
   })
@@ -240,6 +243,49 @@ describe("the cart's next session", () => {
     expect(stripe.sessions.get(idOf(first))?.status).toBe('open')
     expect(await usesOf(idOf(first))).toEqual(['reserved'])
     expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 1, rows: 1 } })
+    expect(await liveUses()).toBe(1)
+  })
+
+  test('while the earlier one is being ended, its units and use are not free for others', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    const first = await open([{ id: REPAIR, quantity: 2 }])
+    // The cart drops the jars; meanwhile a stranger wants them and the code's one use.
+    const strangers: Awaited<ReturnType<typeof open>>[] = []
+    duringExpire = async () => {
+      duringExpire = null
+      const stranger = { customer_email: 'stranger@example.com' }
+      strangers.push(await open([{ id: REPAIR, quantity: 2 }], { ...stranger, discount_code: null }))
+      strangers.push(await open([{ id: OIL, quantity: 1 }], stranger))
+    }
+    expireDown = true
+    try {
+      const next = await open([{ id: OIL, quantity: 2 }], { open_session: idOf(first) })
+      expect(next).toEqual({ status: 502, body: { error: SESSION_REFUSED_MESSAGE } })
+    } finally {
+      expireDown = false
+      duringExpire = null
+    }
+    expect(strangers.map((answer) => answer.status)).toEqual([409, 422])
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 2, rows: 1 } })
+    expect(await usesOf(idOf(first))).toEqual(['reserved'])
+    expect(await liveUses()).toBe(1)
+  })
+
+  test('a request whose session ended unpaid gets a new session, named or not', async () => {
+    const ground = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const first = await open([{ id: OIL, quantity: 2 }], {}, ground)
+    // Ended by the provider's expiry (or a failed bank debit): the cart no longer names it.
+    const ended = stripe.sessions.get(idOf(first))
+    if (ended) ended.status = 'expired'
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'expired' })
+      .where(eq(checkoutSessions.id, idOf(first)))
+    await shop.deps.db.run(sql`update discount_redemptions set status = 'released' where code = ${code}`)
+    const again = await open([{ id: OIL, quantity: 2 }], {}, ground)
+    expect(again.status).toBe(200)
+    expect(idOf(again)).not.toBe(idOf(first))
+    expect(stripe.sessions.get(idOf(again))?.status).toBe('open')
     expect(await liveUses()).toBe(1)
   })
 
