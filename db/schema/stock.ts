@@ -65,6 +65,8 @@ export const stockReservations = sqliteTable(
 export const stockReceipts = sqliteTable('stock_receipts', {
   key: text('key').primaryKey(),
   productId: integer('product_id').notNull(),
+  /** What the save added: the product and its figures received, so the key sent with another save is refused. */
+  fingerprint: text('fingerprint').notNull().default(''),
   nonce: text('nonce').notNull(),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
 })

@@ -3,7 +3,7 @@
  * read for the catalogue answer and the dashboard (at most every second per instance), and set by staff.
  */
 import { MAX_STOCK, type StockState } from '@core/rules/stock'
-import { and, eq, isNotNull, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { stockLevels, stockReceipts, stockReservations } from '../../../db/schema/stock'
 import type { Clock } from '../../lib/clock'
@@ -70,19 +70,38 @@ function snapshotOf(rows: readonly LevelRow[]): StockSnapshot {
   }
 }
 
+/** The units received of a save, by variant: what its receipt's fingerprint names. */
+type Received = readonly (readonly [variant: string, units: number])[]
+
+/** The product and its figures received, in one text: the same save gives the same text. */
+export function receiptFingerprint(productId: number, received: Received): string {
+  return JSON.stringify([productId, [...received].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
+}
+
 /**
- * The receipt of a save with units received: its key recorded with a nonce of this request (nothing if
- * the key is there already), and SQL true only for the request that recorded it.
+ * The receipt of a save with units received: its key recorded with a nonce of this request, only if
+ * the key is not there already and every variant received is counted (else the save adds nothing and
+ * the key stays free for the save made again), and SQL true only for the request that recorded it.
  */
-function receiptStatements(db: Database, productId: number, key: string, now: Date) {
+function receiptStatements(db: Database, productId: number, key: string, received: Received, now: Date) {
   const nonce = crypto.randomUUID()
+  const variants = received.map(([variant]) => variant)
+  const counted = sql`(select count(*) from ${stockLevels} where ${stockLevels.productId} = ${productId}
+    and ${inArray(stockLevels.variant, variants)} and ${stockLevels.onHand} is not null) = ${variants.length}`
   return {
-    record: db
-      .insert(stockReceipts)
-      .values({ key, productId, nonce, createdAt: now })
-      .onConflictDoNothing({ target: stockReceipts.key }),
+    record: db.run(sql`insert into ${stockReceipts} (key, product_id, fingerprint, nonce, created_at)
+      select ${key}, ${productId}, ${receiptFingerprint(productId, received)}, ${nonce}, ${now.getTime()}
+      where ${counted}
+      on conflict (key) do nothing`),
     recordedHere: sql`exists (select 1 from ${stockReceipts} where ${stockReceipts.key} = ${key} and ${stockReceipts.nonce} = ${nonce})`,
   }
+}
+
+/** The units received of staff's edit, by variant. */
+export function receivedOf(levels: ReadonlyMap<string, StaffFigure>): Received {
+  return [...levels].flatMap(([variant, figure]) =>
+    figure !== null && typeof figure === 'object' ? [[variant, figure.received] as const] : [],
+  )
 }
 
 export function createLevels({ db, clock }: LevelsDeps) {
@@ -109,6 +128,18 @@ export function createLevels({ db, clock }: LevelsDeps) {
       return snapshot
     },
 
+    /**
+     * The fingerprint an earlier save under `key` recorded, or null when none did: the same key sent with
+     * a different save is refused before anything is written.
+     */
+    async receiptOf(key: string): Promise<string | null> {
+      const [row] = await db
+        .select({ fingerprint: stockReceipts.fingerprint })
+        .from(stockReceipts)
+        .where(eq(stockReceipts.key, key))
+      return row?.fingerprint ?? null
+    },
+
     /** The figures in hand are stale: staff changed them here. */
     forget(): void {
       snapshot = null
@@ -130,8 +161,9 @@ export function createLevels({ db, clock }: LevelsDeps) {
       receiptKey: string | null,
     ): Promise<void> {
       const now = clock.now()
-      const received = [...levels].some(([, figure]) => figure !== null && typeof figure === 'object')
-      const receipt = receiptKey && received ? receiptStatements(db, productId, receiptKey, now) : null
+      const received = receivedOf(levels)
+      const receipt =
+        receiptKey && received.length > 0 ? receiptStatements(db, productId, receiptKey, received, now) : null
       const figures = [...levels].map(([variant, figure]) => {
         if (figure !== null && typeof figure === 'object') {
           const added = sql`min(${stockLevels.onHand} + ${figure.received}, ${MAX_STOCK})`

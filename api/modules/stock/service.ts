@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock'
 import { conflict, type DomainError, invalid, notFound } from '../../lib/domain-errors'
 import type { Statement } from '../../lib/statements'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
-import { createLevels } from './levels'
+import { createLevels, receiptFingerprint, receivedOf } from './levels'
 import { isShortage, type LineInput, type StaffFigure, type StockLine } from './model'
 import { createReservations, type RestockLine } from './reservations'
 
@@ -95,6 +95,20 @@ export function createStockService(deps: StockServiceDeps) {
   const { clock, catalog } = deps
   const levels = createLevels(deps)
   const reservations = createReservations(deps)
+
+  /** A key an earlier save of other units received recorded: 409, as a refund's key sent for another refund. */
+  async function refuseKeyOfAnotherSave(
+    productId: number,
+    edit: ReadonlyMap<string, StaffFigure>,
+    key: string,
+  ) {
+    const earlier = await levels.receiptOf(key)
+    if (earlier === null) return
+    const received = receivedOf(edit)
+    if (received.length > 0 && earlier !== receiptFingerprint(productId, received)) {
+      throw conflict('This Idempotency-Key was used for a different save of units received.')
+    }
+  }
 
   /** Units received add to a count: a figure nobody counts (it sells without limit) takes none. */
   async function refuseReceivedUncounted(product: CatalogProduct, edit: ReadonlyMap<string, StaffFigure>) {
@@ -203,6 +217,7 @@ export function createStockService(deps: StockServiceDeps) {
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
       const edit = staffLevels(product, body)
       await refuseReceivedUncounted(product, edit)
+      if (receiptKey) await refuseKeyOfAnotherSave(product.id, edit, receiptKey)
       await levels.set(product.id, edit, receiptKey)
       return product
     },

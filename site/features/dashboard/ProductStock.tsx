@@ -145,6 +145,8 @@ export function ProductStock({
     const before = read.current
     read.current = fresh
     setValues((current) => following(current, before, fresh))
+    // New figures: a save tried again from now on is another delivery, with a key of its own.
+    receipt.current = null
     // A figure no longer counted has no 'Received' field: what was typed in it goes.
     setReceived((current) => Object.fromEntries(Object.entries(current).filter(([name]) => fresh[name])))
   }, [figures])
@@ -221,6 +223,8 @@ export function ProductStock({
                 setInvalid(null)
               }}
               onReceived={(value) => {
+                // What is typed now is another delivery: its save gets a key of its own.
+                receipt.current = null
                 setReceived((current) => ({ ...current, [entry.name]: value }))
                 setInvalid(null)
               }}

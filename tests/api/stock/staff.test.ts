@@ -201,6 +201,18 @@ describe('units received', () => {
     expect(await onHand(shop, 4, '')).toBe(7)
     expect((await save('delivery-2')).status).toBe(200)
     expect(await onHand(shop, 4, '')).toBe(12)
+    // The same key sent with another save is refused, not taken as the first one again.
+    const other = await shop.call(
+      'PATCH',
+      '/api/products/4/stock',
+      { stock: { received: 9 } },
+      { cookie: staff.cookie, 'idempotency-key': 'delivery-1' },
+    )
+    expect(other.status).toBe(409)
+    expect((await other.json()).error).toBe(
+      'This Idempotency-Key was used for a different save of units received.',
+    )
+    expect(await onHand(shop, 4, '')).toBe(12)
     const bad = await save('has spaces in it')
     expect(bad.status).toBe(422)
     expect((await bad.json()).error).toBe(
