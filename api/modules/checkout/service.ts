@@ -247,10 +247,15 @@ async function reserve(
     onlyIf: discount?.held,
   })
   // After the use is held (it does not count the earlier session's), before the units (the guard then
-  // leaves the earlier session's units out): only if the use was held.
+  // leaves the earlier session's units out): only if the use was held. A hand-over to this key that a
+  // crash left behind is dropped first: only the one made now lets its holds take another's units.
   const handOver = earlier ? handOverStatements(deps, earlier, key, now, discount?.held) : []
-  const statements: Statement[] = [...(discount ? [discount.statement] : []), ...handOver, ...units]
-  if (statements.length === 0) return
+  const statements: Statement[] = [
+    stock.forgetHandOverStatement(key),
+    ...(discount ? [discount.statement] : []),
+    ...handOver,
+    ...units,
+  ]
   let held: { held: number } | undefined
   try {
     // With a code, the transaction reads back whether its use was reserved; without one, nothing to read.
@@ -292,9 +297,18 @@ async function endEarlier(
   earlier: HeldBy,
 ): Promise<void> {
   const key = priced.request.idempotencyKey
-  const outcome = await openSessions.end(earlier, key)
+  const giveUp = () =>
+    runTogether(deps.db, [...releaseStatements(deps, priced), deps.stock.forgetHandOverStatement(key)])
+  let outcome: Awaited<ReturnType<OpenSessions['end']>>
+  try {
+    outcome = await openSessions.end(earlier, key)
+  } catch (error) {
+    // Anything else failing here leaves the earlier session as it was: this one's holds go back too.
+    await giveUp().catch(() => undefined)
+    throw error
+  }
   if (outcome === 'expired') return
-  await runTogether(deps.db, [...releaseStatements(deps, priced), deps.stock.forgetHandOverStatement(key)])
+  await giveUp()
   if (outcome === 'complete') throw conflict(EARLIER_PAID_MESSAGE)
   throw upstreamFailed(SESSION_REFUSED_MESSAGE)
 }
@@ -404,33 +418,44 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
   const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
+  /**
+   * Opens a payment session for the cart: priced on the server, the cart's earlier session ended
+   * (open-session.ts), the discount's use and the units reserved, the provider's session opened, and
+   * what was asked for stored for the order the payment will make.
+   */
+  async function createSession(
+    body: CreateSessionBody,
+    userId: string | null,
+    attempt = 1,
+  ): Promise<{ sessionId: string; url: string }> {
+    const asked = await price(deps, body, userId)
+    const { key, earlier } = await openSessions.earlierOf(body.open_session, {
+      email: asked.email,
+      userId,
+      key: asked.request.idempotencyKey,
+    })
+    const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
+    await reserve(deps, priced, earlier)
+    crashPoint('stock-reserved')
+    if (earlier) await endEarlier(deps, openSessions, priced, earlier)
+    const session = await open(deps, priced)
+    if (session.status === 'expired') {
+      // Ended (another tab's checkout took it over) while this same request was being reserved: the
+      // provider answers its key with that ended session. Its holds go back, and a key of its own is
+      // found once more (open-session.ts, unendedKey).
+      await runTogether(deps.db, releaseStatements(deps, priced))
+      if (attempt < 2) return createSession(body, userId, attempt + 1)
+      throw upstreamFailed(SESSION_REFUSED_MESSAGE)
+    }
+    await store(deps, storedSession, priced, session.id)
+    return {
+      sessionId: session.id,
+      url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,
+    }
+  }
+
   return {
-    /**
-     * Opens a payment session for the cart: priced on the server, the cart's earlier session ended
-     * (open-session.ts), the discount's use and the units reserved, the provider's session opened, and
-     * what was asked for stored for the order the payment will make.
-     */
-    async createSession(
-      body: CreateSessionBody,
-      userId: string | null,
-    ): Promise<{ sessionId: string; url: string }> {
-      const asked = await price(deps, body, userId)
-      const { key, earlier } = await openSessions.earlierOf(body.open_session, {
-        email: asked.email,
-        userId,
-        key: asked.request.idempotencyKey,
-      })
-      const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
-      await reserve(deps, priced, earlier)
-      crashPoint('stock-reserved')
-      if (earlier) await endEarlier(deps, openSessions, priced, earlier)
-      const session = await open(deps, priced)
-      await store(deps, storedSession, priced, session.id)
-      return {
-        sessionId: session.id,
-        url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,
-      }
-    },
+    createSession: (body: CreateSessionBody, userId: string | null) => createSession(body, userId),
     ...sessions,
     cartHold: openSessions.cartHold,
     ...createFirstOrderExpiry({ ...deps, sessions }),

@@ -7,7 +7,7 @@ import { and, eq, gt, lte, ne, type Placeholder, type SQL, sql } from 'drizzle-o
 import type { Database } from '../../../db/client'
 import { stockHandovers, stockLevels, stockReservations } from '../../../db/schema/stock'
 import { builtOnce, type Statement } from '../../lib/statements'
-import type { StockLine } from './model'
+import { OPEN_HOLD_MS, type StockLine } from './model'
 
 interface ReservationsDeps {
   db: Database
@@ -251,6 +251,11 @@ export function createReservations({ db }: ReservationsDeps) {
         .update(stockReservations)
         .set({ status: 'released' })
         .where(and(eq(stockReservations.status, 'reserved'), lte(stockReservations.expiresAt, now)))
+      // A hand-over lasts while the provider is asked to end a session; one a crash left is tidied here
+      // (each reservation under its key starts by dropping it anyway).
+      await db
+        .delete(stockHandovers)
+        .where(lte(stockHandovers.createdAt, new Date(now.getTime() - OPEN_HOLD_MS)))
       return result.rowsAffected
     },
 

@@ -25,6 +25,8 @@ let codes = 0
 let expireDown = false
 /** Run while the provider is being asked to end a session: what others do in that moment. */
 let duringExpire: (() => Promise<void>) | null = null
+/** Run just before the provider is asked to open a session. */
+let beforeCreate: (() => Promise<void>) | null = null
 
 beforeAll(async () => {
   stripe = startFakeStripe()
@@ -36,6 +38,10 @@ beforeAll(async () => {
     return {
       payments: {
         ...payments,
+        createCheckoutSession: async (request: Parameters<typeof payments.createCheckoutSession>[0]) => {
+          await beforeCreate?.()
+          return payments.createCheckoutSession(request)
+        },
         expireSession: async (id: string) => {
           await duringExpire?.()
           if (expireDown) throw new PaymentProviderError('connection reset')
@@ -287,6 +293,67 @@ describe("the cart's next session", () => {
     expect(idOf(again)).not.toBe(idOf(first))
     expect(stripe.sessions.get(idOf(again))?.status).toBe('open')
     expect(await liveUses()).toBe(1)
+  })
+
+  test('a failure while the earlier one is ended gives the new holds back; a hand-over a crash left is dropped', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    const first = await open([{ id: REPAIR, quantity: 2 }], { discount_code: null })
+    const next = [
+      { id: OIL, quantity: 1 },
+      { id: REPAIR, quantity: 2 },
+    ]
+    const rate = rateFor(await getRates(shop, next), 'USPS Ground Advantage')
+    // Something other than the provider fails while the earlier session is being ended.
+    duringExpire = async () => {
+      duringExpire = null
+      throw new Error('database is busy')
+    }
+    try {
+      expect((await open(next, { discount_code: null, open_session: idOf(first) }, rate)).status).toBe(500)
+    } finally {
+      duringExpire = null
+    }
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 2, rows: 1 } })
+    // As a crash at that moment would leave it: the hand-over to the new request's key still there.
+    const [given] = await shop.deps.db.all<{ key: string }>(
+      sql`select reservation_key as key from stock_reservations where status = 'released' and product_id = ${REPAIR}`,
+    )
+    const [earlier] = await shop.deps.db.all<{ key: string }>(
+      sql`select stock_reservation_key as key from checkout_sessions where id = ${idOf(first)}`,
+    )
+    await shop.deps.db.run(
+      sql`insert into stock_handovers (from_key, to_key, created_at) values (${earlier?.key}, ${given?.key}, ${Date.now()})`,
+    )
+    // The earlier session is paid by bank debit (no longer open, it keeps its units); the same request
+    // again must find them held.
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'payment_pending' })
+      .where(eq(checkoutSessions.id, idOf(first)))
+    expect((await open(next, { discount_code: null }, rate)).status).toBe(409)
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ reserved: { units: 2, rows: 1 } })
+  })
+
+  test('a session ended by another tab while the same request was being reserved: a new one, not the ended one', async () => {
+    const rate = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const first = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    // Pay pressed again with nothing changed; just before the provider is asked, another tab's checkout
+    // ends that very session.
+    beforeCreate = async () => {
+      beforeCreate = null
+      await open([{ id: OIL, quantity: 3 }], { open_session: idOf(first) })
+    }
+    let again: Awaited<ReturnType<typeof open>>
+    try {
+      again = await open([{ id: OIL, quantity: 2 }], { open_session: idOf(first) }, rate)
+    } finally {
+      beforeCreate = null
+    }
+    expect(await statusOf(idOf(first))).toBe('expired')
+    expect(idOf(again)).not.toBe(idOf(first))
+    expect(again.status === 200 || again.status === 422).toBe(true)
+    // Whatever the answer, the ended session holds nothing.
+    expect(await usesOf(idOf(first))).not.toContain('reserved')
   })
 
   test('a next session refused leaves the earlier one as it was, and says what is left counting its units', async () => {
