@@ -94,7 +94,7 @@ export function createOpenSessions(deps: OpenSessionDeps) {
     },
 
     /**
-     * The key the next session is held under (unendedKey), and the earlier session the cart names whose
+     * The key the next session is held under (unendedKey, when `keyUsedBefore`), and the earlier session the cart names whose
      * holds it takes over, if that one is still open, the same customer's, and not the one this very
      * request gets back (a double click, or Pay pressed again with nothing changed, is answered with the
      * provider's same session).
@@ -102,8 +102,11 @@ export function createOpenSessions(deps: OpenSessionDeps) {
     async earlierOf(
       sessionId: string | undefined,
       next: NextSession,
+      options: { keyUsedBefore: boolean },
     ): Promise<{ key: string; earlier: CheckoutRecord | null }> {
-      const key = await unendedKey(next.key)
+      // Looked up only for a request that may have been sent before (the cart names an earlier session, or
+      // the provider answered it with a session ended unpaid): a cart's first checkout is spared the read.
+      const key = options.keyUsedBefore ? await unendedKey(next.key) : next.key
       const earlier = await stillOpen(sessionId)
       if (!earlier || earlier.stockReservationKey === key || !sameCustomer(earlier, { ...next, key })) {
         return { key, earlier: null }

@@ -418,6 +418,13 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
   const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
+  /** A session the provider answered with that this shop ended unpaid (expired, or its payment failed). */
+  async function endedUnpaid(session: { id: string; status: string }): Promise<boolean> {
+    if (session.status === 'expired') return true
+    const stored = await sessions.record(session.id)
+    return stored?.status === 'expired' || stored?.status === 'payment_failed'
+  }
+
   /**
    * Opens a payment session for the cart: priced on the server, the cart's earlier session ended
    * (open-session.ts), the discount's use and the units reserved, the provider's session opened, and
@@ -429,20 +436,22 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     attempt = 1,
   ): Promise<{ sessionId: string; url: string }> {
     const asked = await price(deps, body, userId)
-    const { key, earlier } = await openSessions.earlierOf(body.open_session, {
-      email: asked.email,
-      userId,
-      key: asked.request.idempotencyKey,
-    })
+    const { key, earlier } = await openSessions.earlierOf(
+      body.open_session,
+      { email: asked.email, userId, key: asked.request.idempotencyKey },
+      // A cart that names its earlier session has been to payment: it may send a request again.
+      { keyUsedBefore: attempt > 1 || body.open_session !== undefined },
+    )
     const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
     await reserve(deps, priced, earlier)
     crashPoint('stock-reserved')
     if (earlier) await endEarlier(deps, openSessions, priced, earlier)
     const session = await open(deps, priced)
-    if (session.status === 'expired') {
-      // Ended (another tab's checkout took it over) while this same request was being reserved: the
-      // provider answers its key with that ended session. Its holds go back, and a key of its own is
-      // found once more (open-session.ts, unendedKey).
+    if (session.status !== 'open' && (await endedUnpaid(session))) {
+      // The same request was sent before and its session ended unpaid (another tab's checkout took it
+      // over, it expired, its bank debit failed): the provider answers its key with that ended session.
+      // The holds just taken go back, and the request is made once more under a key of its own
+      // (open-session.ts, unendedKey).
       await runTogether(deps.db, releaseStatements(deps, priced))
       if (attempt < 2) return createSession(body, userId, attempt + 1)
       throw upstreamFailed(SESSION_REFUSED_MESSAGE)

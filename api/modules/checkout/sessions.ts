@@ -80,6 +80,19 @@ export function createCheckoutSessions(deps: SessionsDeps) {
     .limit(1)
     .prepare()
 
+  // Asked on every checkout (open-session.ts, unendedKey): built once.
+  const endedUnderQuery = db
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.stockReservationKey, sql.placeholder('key')),
+        inArray(checkoutSessions.status, ['expired', 'payment_failed']),
+      ),
+    )
+    .limit(1)
+    .prepare()
+
   return {
     async record(id: string): Promise<CheckoutRecord | null> {
       const [row] = await recordQuery.all({ id })
@@ -88,16 +101,7 @@ export function createCheckoutSessions(deps: SessionsDeps) {
 
     /** The session stored under a request's key if it ended unpaid (expired, or its payment failed), or null. */
     async endedUnder(key: string): Promise<string | null> {
-      const [row] = await db
-        .select({ id: checkoutSessions.id })
-        .from(checkoutSessions)
-        .where(
-          and(
-            eq(checkoutSessions.stockReservationKey, key),
-            inArray(checkoutSessions.status, ['expired', 'payment_failed']),
-          ),
-        )
-        .limit(1)
+      const [row] = await endedUnderQuery.all({ key })
       return row?.id ?? null
     },
 

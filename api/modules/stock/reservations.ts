@@ -202,6 +202,9 @@ function statementsBuiltOnce(db: Database) {
 
 export function createReservations({ db }: ReservationsDeps) {
   const { extendHold, holdUnits, sellHold, takeOffShelf } = statementsBuiltOnce(db)
+  const forgetHandOver = builtOnce<{ toKey: string }>(() =>
+    db.delete(stockHandovers).where(eq(stockHandovers.toKey, sql.placeholder('toKey'))),
+  )
 
   return {
     /**
@@ -290,9 +293,12 @@ export function createReservations({ db }: ReservationsDeps) {
         on conflict do nothing`)
     },
 
-    /** The hand-over to `toKey` is over: the earlier session was ended, or the next one given up. */
+    /**
+     * The hand-over to `toKey` is over: the earlier session was ended, or the next one given up. Sent
+     * with every reservation (a crash may have left one): built once.
+     */
     forgetHandOverStatement(toKey: string): Statement {
-      return db.delete(stockHandovers).where(eq(stockHandovers.toKey, toKey))
+      return forgetHandOver.with({ toKey })
     },
 
     /**
