@@ -216,6 +216,7 @@ export function startFakeStripe(
   const refunds = new Map<string, FakeStripeRefund>()
   const events: FakeStripeEvent[] = []
   const deliveries: Promise<unknown>[] = []
+  /** Checkout session creations by Idempotency-Key: the answer saved, as JSON. */
   const idempotent = new Map<string, string>()
   /** Refund requests by Idempotency-Key: their parameters and the answer Stripe saved. */
   const idempotentRefunds = new Map<string, { params: string; status: number; body: Promise<unknown> }>()
@@ -543,16 +544,15 @@ export function startFakeStripe(
       }
       if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         const key = request.headers.get('idempotency-key')
+        // A key sent again gets the first answer as it was saved (Stripe: "retries with the same key
+        // return the saved response"), whatever became of the session since: an ended one still says open.
         const earlier = key ? idempotent.get(key) : undefined
-        if (earlier) {
-          const session = sessions.get(earlier)
-          if (session) return Response.json(session, { headers: { 'idempotent-replayed': 'true' } })
-        }
+        if (earlier) return Response.json(JSON.parse(earlier), { headers: { 'idempotent-replayed': 'true' } })
         const response = createSession(recorded.body)
         if (response.ok) {
           created.push(recorded)
           const session = [...sessions.values()].at(-1)
-          if (key && session) idempotent.set(key, session.id)
+          if (key && session) idempotent.set(key, JSON.stringify(session))
         }
         return response
       }

@@ -372,14 +372,17 @@ function storedSessionStatement(db: Database) {
 
 /**
  * Step 4, store: everything the order will be made from, under the provider's session id, and the units'
- * hold extended to the session's life, in one transaction.
+ * hold extended to the session's life, in one transaction. Answers the stored session's status: 'open'
+ * for one stored now or by the same request before (a double click), another status when the provider
+ * answered a request sent before with the session it made then (it replays its first answer, whatever
+ * became of the session since).
  */
 async function store(
   { db, clock, payments, stock }: CheckoutServiceDeps,
   storedSession: ReturnType<typeof storedSessionStatement>,
   priced: PricedCheckout,
   sessionId: string,
-): Promise<void> {
+): Promise<string | undefined> {
   const now = clock.now()
   const { cart, quote, terms } = priced
   const key = priced.request.idempotencyKey
@@ -411,20 +414,18 @@ async function store(
     updatedAt: now,
   })
   const until = new Date(now.getTime() + RESERVATION_LIFETIME_MS)
-  await runTogether(db, [session, stock.holdStatement(key, now, until)])
+  const [stored] = await commitTogether(
+    db,
+    [session, stock.holdStatement(key, now, until)],
+    db.all<{ status: string }>(sql`select status from ${checkoutSessions} where id = ${sessionId}`),
+  )
+  return stored?.status
 }
 
 export function createCheckoutService(deps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
   const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
-  /** A session the provider answered with that this shop ended unpaid (expired, or its payment failed). */
-  async function endedUnpaid(session: { id: string; status: string }): Promise<boolean> {
-    if (session.status === 'expired') return true
-    const stored = await sessions.record(session.id)
-    return stored?.status === 'expired' || stored?.status === 'payment_failed'
-  }
-
   /**
    * Opens a payment session for the cart: priced on the server, the cart's earlier session ended
    * (open-session.ts), the discount's use and the units reserved, the provider's session opened, and
@@ -447,16 +448,18 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     crashPoint('stock-reserved')
     if (earlier) await endEarlier(deps, openSessions, priced, earlier)
     const session = await open(deps, priced)
-    if (session.status !== 'open' && (await endedUnpaid(session))) {
+    const stored = await store(deps, storedSession, priced, session.id)
+    if (stored === 'expired' || stored === 'payment_failed') {
       // The same request was sent before and its session ended unpaid (another tab's checkout took it
-      // over, it expired, its bank debit failed): the provider answers its key with that ended session.
+      // over, it expired, its bank debit failed): the provider answered its key with that ended session.
       // The holds just taken go back, and the request is made once more under a key of its own
       // (open-session.ts, unendedKey).
       await runTogether(deps.db, releaseStatements(deps, priced))
       if (attempt < 2) return createSession(body, userId, attempt + 1)
       throw upstreamFailed(SESSION_REFUSED_MESSAGE)
     }
-    await store(deps, storedSession, priced, session.id)
+    // Paid, or a bank debit on its way: what it holds is that payment's (sold, or held for it).
+    if (stored === 'complete' || stored === 'payment_pending') throw conflict(EARLIER_PAID_MESSAGE)
     return {
       sessionId: session.id,
       url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,

@@ -356,6 +356,20 @@ describe("the cart's next session", () => {
     expect(await usesOf(idOf(first))).not.toContain('reserved')
   })
 
+  test('the same request again for a session paid or on its way is told so, and takes nothing', async () => {
+    const rate = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const first = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    // A bank debit finished: on its way.
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'payment_pending' })
+      .where(eq(checkoutSessions.id, idOf(first)))
+    const again = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    expect(again).toEqual({ status: 409, body: { error: EARLIER_PAID_MESSAGE } })
+    expect(await usesOf(idOf(first))).toEqual(['reserved'])
+    expect(await liveUses()).toBe(1)
+  })
+
   test('a next session refused leaves the earlier one as it was, and says what is left counting its units', async () => {
     await shop.services.stock.setLevels(REPAIR, { stock: 2 })
     await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 0 } })

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { createSmtpMailer } from '../../../api/adapters/mailer'
 import { DELAYED_PAYMENT_HOLD_MS } from '../../../api/modules/checkout/model'
+import { EARLIER_PAID_MESSAGE } from '../../../api/modules/checkout/service'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
 import { jobs } from '../../../db/schema/jobs'
@@ -363,12 +364,12 @@ describe('orders from paid sessions', () => {
         stripe.event('checkout.session.completed', stripe.complete(slow, 'unpaid'), 'evt_bank_1'),
         SECRET,
       )
-      // The customer goes back and presses Pay again: the same checkout, the same session, and the holds
-      // stay as long as the delayed payment made them.
+      // The customer goes back and presses Pay again: the same checkout is told its payment is on its way
+      // (docs/decisions/032), and the holds stay as long as the delayed payment made them.
       shop.clock.advance(10 * 60 * 1000)
       const again = await shop.call('POST', '/api/create-checkout-session', slowBody)
-      expect(again.status).toBe(200)
-      expect(((await again.json()) as { sessionId: string }).sessionId).toBe(slow)
+      expect(again.status).toBe(409)
+      expect(await again.json()).toEqual({ error: EARLIER_PAID_MESSAGE })
       // Three days on, well past the payment session's 25 hours: the use and the units are still held.
       shop.clock.advance(3 * 24 * 60 * 60 * 1000)
       await shop.sweep()
