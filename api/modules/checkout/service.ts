@@ -19,7 +19,7 @@ import {
 import type { Clock } from '../../lib/clock'
 import { crashPoint } from '../../lib/crash-points'
 import { sha256Hex } from '../../lib/digests'
-import { conflict, invalid, upstreamFailed } from '../../lib/domain-errors'
+import { conflict, DomainError, invalid, upstreamFailed } from '../../lib/domain-errors'
 import { errorMessage, log } from '../../lib/log'
 import { builtOnce, commitTogether, placeholders, runTogether, type Statement } from '../../lib/statements'
 import { buildCart, type Cart, type CartItemInput, lineName, pricedLines } from '../catalog/cart'
@@ -444,21 +444,39 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       { keyUsedBefore: attempt > 1 || body.open_session !== undefined },
     )
     const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
-    await reserve(deps, priced, earlier)
+    try {
+      await reserve(deps, priced, earlier)
+    } catch (error) {
+      // Refused under a key whose session ended unpaid (a request sent again without naming it, after its
+      // next one under a derived key took the units or the use): made once more under that derived key.
+      if (error instanceof DomainError && attempt < 2 && (await sessions.endedUnder(key)) !== null) {
+        return createSession(body, userId, attempt + 1)
+      }
+      throw error
+    }
     crashPoint('stock-reserved')
     if (earlier) await endEarlier(deps, openSessions, priced, earlier)
     const session = await open(deps, priced)
     const stored = await store(deps, storedSession, priced, session.id)
-    if (stored === 'expired' || stored === 'payment_failed') {
+    // The provider saying it ended counts too (the demo provider says what it is now; its expiry event
+    // may never come here): recorded expired below.
+    if (stored === 'expired' || stored === 'payment_failed' || session.status === 'expired') {
       // The same request was sent before and its session ended unpaid (another tab's checkout took it
       // over, it expired, its bank debit failed): the provider answered its key with that ended session.
-      // The holds just taken go back, and the request is made once more under a key of its own
-      // (open-session.ts, unendedKey).
-      await runTogether(deps.db, releaseStatements(deps, priced))
+      // It is recorded ended and the holds just taken go back, and the request is made once more under a
+      // key of its own (open-session.ts, unendedKey).
+      const held = {
+        id: session.id,
+        discountReservationKey: priced.terms ? key : null,
+        stockReservationKey: key,
+      }
+      await runTogether(deps.db, unpaidEndStatements({ ...deps, sessions }, held, 'expired'))
       if (attempt < 2) return createSession(body, userId, attempt + 1)
       throw upstreamFailed(SESSION_REFUSED_MESSAGE)
     }
-    // Paid, or a bank debit on its way: what it holds is that payment's (sold, or held for it).
+    // Paid (what it holds is sold; a use it holds again, as a cancel leaves it released, goes back), or a
+    // bank debit on its way (what it holds is held for that payment).
+    if (stored === 'complete') await runTogether(deps.db, releaseStatements(deps, priced))
     if (stored === 'complete' || stored === 'payment_pending') throw conflict(EARLIER_PAID_MESSAGE)
     return {
       sessionId: session.id,

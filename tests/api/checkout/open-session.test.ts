@@ -368,6 +368,36 @@ describe("the cart's next session", () => {
     expect(again).toEqual({ status: 409, body: { error: EARLIER_PAID_MESSAGE } })
     expect(await usesOf(idOf(first))).toEqual(['reserved'])
     expect(await liveUses()).toBe(1)
+    // Paid, then cancelled (its use released): the same request again is told so and takes the use for
+    // nothing.
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'complete' })
+      .where(eq(checkoutSessions.id, idOf(first)))
+    await shop.deps.db.run(sql`update discount_redemptions set status = 'released' where code = ${code}`)
+    expect(await open([{ id: OIL, quantity: 2 }], {}, rate)).toEqual({
+      status: 409,
+      body: { error: EARLIER_PAID_MESSAGE },
+    })
+    expect(await liveUses()).toBe(0)
+  })
+
+  test('the same request again after its session ended and the next one took the last use: that next one', async () => {
+    const rate = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const first = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    const ended = stripe.sessions.get(idOf(first))
+    if (ended) ended.status = 'expired'
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'expired' })
+      .where(eq(checkoutSessions.id, idOf(first)))
+    await shop.deps.db.run(sql`update discount_redemptions set status = 'released' where code = ${code}`)
+    const next = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    expect(next.status).toBe(200)
+    // Sent once more (a retry arriving late): the session of the derived key, not 'used up'.
+    const late = await open([{ id: OIL, quantity: 2 }], {}, rate)
+    expect(late).toEqual({ status: 200, body: expect.objectContaining({ sessionId: idOf(next) }) })
+    expect(await liveUses()).toBe(1)
   })
 
   test('a next session refused leaves the earlier one as it was, and says what is left counting its units', async () => {
