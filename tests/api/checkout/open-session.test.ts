@@ -113,6 +113,17 @@ async function usesOf(sessionId: string) {
   return rows.map((row) => row.status)
 }
 
+/** The session ends unpaid (the provider's expiry, or a failed bank debit), here and at Stripe, its use released. */
+async function endUnpaid(sessionId: string) {
+  const ended = stripe.sessions.get(sessionId)
+  if (ended) ended.status = 'expired'
+  await shop.deps.db
+    .update(checkoutSessions)
+    .set({ status: 'expired' })
+    .where(eq(checkoutSessions.id, sessionId))
+  await shop.deps.db.run(sql`update discount_redemptions set status = 'released' where code = ${code}`)
+}
+
 async function liveUses() {
   const [row] = await shop.deps.db
     .select({ n: sql<number>`count(*)` })
@@ -281,13 +292,7 @@ describe("the cart's next session", () => {
     const ground = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
     const first = await open([{ id: OIL, quantity: 2 }], {}, ground)
     // Ended by the provider's expiry (or a failed bank debit): the cart no longer names it.
-    const ended = stripe.sessions.get(idOf(first))
-    if (ended) ended.status = 'expired'
-    await shop.deps.db
-      .update(checkoutSessions)
-      .set({ status: 'expired' })
-      .where(eq(checkoutSessions.id, idOf(first)))
-    await shop.deps.db.run(sql`update discount_redemptions set status = 'released' where code = ${code}`)
+    await endUnpaid(idOf(first))
     const again = await open([{ id: OIL, quantity: 2 }], {}, ground)
     expect(again.status).toBe(200)
     expect(idOf(again)).not.toBe(idOf(first))
@@ -385,13 +390,7 @@ describe("the cart's next session", () => {
   test('the same request again after its session ended and the next one took the last use: that next one', async () => {
     const rate = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
     const first = await open([{ id: OIL, quantity: 2 }], {}, rate)
-    const ended = stripe.sessions.get(idOf(first))
-    if (ended) ended.status = 'expired'
-    await shop.deps.db
-      .update(checkoutSessions)
-      .set({ status: 'expired' })
-      .where(eq(checkoutSessions.id, idOf(first)))
-    await shop.deps.db.run(sql`update discount_redemptions set status = 'released' where code = ${code}`)
+    await endUnpaid(idOf(first))
     const next = await open([{ id: OIL, quantity: 2 }], {}, rate)
     expect(next.status).toBe(200)
     // Sent once more (a retry arriving late): the session of the derived key, not 'used up'.
