@@ -69,7 +69,7 @@ export function createOpenSessions(deps: OpenSessionDeps) {
 
   /**
    * The key for the next session: the request's own, unless a session under it was ended unpaid (the
-   * cart went back to a request it had made before, and the provider would answer with that ended
+   * cart went back to a request it had made before, and the provider replays its answer, that ended
    * session); then one derived from it and the ended session, the same for the same request.
    */
   async function unendedKey(key: string): Promise<string> {
@@ -94,10 +94,10 @@ export function createOpenSessions(deps: OpenSessionDeps) {
     },
 
     /**
-     * The key the next session is held under (unendedKey, when `keyUsedBefore`), and the earlier session the cart names whose
-     * holds it takes over, if that one is still open, the same customer's, and not the one this very
-     * request gets back (a double click, or Pay pressed again with nothing changed, is answered with the
-     * provider's same session).
+     * The key the next session is held under (unendedKey, when `keyUsedBefore`), and the earlier session
+     * the cart names whose holds it takes over, if that one is still open, the same customer's, and not
+     * the one this very request gets back (a double click, or Pay pressed again with nothing changed, is
+     * answered with the provider's same session).
      */
     async earlierOf(
       sessionId: string | undefined,
