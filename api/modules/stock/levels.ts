@@ -9,6 +9,7 @@ import { stockLevels, stockReceipts, stockReservations } from '../../../db/schem
 import type { Clock } from '../../lib/clock'
 import { runTogether } from '../../lib/statements'
 import {
+  isReceived,
   SNAPSHOT_MS,
   type StaffFigure,
   type StockLevel,
@@ -100,7 +101,7 @@ function receiptStatements(db: Database, productId: number, key: string, receive
 /** The units received of staff's edit, by variant. */
 export function receivedOf(levels: ReadonlyMap<string, StaffFigure>): Received {
   return [...levels].flatMap(([variant, figure]) =>
-    figure !== null && typeof figure === 'object' ? [[variant, figure.received] as const] : [],
+    isReceived(figure) ? [[variant, figure.received] as const] : [],
   )
 }
 
@@ -165,7 +166,7 @@ export function createLevels({ db, clock }: LevelsDeps) {
       const receipt =
         receiptKey && received.length > 0 ? receiptStatements(db, productId, receiptKey, received, now) : null
       const figures = [...levels].map(([variant, figure]) => {
-        if (figure !== null && typeof figure === 'object') {
+        if (isReceived(figure)) {
           const added = sql`min(${stockLevels.onHand} + ${figure.received}, ${MAX_STOCK})`
           return db
             .update(stockLevels)

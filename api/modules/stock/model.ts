@@ -7,6 +7,9 @@ import type { StockState } from '@core/rules/stock'
  */
 export type StaffFigure = number | null | { received: number }
 
+export const isReceived = (figure: StaffFigure): figure is { received: number } =>
+  figure !== null && typeof figure === 'object'
+
 export interface StockLine {
   productId: number
   /** '' for a product without variants. */

@@ -112,7 +112,7 @@ export function createStockService(deps: StockServiceDeps) {
 
   /** Units received add to a count: a figure nobody counts (it sells without limit) takes none. */
   async function refuseReceivedUncounted(product: CatalogProduct, edit: ReadonlyMap<string, StaffFigure>) {
-    const received = [...edit].filter(([, figure]) => typeof figure === 'object' && figure !== null)
+    const received = receivedOf(edit)
     if (received.length === 0) return
     const lines = received.map(([variant]) => ({ productId: product.id, variant, quantity: 0, label: '' }))
     const now = await levels.fresh(lines)

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductStock } from './api'
 import { serverMessageOr } from './dashboard-logic'
-import { receivedField, type StockEntry, stockEdit } from './stock-edit'
+import { isReceived, receivedField, type StockEntry, stockEdit } from './stock-edit'
 
 type Level = DashboardProduct['stock']
 
@@ -168,7 +168,7 @@ export function ProductStock({
     const sent = { ...values }
     const sentReceived = { ...received }
     const receivedSent = JSON.stringify(
-      Object.entries(edit.figures).filter(([, figure]) => typeof figure === 'object' && figure !== null),
+      Object.entries(edit.figures).filter(([, figure]) => isReceived(figure)),
     )
     if (receipt.current?.for !== receivedSent)
       receipt.current = { key: crypto.randomUUID(), for: receivedSent }

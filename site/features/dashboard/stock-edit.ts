@@ -8,6 +8,9 @@ import { parseStock, RECEIVED_MESSAGE, STOCK_MESSAGE } from '@core/rules/stock'
 
 export type StockFigure = number | null | { received: number }
 
+export const isReceived = (figure: StockFigure): figure is { received: number } =>
+  figure !== null && typeof figure === 'object'
+
 /** One field pair of the form: its scent ('' for a product without scents) and how people name it. */
 export interface StockEntry {
   name: string
