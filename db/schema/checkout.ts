@@ -1,5 +1,5 @@
 import { CHECKOUT_SESSION_STATUSES } from '@core/rules/checkout-status'
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
  * What the server sent to the payment provider, kept so the order is built from our own figures when the
@@ -48,6 +48,27 @@ export const checkoutSessions = sqliteTable(
     index('checkout_sessions_reservation_idx').on(table.discountReservationKey),
     // A cart's next session looks for one the shop ended under the same request's key (docs/decisions/032).
     index('checkout_sessions_stock_key_idx').on(table.stockReservationKey),
+  ],
+)
+
+/**
+ * Checkout requests between holding their reservations and storing their session (or giving up): the same
+ * request sent twice at once holds under one key, so one of the two failing must not give back what the
+ * other's session holds (docs/decisions/032). A row a crash leaves stops counting after the brief hold
+ * (OPEN_HOLD_MS) and the sweep removes it.
+ */
+export const checkoutRequests = sqliteTable(
+  'checkout_requests',
+  {
+    /** The reservation key both the code's use and the units are held under (checkout_sessions.stock_reservation_key). */
+    reservationKey: text('reservation_key').notNull(),
+    /** One request's own id, random. */
+    requestId: text('request_id').notNull(),
+    startedAt: integer('started_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.reservationKey, table.requestId] }),
+    index('checkout_requests_started_idx').on(table.startedAt),
   ],
 )
 

@@ -6,7 +6,7 @@ import type { CreateSessionBody } from '@core/contracts/checkout'
 import { isEmail } from '@core/rules/address'
 import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '@core/rules/discounts'
 import { MIN_CHARGE_CENTS } from '@core/rules/money'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { checkoutSessions } from '../../../db/schema/checkout'
 import {
@@ -31,6 +31,7 @@ import { normalizeAddress } from '../shipping/address'
 import type { Quote, ShippingService } from '../shipping/service'
 import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
 import { createFirstOrderExpiry } from './first-order'
+import { createInFlight, type InFlight, type InFlightRequests } from './in-flight'
 import { RESERVATION_LIFETIME_MS, type UnpaidEnd } from './model'
 import { createOpenSessions, handOverStatements, type OpenSessions } from './open-session'
 import { delayedPaymentStatements, type HeldBy, unpaidEndStatements } from './session-holds'
@@ -151,6 +152,11 @@ export interface CheckoutServiceDeps {
   jobs: JobQueue
 }
 
+/** What the steps after pricing use: the module's dependencies and the requests in flight (in-flight.ts). */
+interface StepDeps extends CheckoutServiceDeps {
+  inFlight: InFlightRequests
+}
+
 /**
  * The code's terms for pricing the session, from memory. Its use limits are checked once, by the
  * statement that holds the use (`discounts.prepareReservation`).
@@ -221,9 +227,10 @@ async function price(
  * them until it is ended, so a refusal leaves it as it was.
  */
 async function reserve(
-  deps: CheckoutServiceDeps,
+  deps: StepDeps,
   priced: PricedCheckout,
   earlier: HeldBy | null,
+  request: InFlight,
 ): Promise<void> {
   const { db, clock, discounts, stock } = deps
   const key = priced.request.idempotencyKey
@@ -252,6 +259,7 @@ async function reserve(
   const handOver = earlier ? handOverStatements(deps, earlier, key, now, discount?.held) : []
   const statements: Statement[] = [
     stock.forgetHandOverStatement(key),
+    deps.inFlight.startStatement(request, now),
     ...(discount ? [discount.statement] : []),
     ...handOver,
     ...units,
@@ -274,10 +282,23 @@ async function reserve(
   if (discount && !held?.held) await discount.refused()
 }
 
-/** What the session holds (its code's use, its units), given back when it will never be paid. */
-function releaseStatements({ discounts, stock }: CheckoutServiceDeps, priced: PricedCheckout): Statement[] {
+/** What the session holds (its code's use, its units), given back when it will never be paid; only if `when` holds. */
+function releaseStatements(
+  { discounts, stock }: CheckoutServiceDeps,
+  priced: PricedCheckout,
+  when?: SQL,
+): Statement[] {
   const key = priced.request.idempotencyKey
-  return [...(priced.terms ? [discounts.releaseStatement(key)] : []), stock.releaseStatement(key)]
+  return [...(priced.terms ? [discounts.releaseStatement(key, when)] : []), stock.releaseStatement(key, when)]
+}
+
+/**
+ * The request gives up: no longer in flight, and what it holds goes back unless the same request is in
+ * flight beside it or its session is stored and payable (in-flight.ts).
+ */
+function giveUpStatements(deps: StepDeps, priced: PricedCheckout, request: InFlight): Statement[] {
+  const alone = deps.inFlight.aloneSql(request, deps.clock.now())
+  return [deps.inFlight.finishStatement(request), ...releaseStatements(deps, priced, alone)]
 }
 
 export const SESSION_REFUSED_MESSAGE = 'We could not start the secure payment. Please try again in a moment.'
@@ -291,14 +312,18 @@ export const EARLIER_PAID_MESSAGE =
  * units, and this request gives its own up: 502 to try again, or 409 for the payment under way.
  */
 async function endEarlier(
-  deps: CheckoutServiceDeps,
+  deps: StepDeps,
   openSessions: OpenSessions,
   priced: PricedCheckout,
   earlier: HeldBy,
+  request: InFlight,
 ): Promise<void> {
   const key = priced.request.idempotencyKey
   const giveUp = () =>
-    runTogether(deps.db, [...releaseStatements(deps, priced), deps.stock.forgetHandOverStatement(key)])
+    runTogether(deps.db, [
+      ...giveUpStatements(deps, priced, request),
+      deps.stock.forgetHandOverStatement(key),
+    ])
   let outcome: Awaited<ReturnType<OpenSessions['end']>>
   try {
     outcome = await openSessions.end(earlier, key)
@@ -313,15 +338,19 @@ async function endEarlier(
   throw upstreamFailed(SESSION_REFUSED_MESSAGE)
 }
 
-/** Step 3, open: the provider's session; a refusal gives the code's use and the units back and answers 502. */
+/**
+ * Step 3, open: the provider's session; a refusal gives the code's use and the units back (unless the same
+ * request beside it still relies on them) and answers 502.
+ */
 async function open(
-  deps: CheckoutServiceDeps,
+  deps: StepDeps,
   priced: PricedCheckout,
+  request: InFlight,
 ): Promise<ProviderSession & { clientSecret: string }> {
   try {
     return await deps.payments.createCheckoutSession(priced.request)
   } catch (error) {
-    await runTogether(deps.db, releaseStatements(deps, priced))
+    await runTogether(deps.db, giveUpStatements(deps, priced, request))
     if (!(error instanceof PaymentProviderError)) throw error
     log.error('payment provider refused a session', { error: errorMessage(error) })
     throw upstreamFailed(SESSION_REFUSED_MESSAGE)
@@ -370,19 +399,26 @@ function storedSessionStatement(db: Database) {
   )
 }
 
+/** The stored session's status, and whether this request stored it (not the same request before it). */
+interface Stored {
+  status: string
+  storedNow: boolean
+}
+
 /**
  * Step 4, store: everything the order will be made from, under the provider's session id, and the units'
- * hold extended to the session's life, in one transaction. Answers the stored session's status: 'open'
- * for one stored now or by the same request before (a double click), another status when the provider
- * answered a request sent before with the session it made then (it replays its first answer, whatever
- * became of the session since).
+ * hold extended to the session's life, in one transaction; the request is no longer in flight. Answers
+ * the stored session's status: 'open' for one stored now or by the same request before (a double click),
+ * another status when the provider answered a request sent before with the session it made then (it
+ * replays its first answer, whatever became of the session since).
  */
 async function store(
-  { db, clock, payments, stock }: CheckoutServiceDeps,
+  { db, clock, payments, stock, inFlight }: StepDeps,
   storedSession: ReturnType<typeof storedSessionStatement>,
   priced: PricedCheckout,
   sessionId: string,
-): Promise<string | undefined> {
+  request: InFlight,
+): Promise<Stored | undefined> {
   const now = clock.now()
   const { cart, quote, terms } = priced
   const key = priced.request.idempotencyKey
@@ -414,15 +450,41 @@ async function store(
     updatedAt: now,
   })
   const until = new Date(now.getTime() + RESERVATION_LIFETIME_MS)
+  // The session's INSERT last but for the read, whose changes() then says whether it wrote the row.
   const [stored] = await commitTogether(
     db,
-    [session, stock.holdStatement(key, now, until)],
-    db.all<{ status: string }>(sql`select status from ${checkoutSessions} where id = ${sessionId}`),
+    [stock.holdStatement(key, now, until), inFlight.finishStatement(request), session],
+    db.all<{ status: string; storedNow: number }>(
+      sql`select status, changes() as storedNow from ${checkoutSessions} where id = ${sessionId}`,
+    ),
   )
-  return stored?.status
+  return stored && { status: stored.status, storedNow: stored.storedNow === 1 }
 }
 
-export function createCheckoutService(deps: CheckoutServiceDeps) {
+/**
+ * A session stored by the same request before is 'open' here until the provider's event says otherwise,
+ * and the provider's answer to the request again is its first one ('open'), so only asking it for the
+ * session tells one it has ended or been paid meanwhile, its event not here yet. The provider unreachable:
+ * the record is taken as it is.
+ */
+async function stillOpenAtProvider(
+  deps: StepDeps,
+  sessionId: string,
+): Promise<'open' | 'expired' | 'complete'> {
+  try {
+    const current = await deps.payments.retrieveSession(sessionId)
+    return current?.status === 'expired' || current?.status === 'complete' ? current.status : 'open'
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error
+    log.warn('the payment provider could not be asked about a session sent again', {
+      error: errorMessage(error),
+    })
+    return 'open'
+  }
+}
+
+export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
+  const deps: StepDeps = { ...serviceDeps, inFlight: createInFlight(serviceDeps.db) }
   const sessions = createCheckoutSessions(deps)
   const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
@@ -444,8 +506,12 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       { keyUsedBefore: attempt > 1 || body.open_session !== undefined },
     )
     const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
+    // This very request was paid, or its bank debit is on its way: told so before the cart's earlier
+    // session is ended for nothing (or its holds taken over).
+    if (earlier && (await sessions.paidUnder(key)) !== null) throw conflict(EARLIER_PAID_MESSAGE)
+    const request: InFlight = { key, requestId: crypto.randomUUID() }
     try {
-      await reserve(deps, priced, earlier)
+      await reserve(deps, priced, earlier, request)
     } catch (error) {
       // Refused under a key whose session ended unpaid (a request sent again without naming it, after its
       // next one under a derived key took the units or the use): made once more under that derived key.
@@ -455,12 +521,18 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
       throw error
     }
     crashPoint('stock-reserved')
-    if (earlier) await endEarlier(deps, openSessions, priced, earlier)
-    const session = await open(deps, priced)
-    const stored = await store(deps, storedSession, priced, session.id)
-    // The provider saying it ended counts too (the demo provider says what it is now; its expiry event
-    // may never come here): recorded expired below.
-    if (stored === 'expired' || stored === 'payment_failed' || session.status === 'expired') {
+    if (earlier) await endEarlier(deps, openSessions, priced, earlier, request)
+    const session = await open(deps, priced, request)
+    const stored = await store(deps, storedSession, priced, session.id, request)
+    // Stored by the same request before and still open in the record: the provider is asked what it is now.
+    const atProvider =
+      stored?.status === 'open' && !stored.storedNow
+        ? await stillOpenAtProvider(deps, session.id)
+        : session.status
+    const status = stored?.status
+    // The provider saying it ended counts too (the demo provider says what it is now; Stripe's expiry event
+    // may be late or lost): recorded expired below.
+    if (status === 'expired' || status === 'payment_failed' || atProvider === 'expired') {
       // The same request was sent before and its session ended unpaid (another tab's checkout took it
       // over, it expired, its bank debit failed): the provider answered its key with that ended session.
       // It is recorded ended and the holds just taken go back, and the request is made once more under a
@@ -476,8 +548,11 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     }
     // Paid (what it holds is sold; a use it holds again, as a cancel leaves it released, goes back), or a
     // bank debit on its way (what it holds is held for that payment).
-    if (stored === 'complete') await runTogether(deps.db, releaseStatements(deps, priced))
-    if (stored === 'complete' || stored === 'payment_pending') throw conflict(EARLIER_PAID_MESSAGE)
+    if (status === 'complete') await runTogether(deps.db, releaseStatements(deps, priced))
+    // Paid at the provider, its event not here yet: what it holds is kept for the order the event makes.
+    if (status === 'complete' || status === 'payment_pending' || atProvider === 'complete') {
+      throw conflict(EARLIER_PAID_MESSAGE)
+    }
     return {
       sessionId: session.id,
       url: `/checkout?client_secret=${encodeURIComponent(session.clientSecret)}`,
@@ -488,6 +563,8 @@ export function createCheckoutService(deps: CheckoutServiceDeps) {
     createSession: (body: CreateSessionBody, userId: string | null) => createSession(body, userId),
     ...sessions,
     cartHold: openSessions.cartHold,
+    /** The sweep: requests a crash left in flight, long past their brief hold (in-flight.ts). */
+    forgetStaleRequests: () => deps.inFlight.forgetStale(deps.clock.now()),
     ...createFirstOrderExpiry({ ...deps, sessions }),
     /** unpaidEndStatements (session-holds.ts), for the payment events that end a session. */
     unpaidEndStatements: (session: HeldBy, end: UnpaidEnd) =>

@@ -93,6 +93,19 @@ export function createCheckoutSessions(deps: SessionsDeps) {
     .limit(1)
     .prepare()
 
+  // Asked when a cart names its earlier session (service.ts): built once.
+  const paidUnderQuery = db
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.stockReservationKey, sql.placeholder('key')),
+        inArray(checkoutSessions.status, ['complete', 'payment_pending']),
+      ),
+    )
+    .limit(1)
+    .prepare()
+
   return {
     async record(id: string): Promise<CheckoutRecord | null> {
       const [row] = await recordQuery.all({ id })
@@ -102,6 +115,12 @@ export function createCheckoutSessions(deps: SessionsDeps) {
     /** The session stored under a request's key if it ended unpaid (expired, or its payment failed), or null. */
     async endedUnder(key: string): Promise<string | null> {
       const [row] = await endedUnderQuery.all({ key })
+      return row?.id ?? null
+    },
+
+    /** The session stored under a request's key if it was paid or its payment is on its way, or null. */
+    async paidUnder(key: string): Promise<string | null> {
+      const [row] = await paidUnderQuery.all({ key })
       return row?.id ?? null
     },
 

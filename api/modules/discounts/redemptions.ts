@@ -112,8 +112,8 @@ export function createRedemptions(deps: RedemptionsDeps) {
         )
     },
 
-    /** release as a statement, for the transaction that ends the session. */
-    releaseStatement(reservationKey: string) {
+    /** release as a statement, for the transaction that ends the session; only if `when` (SQL) holds. */
+    releaseStatement(reservationKey: string, when: SQL = sql`1`) {
       return db
         .update(discountRedemptions)
         .set({ status: 'released' })
@@ -121,6 +121,7 @@ export function createRedemptions(deps: RedemptionsDeps) {
           and(
             eq(discountRedemptions.reservationKey, reservationKey),
             eq(discountRedemptions.status, 'reserved'),
+            when,
           ),
         )
     },

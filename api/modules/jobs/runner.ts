@@ -46,12 +46,13 @@ export function createJobRunner(services: {
     runDueJobs: (options?: { limit?: number }) => queue.runDueJobs(handlers, { ...options, abandoned }),
 
     /**
-     * Finishes payment events a dead process left unfinished (see the webhook service's sweep), and marks
-     * stock holds that ran out released.
+     * Finishes payment events a dead process left unfinished (see the webhook service's sweep), marks
+     * stock holds that ran out released, and forgets checkout requests a dead process left in flight.
      */
     sweep: async () => {
       await services.webhooks.sweep()
       await services.stock.releaseExpired()
+      await services.checkout.forgetStaleRequests()
     },
 
     /**

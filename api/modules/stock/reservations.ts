@@ -273,12 +273,12 @@ export function createReservations({ db }: ReservationsDeps) {
         group by product_id, variant`)
     },
 
-    /** The session ended unpaid, or never opened: its units are free for others. */
-    releaseStatement(key: string): Statement {
+    /** The session ended unpaid, or never opened: its units are free for others. Only if `when` (SQL) holds. */
+    releaseStatement(key: string, when: SQL = sql`1`): Statement {
       return db
         .update(stockReservations)
         .set({ status: 'released' })
-        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved')))
+        .where(and(eq(stockReservations.reservationKey, key), eq(stockReservations.status, 'reserved'), when))
     },
 
     /**

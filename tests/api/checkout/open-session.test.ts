@@ -446,3 +446,131 @@ describe("the cart's next session", () => {
     expect(idOf(again)).toBe(idOf(third))
   })
 })
+
+describe('the same request twice, and sessions the shop has not heard the end of', () => {
+  const OILS: Items = [{ id: OIL, quantity: 2 }]
+
+  test('sent again while its session is open, one failing at the provider leaves that session holding', async () => {
+    await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 2 } })
+    const rate = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    const first = await open(OILS, {}, rate)
+    expect(first.status).toBe(200)
+    beforeCreate = async () => {
+      throw new PaymentProviderError('connection reset')
+    }
+    try {
+      expect(await open(OILS, {}, rate)).toEqual({ status: 502, body: { error: SESSION_REFUSED_MESSAGE } })
+    } finally {
+      beforeCreate = null
+    }
+    expect(await usesOf(idOf(first))).toEqual(['reserved'])
+    expect(await reservationsOf(shop, OIL, 'Hammered Citrus')).toMatchObject({ reserved: { units: 2 } })
+  })
+
+  test('sent twice at once, the one failing before the other is stored leaves the other holding', async () => {
+    await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 2 } })
+    const rate = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    let calls = 0
+    let letFirstOn = () => {}
+    const firstWaits = new Promise<void>((resolve) => {
+      letFirstOn = resolve
+    })
+    let firstAsked = () => {}
+    const firstAtProvider = new Promise<void>((resolve) => {
+      firstAsked = resolve
+    })
+    beforeCreate = async () => {
+      calls += 1
+      if (calls === 1) {
+        firstAsked()
+        await firstWaits
+        return
+      }
+      throw new PaymentProviderError('connection reset')
+    }
+    try {
+      const first = open(OILS, {}, rate)
+      await firstAtProvider
+      expect(await open(OILS, {}, rate)).toEqual({ status: 502, body: { error: SESSION_REFUSED_MESSAGE } })
+      letFirstOn()
+      const opened = await first
+      expect(opened.status).toBe(200)
+      expect(await usesOf(idOf(opened))).toEqual(['reserved'])
+    } finally {
+      beforeCreate = null
+    }
+    expect(await reservationsOf(shop, OIL, 'Hammered Citrus')).toMatchObject({ reserved: { units: 2 } })
+    expect(await liveUses()).toBe(1)
+  })
+
+  test('alone, a request the provider refuses gives its holds back; a request a crash left stops counting', async () => {
+    await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 2 } })
+    const rate = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    beforeCreate = async () => {
+      // A request under the same key that a crash left in flight 20 minutes ago.
+      const [held] = await shop.deps.db.all<{ key: string }>(
+        sql`select reservation_key as key from checkout_requests order by started_at desc limit 1`,
+      )
+      await shop.deps.db.run(
+        sql`insert into checkout_requests (reservation_key, request_id, started_at)
+          values (${held?.key}, 'crashed', ${shop.clock.now().getTime() - 20 * 60_000})`,
+      )
+      throw new PaymentProviderError('connection reset')
+    }
+    try {
+      expect((await open(OILS, {}, rate)).status).toBe(502)
+    } finally {
+      beforeCreate = null
+    }
+    expect(await liveUses()).toBe(0)
+    const units = await reservationsOf(shop, OIL, 'Hammered Citrus')
+    expect(units).toMatchObject({ released: { units: 2 } })
+    expect(units).not.toHaveProperty('reserved')
+    // The sweep forgets it.
+    await shop.sweep()
+    const [left] = await shop.deps.db.all<{ n: number }>(sql`select count(*) as n from checkout_requests`)
+    expect(left?.n).toBe(0)
+  })
+
+  test('a cart naming its open session, while this very request was paid or is on its way: told so, nothing ended', async () => {
+    const ground = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    const paid = await open(OILS, {}, ground)
+    // Its bank debit is on its way; the cart was changed and went to payment again in another tab.
+    await shop.deps.db
+      .update(checkoutSessions)
+      .set({ status: 'payment_pending' })
+      .where(eq(checkoutSessions.id, idOf(paid)))
+    const other = await open([{ id: REPAIR, quantity: 1 }], { discount_code: null })
+    expect(other.status).toBe(200)
+    // Back to the first cart, naming the other tab's session.
+    const back = await open(OILS, { open_session: idOf(other) }, ground)
+    expect(back).toEqual({ status: 409, body: { error: EARLIER_PAID_MESSAGE } })
+    expect(stripe.sessions.get(idOf(other))?.status).toBe('open')
+    expect(await statusOf(idOf(other))).toBe('open')
+    expect(await usesOf(idOf(paid))).toEqual(['reserved'])
+  })
+
+  test('sent again after Stripe ended its session without telling the shop yet: a new, payable session', async () => {
+    const ground = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    const first = await open(OILS, {}, ground)
+    // Expired at Stripe; its event is late.
+    const atStripe = stripe.sessions.get(idOf(first))
+    if (atStripe) atStripe.status = 'expired'
+    const again = await open(OILS, {}, ground)
+    expect(again.status).toBe(200)
+    expect(idOf(again)).not.toBe(idOf(first))
+    expect(stripe.sessions.get(idOf(again))?.status).toBe('open')
+    expect(await statusOf(idOf(first))).toBe('expired')
+    expect(await statusOf(idOf(again))).toBe('open')
+    expect(await liveUses()).toBe(1)
+  })
+
+  test('sent again after it was paid at Stripe, its event not here yet: told so, its use kept for the order', async () => {
+    const ground = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    const first = await open(OILS, {}, ground)
+    stripe.complete(idOf(first))
+    expect(await open(OILS, {}, ground)).toEqual({ status: 409, body: { error: EARLIER_PAID_MESSAGE } })
+    expect(await usesOf(idOf(first))).toEqual(['reserved'])
+    expect(stripe.sessions.size).toBe(sessionsBefore + 1)
+  })
+})

@@ -38,7 +38,7 @@ export interface TestApp {
   runDueJobs(): Promise<{ ran: number; failed: number }>
   /** Finishes payment events left unfinished (as the background loop does every few seconds). */
   sweepWebhooks(): Promise<number>
-  /** The job runner's sweep: unfinished payment events finished, stock holds that ran out released. */
+  /** The job runner's sweep: unfinished payment events finished, stock holds that ran out released, stale requests forgotten. */
   sweep(): Promise<void>
   close(): void
 }

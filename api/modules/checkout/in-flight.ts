@@ -1,0 +1,75 @@
+/**
+ * Checkout requests in flight under one reservation key (docs/decisions/032, "The same request twice at
+ * once"). A request's key is a digest of what it asks for, so the same request sent twice at once (a
+ * network retry, an API client) holds its code's use and its units under one key, and the provider answers
+ * both with one session. One of the two failing (the provider refused it, or could not end the cart's
+ * earlier session) must not give back what the other's session relies on: it gives the holds back only
+ * when it is alone, no other request under the key being in flight and no session stored under it still
+ * payable.
+ */
+import { and, eq, lte, type SQL, sql } from 'drizzle-orm'
+import type { Database } from '../../../db/client'
+import { checkoutRequests, checkoutSessions } from '../../../db/schema/checkout'
+import { builtOnce, type Statement } from '../../lib/statements'
+import { OPEN_HOLD_MS } from '../stock/model'
+
+/** One request's place under its key: the key it holds under and its own id. */
+export interface InFlight {
+  key: string
+  requestId: string
+}
+
+export function createInFlight(db: Database) {
+  // Every checkout sends both: built once.
+  const start = builtOnce<{ key: string; requestId: string; now: Date }>(() =>
+    db
+      .insert(checkoutRequests)
+      .values({
+        reservationKey: sql.placeholder('key'),
+        requestId: sql.placeholder('requestId'),
+        startedAt: sql.placeholder('now'),
+      })
+      .onConflictDoNothing(),
+  )
+  const finish = builtOnce<{ key: string; requestId: string }>(() =>
+    db
+      .delete(checkoutRequests)
+      .where(
+        and(
+          eq(checkoutRequests.reservationKey, sql.placeholder('key')),
+          eq(checkoutRequests.requestId, sql.placeholder('requestId')),
+        ),
+      ),
+  )
+
+  return {
+    /** For the transaction that reserves: the request is in flight under its key. */
+    startStatement: (request: InFlight, now: Date): Statement => start.with({ ...request, now }),
+
+    /** For the transaction that stores the session or gives the request up: no longer in flight. */
+    finishStatement: (request: InFlight): Statement => finish.with(request),
+
+    /**
+     * SQL: true when this request is alone under its key: no other one in flight (one a crash left stops
+     * counting once the brief hold it took has run out) and no session stored under the key that can still
+     * be paid (open, or its bank debit on its way). Only then may its failure give the key's holds back.
+     */
+    aloneSql(request: InFlight, now: Date): SQL {
+      const since = now.getTime() - OPEN_HOLD_MS
+      return sql`not exists (select 1 from ${checkoutRequests} q
+          where q.reservation_key = ${request.key} and q.request_id <> ${request.requestId}
+            and q.started_at > ${since})
+        and not exists (select 1 from ${checkoutSessions} s
+          where s.stock_reservation_key = ${request.key} and s.status in ('open', 'payment_pending'))`
+    },
+
+    /** The sweep: rows crashes left, older than the brief hold. */
+    async forgetStale(now: Date): Promise<void> {
+      await db
+        .delete(checkoutRequests)
+        .where(lte(checkoutRequests.startedAt, new Date(now.getTime() - OPEN_HOLD_MS)))
+    },
+  }
+}
+
+export type InFlightRequests = ReturnType<typeof createInFlight>
