@@ -92,6 +92,8 @@ export interface RefundFulfilmentDeps {
   >
   discounts: Pick<DiscountService, 'releaseRedemptionStatement'>
   restock?: Restock
+  /** SQL: true when any of the units is of a product someone counts (where `restock` moves units). */
+  counted?: (units: RestockUnit[]) => Promise<SQL>
 }
 
 /** Who asks and under which key: staff's id, and the request's Idempotency-Key. */
@@ -206,6 +208,7 @@ function targetOf(refund: Refund): NewsTarget {
 export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
   const { db, orders, payments } = deps
   const restock: Restock = deps.restock ?? (async () => [])
+  const counted = deps.counted ?? (async () => sql`0`)
 
   /**
    * What the provider's news of a refund does, as statements: made now (asked → pending or succeeded)
@@ -259,11 +262,11 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
       notCancelledSql(orderId),
       neverShippedSql(orderId),
     ) as SQL
-    // Said only when units move (the quantities are negative: what comes off).
-    const moved = sql`(${sql.join(
-      units.map((unit) => unit.quantity),
-      sql` + `,
-    )}) < 0`
+    // Said only when units move: some come off (the quantities are negative) a shelf someone counts.
+    const moves = await Promise.all(
+      units.map(async (unit) => sql`(${unit.quantity} < 0 and ${await counted([unit])})`),
+    )
+    const moved = moves.length > 0 ? sql.join(moves, sql` or `) : sql`0`
     return [
       orders.historyNote(
         orderId,

@@ -41,7 +41,10 @@ export interface FulfilmentDeps extends Omit<RefundFulfilmentDeps, 'orders' | 'd
     RefundFulfilmentDeps['orders']
   discounts: Pick<DiscountService, 'redeemStatements' | 'repeatUseWarning'> &
     RefundFulfilmentDeps['discounts']
-  stock: Pick<StockService, 'linesOf' | 'saleStatements' | 'shortfallWarning' | 'restockStatements'>
+  stock: Pick<
+    StockService,
+    'linesOf' | 'saleStatements' | 'shortfallWarning' | 'restockStatements' | 'anyCountedSql'
+  >
   clock: Clock
 }
 
@@ -175,6 +178,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     ...createRefundFulfilment({
       ...deps,
       restock: (units, when) => deps.stock.restockStatements(units, { when }),
+      counted: (units) => deps.stock.anyCountedSql(units),
     }),
 
     /**

@@ -338,6 +338,15 @@ export function createReservations({ db }: ReservationsDeps) {
       })
     },
 
+    /** SQL: true when any of `lines` is counted (where `restockStatements` would move units). */
+    anyCountedSql(lines: readonly Pick<RestockLine, 'productId' | 'variant'>[]): SQL {
+      if (lines.length === 0) return sql`0`
+      return sql`exists (select 1 from ${stockLevels} where ${sql.join(
+        lines.map((line) => sql`(${counted(line)})`),
+        sql` or `,
+      )})`
+    },
+
     /**
      * Units back on the shelf (a cancel, a refund with restock): counted lines only. A line's quantity may
      * be SQL, worked out in the transaction (the units of an order line not back yet).

@@ -129,6 +129,17 @@ export function createStockService(deps: StockServiceDeps) {
     return { product, variant: product ? stockVariant(product.variants, line.variant) : null }
   }
 
+  /** Returned lines on their products' stock variants (a line without one is the product's first), as sold. */
+  async function shelfLines(lines: readonly ReturnedLine[]): Promise<RestockLine[]> {
+    const onShelf: RestockLine[] = []
+    for (const line of lines) {
+      const { product, variant } = await stockOf(line)
+      if (product && variant !== null)
+        onShelf.push({ productId: product.id, variant, quantity: line.quantity })
+    }
+    return onShelf
+  }
+
   /**
    * Lines as stock counts them: each on its product's variant, lines of the same one added together.
    * `strict` (a checkout) refuses an unknown product or a variant the product does not have; otherwise
@@ -195,13 +206,12 @@ export function createStockService(deps: StockServiceDeps) {
       lines: readonly ReturnedLine[],
       options: { when?: SQL } = {},
     ): Promise<Statement[]> {
-      const onShelf: RestockLine[] = []
-      for (const line of lines) {
-        const { product, variant } = await stockOf(line)
-        if (product && variant !== null)
-          onShelf.push({ productId: product.id, variant, quantity: line.quantity })
-      }
-      return reservations.restockStatements(onShelf, clock.now(), options.when)
+      return reservations.restockStatements(await shelfLines(lines), clock.now(), options.when)
+    },
+
+    /** SQL: true when any of these lines is of a product and variant someone counts (where units would move). */
+    async anyCountedSql(lines: readonly ReturnedLine[]): Promise<SQL> {
+      return reservations.anyCountedSql(await shelfLines(lines))
     },
 
     /**

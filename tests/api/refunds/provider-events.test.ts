@@ -152,10 +152,11 @@ describe('units of a refund the provider fails after it succeeded', () => {
   const REPAIR = 4 // Workforce Repair Original Grit: no scents
 
   /** A paid order of 2 repair balms off a shelf of 10, refunded by lines with restock: the shelf back to 10. */
-  async function refundedWithRestock(options: { shipped: boolean }) {
-    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+  async function refundedWithRestock(options: { shipped: boolean; counted?: boolean }) {
+    const counted = options.counted ?? true
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: counted ? 10 : null }), 200)
     const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 2 }] })
-    expect(await onHand(r.shop, REPAIR, '')).toBe(8)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(counted ? 8 : null)
     if (options.shipped) {
       await r.shop.runDueJobs()
       await json(await r.asStaff('POST', `/api/orders/${id}/ship`), 200)
@@ -165,7 +166,7 @@ describe('units of a refund the provider fails after it succeeded', () => {
     const byLines = { lines: [{ lineId, quantity: 2 }], restock: true, reason: 'Returned unopened' }
     await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, byLines), 201)
     await r.events.deliver()
-    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(counted ? 10 : null)
     // The card was closed: the provider fails the refund it had made.
     const [made] = await refundRows(r.shop, id)
     await r.demo.failRefund(made?.providerRefundId ?? '', 'expired_or_canceled_card')
@@ -202,5 +203,15 @@ describe('units of a refund the provider fails after it succeeded', () => {
     await r.events.deliver()
     expect(await onHand(r.shop, REPAIR, '')).toBe(10)
     await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+  })
+
+  test('of a product nobody counts: the history does not say units were taken off', async () => {
+    const { id } = await refundedWithRestock({ shipped: false, counted: false })
+    const reasons = (await historyOf(id)).map((entry) => entry.reason)
+    expect(
+      reasons.some((reason) => reason.startsWith('Refund of $26.00 failed at the payment provider')),
+    ).toBe(true)
+    expect(reasons.some((reason) => reason.includes('taken off again'))).toBe(false)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(null)
   })
 })
