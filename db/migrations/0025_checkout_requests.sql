@@ -7,5 +7,3 @@ CREATE TABLE `checkout_requests` (
 	`started_at` integer NOT NULL,
 	PRIMARY KEY(`reservation_key`, `request_id`)
 );
---> statement-breakpoint
-CREATE INDEX `checkout_requests_started_idx` ON `checkout_requests` (`started_at`);

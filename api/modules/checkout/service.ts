@@ -279,7 +279,11 @@ async function reserve(
   } catch (error) {
     throw (await stock.refusal(error, priced.stockLines, earlier?.stockReservationKey)) ?? error
   }
-  if (discount && !held?.held) await discount.refused()
+  if (discount && !held?.held) {
+    // The transaction held nothing (the code's limit was reached): the request is not in flight.
+    await runTogether(db, [deps.inFlight.finishStatement(request)])
+    await discount.refused()
+  }
 }
 
 /** What the session holds (its code's use, its units), given back when it will never be paid; only if `when` holds. */
@@ -489,6 +493,34 @@ export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
   const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
   /**
+   * Whether the session stored under this request's key was paid or its bank debit is on its way: as
+   * the record says, or, while the record has it open, as the provider does (its event may be late).
+   */
+  async function paidAlready(key: string): Promise<boolean> {
+    const stored = await sessions.payableUnder(key)
+    if (!stored) return false
+    if (stored.status !== 'open') return true
+    return (await stillOpenAtProvider(deps, stored.id)) === 'complete'
+  }
+
+  /**
+   * Steps 2b to 4 for a reserved request: the cart's earlier session ended, the provider's session opened
+   * and stored. A failure gives the holds back where the steps say so; whatever fails, the request is no
+   * longer in flight (a give-up says so with its release, anything else here).
+   */
+  async function openAndStore(priced: PricedCheckout, earlier: HeldBy | null, request: InFlight) {
+    try {
+      if (earlier) await endEarlier(deps, openSessions, priced, earlier, request)
+      const session = await open(deps, priced, request)
+      const stored = await store(deps, storedSession, priced, session.id, request)
+      return { session, stored }
+    } catch (error) {
+      await runTogether(deps.db, [deps.inFlight.finishStatement(request)]).catch(() => undefined)
+      throw error
+    }
+  }
+
+  /**
    * Opens a payment session for the cart: priced on the server, the cart's earlier session ended
    * (open-session.ts), the discount's use and the units reserved, the provider's session opened, and
    * what was asked for stored for the order the payment will make.
@@ -508,7 +540,7 @@ export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
     const priced = { ...asked, request: { ...asked.request, idempotencyKey: key } }
     // This very request was paid, or its bank debit is on its way: told so before the cart's earlier
     // session is ended for nothing (or its holds taken over).
-    if (earlier && (await sessions.paidUnder(key)) !== null) throw conflict(EARLIER_PAID_MESSAGE)
+    if (earlier && (await paidAlready(key))) throw conflict(EARLIER_PAID_MESSAGE)
     const request: InFlight = { key, requestId: crypto.randomUUID() }
     try {
       await reserve(deps, priced, earlier, request)
@@ -521,9 +553,7 @@ export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
       throw error
     }
     crashPoint('stock-reserved')
-    if (earlier) await endEarlier(deps, openSessions, priced, earlier, request)
-    const session = await open(deps, priced, request)
-    const stored = await store(deps, storedSession, priced, session.id, request)
+    const { session, stored } = await openAndStore(priced, earlier, request)
     // Stored by the same request before and still open in the record: the provider is asked what it is now.
     const atProvider =
       stored?.status === 'open' && !stored.storedNow

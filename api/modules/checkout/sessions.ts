@@ -93,16 +93,17 @@ export function createCheckoutSessions(deps: SessionsDeps) {
     .limit(1)
     .prepare()
 
-  // Asked when a cart names its earlier session (service.ts): built once.
-  const paidUnderQuery = db
-    .select({ id: checkoutSessions.id })
+  // Asked when a cart names its earlier session (service.ts): built once. Paid ones first.
+  const payableUnderQuery = db
+    .select({ id: checkoutSessions.id, status: checkoutSessions.status })
     .from(checkoutSessions)
     .where(
       and(
         eq(checkoutSessions.stockReservationKey, sql.placeholder('key')),
-        inArray(checkoutSessions.status, ['complete', 'payment_pending']),
+        inArray(checkoutSessions.status, ['complete', 'payment_pending', 'open']),
       ),
     )
+    .orderBy(sql`${checkoutSessions.status} = 'open'`)
     .limit(1)
     .prepare()
 
@@ -118,10 +119,13 @@ export function createCheckoutSessions(deps: SessionsDeps) {
       return row?.id ?? null
     },
 
-    /** The session stored under a request's key if it was paid or its payment is on its way, or null. */
-    async paidUnder(key: string): Promise<string | null> {
-      const [row] = await paidUnderQuery.all({ key })
-      return row?.id ?? null
+    /**
+     * The session stored under a request's key that was paid, has its payment on its way or is open (in
+     * that order), or null.
+     */
+    async payableUnder(key: string): Promise<{ id: string; status: CheckoutSessionStatus } | null> {
+      const [row] = await payableUnderQuery.all({ key })
+      return row ?? null
     },
 
     statusStatement,

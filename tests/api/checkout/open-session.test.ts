@@ -573,4 +573,39 @@ describe('the same request twice, and sessions the shop has not heard the end of
     expect(await usesOf(idOf(first))).toEqual(['reserved'])
     expect(stripe.sessions.size).toBe(sessionsBefore + 1)
   })
+
+  test('a request that lost the last use is not left in flight to keep a use held later', async () => {
+    const rate = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    const [sams, danas] = await Promise.all([
+      open(OILS, { customer_email: 'sam@example.com' }, rate),
+      open(OILS, {}, rate),
+    ])
+    expect([sams.status, danas]).toEqual([200, { status: 422, body: { error: USED_UP } }])
+    const [left] = await shop.deps.db.all<{ n: number }>(sql`select count(*) as n from checkout_requests`)
+    expect(left?.n).toBe(0)
+    // Sam's session ends unpaid; Dana's same request meets the provider down: nothing kept for nobody.
+    await endUnpaid(idOf(sams))
+    beforeCreate = async () => {
+      throw new PaymentProviderError('connection reset')
+    }
+    try {
+      expect((await open(OILS, {}, rate)).status).toBe(502)
+    } finally {
+      beforeCreate = null
+    }
+    expect(await liveUses()).toBe(0)
+    expect((await open(OILS, { customer_email: 'lee@example.com' })).status).toBe(200)
+  })
+
+  test('a cart naming its open session, while this very request was paid at Stripe unheard of: nothing ended', async () => {
+    const ground = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
+    const paid = await open(OILS, {}, ground)
+    stripe.complete(idOf(paid))
+    const other = await open([{ id: REPAIR, quantity: 1 }], { discount_code: null })
+    const back = await open(OILS, { open_session: idOf(other) }, ground)
+    expect(back).toEqual({ status: 409, body: { error: EARLIER_PAID_MESSAGE } })
+    expect(stripe.sessions.get(idOf(other))?.status).toBe('open')
+    expect(await statusOf(idOf(other))).toBe('open')
+  })
+
 })
