@@ -95,21 +95,34 @@ async function keptIfPasswordStands(
   throw refusal
 }
 
+/** What linking a Google identity uses: the accounts, the sessions, and a way to retire reset links. */
+interface LinkDeps {
+  accounts: AccountService
+  sessions: SessionStore
+  retireResetLinks: (userId: string) => Promise<void>
+}
+
 /**
- * Attaches a Google identity to the account with its e-mail. On an account whose address was never
- * proved, the password is cleared and then every session ended, so whoever registered the address before
- * its owner keeps no way in (a sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
- * An account linked to another Google identity moves to this one: whoever reads the address could take
- * the account by a reset link anyway (docs/decisions/016-verified-e-mail.md).
+ * Attaches a Google identity to the account with its e-mail. An account linked to another Google identity
+ * moves to this one: whoever reads the address could take the account by a reset link anyway
+ * (docs/decisions/016-verified-e-mail.md). Taken over (an address never proved: whoever registered it
+ * before its owner; or another Google identity's: the address changed hands), the password is cleared,
+ * reset links retired and then every session ended, so whoever held it before keeps no way in (a
+ * password sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
  */
 async function linkGoogle(
-  { accounts, sessions }: { accounts: AccountService; sessions: SessionStore },
+  { accounts, sessions, retireResetLinks }: LinkDeps,
   user: UserRecord,
   identity: VerifiedIdentity,
 ): Promise<UserRecord> {
   const unproved = user.emailVerifiedAt === null
-  const linked = await accounts.linkGoogle(user, identity, { clearPassword: unproved })
-  if (unproved) await sessions.invalidateAllForUser(user.id)
+  const changedHands = user.googleSubject !== null && user.googleSubject !== identity.subject
+  const takenOver = unproved || changedHands
+  const linked = await accounts.linkGoogle(user, identity, { clearPassword: takenOver })
+  if (takenOver) {
+    await retireResetLinks(user.id)
+    await sessions.invalidateAllForUser(user.id)
+  }
   return linked
 }
 
@@ -144,6 +157,14 @@ export function createAuthService(deps: {
     // Now and then, on a sign-in, clear out sessions that ran out long ago.
     if (Math.random() < 0.01) await sessions.sweepExpired()
     return { user, session, token }
+  }
+
+  const link: LinkDeps = {
+    accounts,
+    sessions,
+    retireResetLinks: async (userId) => {
+      await db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId))
+    },
   }
 
   /** A new reset link for the account (one live link per account: an earlier one is retired). */
@@ -355,7 +376,7 @@ export function createAuthService(deps: {
         return signInAs(known, 'google')
       }
       const byEmail = await accounts.findByEmail(identity.email)
-      if (byEmail) return signInAs(await linkGoogle({ accounts, sessions }, byEmail, identity), 'google')
+      if (byEmail) return signInAs(await linkGoogle(link, byEmail, identity), 'google')
       const created = await accounts.create({
         email: identity.email,
         passwordHash: null,
@@ -369,7 +390,7 @@ export function createAuthService(deps: {
       // Created a moment ago by a parallel sign-in or sign-up with the same e-mail: linked like any other.
       const raced = await accounts.findByEmail(identity.email)
       if (!raced) throw new Error('Google account could not be created or found')
-      return signInAs(await linkGoogle({ accounts, sessions }, raced, identity), 'google')
+      return signInAs(await linkGoogle(link, raced, identity), 'google')
     },
 
     /** The job handlers this module owns, for the job runner. */

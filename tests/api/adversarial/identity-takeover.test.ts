@@ -56,8 +56,13 @@ afterAll(async () => {
 })
 
 /** The owner of `email` signs in with Google (its verified claim); answers the callback's answer. */
-async function ownerSignsInWithGoogle(email: string): Promise<Response> {
-  claims = { sub: `google-${email}`, email, email_verified: true, given_name: 'Owen', family_name: 'Owner' }
+function ownerSignsInWithGoogle(email: string): Promise<Response> {
+  return signsInWithGoogle(email, `google-${email}`)
+}
+
+/** Whoever holds the Google account `subject`, with the verified address `email`, signs in with it. */
+async function signsInWithGoogle(email: string, subject: string): Promise<Response> {
+  claims = { sub: subject, email, email_verified: true, given_name: 'Owen', family_name: 'Owner' }
   const start = await shop.call('GET', '/auth/google')
   const atProvider = await fetch(new URL(start.headers.get('location') ?? ''), { redirect: 'manual' })
   const callback = new URL(atProvider.headers.get('location') ?? '')
@@ -288,6 +293,36 @@ describe('account pre-hijacking through Google', () => {
     expect(late.status).toBe(401)
     expect(setCookies(late).get('session')).toBeUndefined()
     expect(await sessionCount(squatter.id)).toBe(1)
+  })
+
+  test('an address that changed hands: its previous holder keeps no session, password or reset link', async () => {
+    const before = await signUp(shop)
+    const [link] = await linksMailedTo(before.email)
+    expect((await verify(link, before)).status).toBe(200)
+    const theirGoogle = cookieHeader(await signsInWithGoogle(before.email, `old-${before.email}`))
+    // A reset link they asked for while the mailbox was theirs.
+    await shop.call('POST', '/api/auth/forgot-password', { email: before.email }, uniqueAddress())
+    await shop.runDueJobs()
+    const reset = /reset-password\?token=([a-z2-7]{32})/.exec(mailer.sent.at(-1)?.text ?? '')?.[1]
+    expect(reset).toBeDefined()
+
+    // The domain changed hands: its new holder signs in with a Google account of their own.
+    const now = cookieHeader(await signsInWithGoogle(before.email, `new-${before.email}`))
+    await shop.call('PUT', '/api/auth/update-profile', { phone: '555-0142' }, { cookie: now })
+
+    attacks.tried(4)
+    for (const cookie of [before.cookie, theirGoogle]) expect((await whoAmI(shop, cookie)).status).toBe(401)
+    expect((await signIn(shop, before.email, before.password, uniqueAddress())).status).toBe(401)
+    const used = await shop.call(
+      'POST',
+      '/api/auth/reset-password',
+      { token: reset, password: 'taken-back-again' },
+      uniqueAddress(),
+    )
+    expect(used.status).toBe(422)
+    expect(((await used.json()) as { error?: string }).error).toMatch(/link/i)
+    expect((await whoAmI(shop, now)).status).toBe(200)
+    expect(await sessionCount(before.id)).toBe(1)
   })
 
   test('an owner whose address was proved keeps the password and sessions they had', async () => {

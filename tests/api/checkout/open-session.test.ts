@@ -607,5 +607,4 @@ describe('the same request twice, and sessions the shop has not heard the end of
     expect(stripe.sessions.get(idOf(other))?.status).toBe('open')
     expect(await statusOf(idOf(other))).toBe('open')
   })
-
 })
