@@ -2,6 +2,7 @@ import { depsFromConfig } from '../api/deps'
 import { ConfigError, readConfig } from '../api/env'
 import {
   type PasswordSource,
+  REPLACED_BECAUSE,
   STAFF_PASSWORD_MIN_LENGTH,
   type StaffAccounts,
   StaffCommandError,
@@ -15,9 +16,10 @@ const USAGE = `Usage:
   npm run staff -- list
 
 A new staff account's password is asked for without echo, or read from STAFF_PASSWORD
-(at least ${STAFF_PASSWORD_MIN_LENGTH} characters). An existing account whose e-mail was never verified is
-signed out everywhere and its password replaced: by the one given, or, with none given (Enter at the
-prompt, or no terminal and no STAFF_PASSWORD), by a link e-mailed to the address to set one.`
+(at least ${STAFF_PASSWORD_MIN_LENGTH} characters). An existing account whose e-mail was never verified, or a
+customer's with a password, is signed out everywhere and its password replaced: by the one given, or,
+with none given (Enter at the prompt, or no terminal and no STAFF_PASSWORD), by a link e-mailed to the
+address to set one. A verified account that signs in with Google only is made staff as it is.`
 
 class UsageError extends Error {}
 
@@ -60,18 +62,18 @@ async function typePassword(prompt: string, optional: boolean): Promise<string |
 }
 
 /**
- * STAFF_PASSWORD, else typed at the terminal. Never printed, never logged. For an unverified account whose
+ * STAFF_PASSWORD, else typed at the terminal. Never printed, never logged. For an existing account whose
  * password is being replaced, none (no terminal, or Enter) means "e-mail a link to set one".
  */
 const askPassword: PasswordSource = async (purpose) => {
   const fromEnv = process.env.STAFF_PASSWORD
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv
   if (!process.stdin.isTTY) {
-    if (purpose === 'unverified') return null
+    if (purpose !== 'new-account') return null
     throw new UsageError('No terminal to type a password in: set STAFF_PASSWORD for this command.')
   }
-  if (purpose === 'unverified') {
-    console.log("This account's e-mail was never verified, so its password will be replaced.")
+  if (purpose !== 'new-account') {
+    console.log(`This account's password will be replaced: ${REPLACED_BECAUSE[purpose]}.`)
     return typePassword(
       `New password (at least ${STAFF_PASSWORD_MIN_LENGTH} characters), or Enter to e-mail a link to set one: `,
       true,
@@ -85,16 +87,17 @@ const askPassword: PasswordSource = async (purpose) => {
 
 /** What `add` did, in words for whoever runs it. */
 function addReport(result: Awaited<ReturnType<StaffAccounts['add']>>): string {
-  const { outcome, credentials, user } = result
+  const { outcome, credentials, because, user } = result
   if (outcome === 'created')
     return `Created ${user.email} as staff. They can sign in at /login and open /dashboard.`
   const head = outcome === 'promoted' ? `${user.email} is staff now.` : `${user.email} was staff already.`
   if (credentials === 'kept') {
     return outcome === 'promoted'
-      ? `${head} Its e-mail is verified, so its password and sign-in stay as they were.`
+      ? `${head} Its e-mail is verified and it signs in with Google only, so its sign-in stays as it was.`
       : `${user.email} is staff already and its e-mail is verified. Nothing changed.`
   }
-  const unproved = 'Its e-mail was never verified, so its password was'
+  const reason = REPLACED_BECAUSE[because ?? 'unverified']
+  const unproved = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}, so its password was`
   const ended = 'and every session of the account has ended.'
   if (credentials === 'replaced') return `${head} ${unproved} replaced with the one given ${ended}`
   return `${head} ${unproved} removed ${ended} A link to set a new password was e-mailed to ${user.email} (it works once, for 1 hour; "Forgot Password" on /login sends another).`

@@ -5,7 +5,9 @@
  *
  * Making an existing account staff keeps only credentials someone proved: anyone can register the owner's
  * address before the owner runs the command, so an account whose e-mail was never verified loses its
- * password and every session first (docs/decisions/016-verified-e-mail.md).
+ * password and every session first (docs/decisions/016-verified-e-mail.md). A customer's password, proved
+ * or not, was chosen under the customer's shorter rule: a customer made staff gets a staff password too
+ * (docs/decisions/012-staff-dashboard.md). Only an account signing in with Google alone keeps its way in.
  */
 
 import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
@@ -22,16 +24,29 @@ export class StaffCommandError extends Error {}
 export type AddOutcome = 'created' | 'promoted' | 'already-staff'
 
 /**
- * What became of an existing account's way in: kept (its e-mail is verified, or the account is new),
- * replaced by the password given, or removed with a link to set one e-mailed to the address.
+ * What became of an existing account's way in: kept (a staff account whose e-mail is verified, one that
+ * signs in with Google only, or a new account), replaced by the password given, or removed with a link to
+ * set one e-mailed to the address.
  */
 export type CredentialsOutcome = 'kept' | 'replaced' | 'link-sent'
 
 /**
- * The password for the account: `new-account` must give one; `unverified` (an existing account whose
- * password is being replaced) may answer null to have a link to set one e-mailed instead.
+ * Why an existing account's password is replaced: its e-mail was never verified, or it is a customer's
+ * (chosen under the customer's shorter rule).
  */
-export type PasswordSource = (purpose: 'new-account' | 'unverified') => Promise<string | null>
+export type ReplacedBecause = 'unverified' | 'customer-password'
+
+/** Each reason in words, for whoever runs the command. */
+export const REPLACED_BECAUSE: Record<ReplacedBecause, string> = {
+  unverified: 'its e-mail was never verified',
+  'customer-password': "a customer's password may be shorter than a staff password must be",
+}
+
+/**
+ * The password for the account: `new-account` must give one; an existing account whose password is being
+ * replaced (`unverified`, `customer-password`) may answer null to have a link to set one e-mailed instead.
+ */
+export type PasswordSource = (purpose: 'new-account' | ReplacedBecause) => Promise<string | null>
 export type RemoveOutcome = 'removed' | 'not-staff'
 
 function normalEmail(email: string): string {
@@ -68,8 +83,9 @@ export function createStaffAccounts(deps: {
   async function replaceCredentials(
     user: UserRecord,
     askPassword: PasswordSource,
+    because: ReplacedBecause,
   ): Promise<Exclude<CredentialsOutcome, 'kept'>> {
-    const password = await askPassword('unverified')
+    const password = await askPassword(because)
     if (password !== null) {
       checkStaffPassword(password)
       await accounts.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'))
@@ -80,22 +96,35 @@ export function createStaffAccounts(deps: {
     return password !== null ? 'replaced' : 'link-sent'
   }
 
+  /** Why an existing account's password must be replaced before it is staff, or null when it may stay. */
+  function replacedBecause(user: UserRecord): ReplacedBecause | null {
+    if (user.emailVerifiedAt === null) return 'unverified'
+    if (user.role !== 'staff' && user.passwordHash !== null) return 'customer-password'
+    return null
+  }
+
   return {
     /**
-     * Makes `email` staff. An existing account whose e-mail is verified is promoted as it is; one whose
-     * e-mail is not has its sessions ended and its password replaced (by the one `askPassword` gives, or
-     * by an e-mailed link to set one) first. Without an account, one is created with the password given.
+     * Makes `email` staff. An existing account whose e-mail is not verified, or a customer's with a
+     * password, has its sessions ended and its password replaced (by the one `askPassword` gives, or by an
+     * e-mailed link to set one) first; a verified staff account, or one signing in with Google only, is
+     * made staff as it is. Without an account, one is created with the password given.
      */
     async add(
       rawEmail: string,
       askPassword: PasswordSource,
       name: { firstName: string; lastName: string } = { firstName: 'Staff', lastName: '' },
-    ): Promise<{ outcome: AddOutcome; credentials: CredentialsOutcome; user: UserRecord }> {
+    ): Promise<{
+      outcome: AddOutcome
+      credentials: CredentialsOutcome
+      because: ReplacedBecause | null
+      user: UserRecord
+    }> {
       const email = normalEmail(rawEmail)
       const existing = await accounts.findByEmail(email)
       if (existing) {
-        const credentials =
-          existing.emailVerifiedAt === null ? await replaceCredentials(existing, askPassword) : 'kept'
+        const because = replacedBecause(existing)
+        const credentials = because ? await replaceCredentials(existing, askPassword, because) : 'kept'
         const outcome = existing.role === 'staff' ? 'already-staff' : 'promoted'
         const user = await accounts.setRole(existing.id, 'staff')
         // Last: should the e-mail fail, the account is already safe (no password, no sessions) and staff.
@@ -104,11 +133,11 @@ export function createStaffAccounts(deps: {
             await deps.sendPasswordLink(user)
           } catch (error) {
             throw new StaffCommandError(
-              `${email} is staff now, with no password and signed out everywhere, because its e-mail was never verified; but the e-mail with a link to set a password could not be sent (${errorMessage(error)}). Run the command again with STAFF_PASSWORD set, or once mail works.`,
+              `${email} is staff now, with no password and signed out everywhere, because ${REPLACED_BECAUSE[because ?? 'unverified']}; but the e-mail with a link to set a password could not be sent (${errorMessage(error)}). Run the command again with STAFF_PASSWORD set, or once mail works.`,
             )
           }
         }
-        return { outcome, credentials, user }
+        return { outcome, credentials, because, user }
       }
       const password = await askPassword('new-account')
       if (password === null) throw new StaffCommandError('A new staff account needs a password.')
@@ -123,10 +152,12 @@ export function createStaffAccounts(deps: {
       if (!user) throw new Error(`account ${email} could not be created or found`)
       if (!created) {
         // Signed up on the web between the look-up and the insert: unproved, like any account made there.
-        const credentials = await replaceCredentials(user, async () => password)
-        return { outcome: 'promoted', credentials, user: await accounts.setRole(user.id, 'staff') }
+        const credentials = await replaceCredentials(user, async () => password, 'unverified')
+        const staff = await accounts.setRole(user.id, 'staff')
+        return { outcome: 'promoted', credentials, because: 'unverified', user: staff }
       }
-      return { outcome: 'created', credentials: 'kept', user: await accounts.setRole(user.id, 'staff') }
+      const staff = await accounts.setRole(user.id, 'staff')
+      return { outcome: 'created', credentials: 'kept', because: null, user: staff }
     },
 
     /** Back to customer, and every session of the account ended: the dashboard closes to them now. */

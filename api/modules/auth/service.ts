@@ -16,6 +16,7 @@ import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { conflict, forbidden, invalid, unauthenticated, unavailable } from '../../lib/domain-errors'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
+import { STAFF_PASSWORD_MIN_LENGTH } from '../account/staff'
 import type { JobHandler, JobQueue } from '../jobs/service'
 import { googleAccountEmail, passwordResetEmail, staffPasswordEmail } from './email'
 import {
@@ -40,6 +41,7 @@ export const MESSAGES = {
   invalidEmail: 'Please enter a valid e-mail address, like name@example.com.',
   passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
   passwordTooLong: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  staffPasswordTooShort: `A staff account's password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters long.`,
   // One message for a wrong e-mail and a wrong password: the answer never says which accounts exist.
   wrongCredentials: 'The e-mail or password is incorrect.',
   useGoogle: 'This email is registered with Google. Please use Google Sign In.',
@@ -69,6 +71,11 @@ export interface SignedIn {
 function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
   if (password.length > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
+}
+
+/** The staff rule for a password set by a reset link (account/staff.ts), as a 422. */
+function checkStaffResetPassword(password: string): void {
+  if (password.length < STAFF_PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.staffPasswordTooShort)
 }
 
 function emailPayload(payload: unknown): string {
@@ -333,6 +340,14 @@ export function createAuthService(deps: {
     async resetPassword(body: ResetPasswordBody): Promise<void> {
       checkPassword(body.password)
       if (!isTokenShaped(body.token)) throw invalid(MESSAGES.badResetLink)
+      // A staff account's password opens every order's name and address: the staff rule holds for it,
+      // checked before the link is spent, so a password refused leaves the link good for another.
+      const [link] = await db
+        .select({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
+        .from(passwordResetTokens)
+        .where(eq(passwordResetTokens.id, hashToken(body.token)))
+      if (!link || link.expiresAt <= clock.now()) throw invalid(MESSAGES.badResetLink)
+      if ((await accounts.findById(link.userId))?.role === 'staff') checkStaffResetPassword(body.password)
       // Deleting is what makes the link single-use: of two simultaneous uses, only one gets the row back.
       const [used] = await db
         .delete(passwordResetTokens)

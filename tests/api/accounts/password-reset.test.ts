@@ -2,6 +2,7 @@
 // each step: unknown e-mails, replayed and expired links, too many requests, secrets in logs.
 
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
 import { createApp } from '../../../api/app'
 import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { hashToken } from '../../../api/modules/auth/sessions'
@@ -187,6 +188,21 @@ describe('reset password', () => {
     )
     expect((await shop.call('POST', '/api/auth/validate-reset-token', { token })).status).toBe(422)
     expect((await signIn(shop, customer.email, 'attacker-choice')).status).toBe(401)
+  })
+
+  test("a staff account's link sets only a staff-strength password, and a shorter one leaves the link good", async () => {
+    const staff = await signUp(shop)
+    await shop.deps.db.update(users).set({ role: 'staff' }).where(eq(users.id, staff.id))
+    await forgot(staff.email)
+    const token = await tokenMailedTo(staff.email)
+    const short = await shop.call('POST', '/api/auth/reset-password', { token, password: 'abc123' })
+    expect(short.status).toBe(422)
+    expect((await short.json()).error).toBe("A staff account's password must be at least 12 characters long.")
+    expect((await signIn(shop, staff.email, 'abc123')).status).toBe(401)
+    expect((await shop.call('POST', '/api/auth/validate-reset-token', { token })).status).toBe(200)
+    const long = await shop.call('POST', '/api/auth/reset-password', { token, password: 'twelve-chars' })
+    expect(long.status).toBe(200)
+    expect((await signIn(shop, staff.email, 'twelve-chars')).status).toBe(200)
   })
 
   test('a link older than an hour is refused', async () => {

@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
 import { STAFF_ONLY_MESSAGE } from '../../../api/modules/auth/guard'
+import { users } from '../../../db/schema'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
 import { orderRow, switchableCarrier } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
@@ -187,17 +189,35 @@ describe('npm run staff', () => {
     expect(bad.code).toBe(1)
   })
 
-  test('add promotes a customer whose e-mail is verified: their open session reaches the dashboard at once', async () => {
+  test("add on a verified customer replaces the customer's password with a staff one and ends its sessions", async () => {
     const person = await signUp(shop)
     await proveEmail(person)
     expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(403)
     const promoted = await staffCommand(['add', person.email], { STAFF_PASSWORD })
     expect(promoted.code).toBe(0)
     expect(promoted.out).toContain(
-      `${person.email} is staff now. Its e-mail is verified, so its password and sign-in stay as they were.`,
+      `${person.email} is staff now. A customer's password may be shorter than a staff password must be, so its password was replaced with the one given and every session of the account has ended.`,
+    )
+    expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(401)
+    expect((await signIn(shop, person.email, person.password, uniqueAddress())).status).toBe(401)
+    const staff = await signIn(shop, person.email, STAFF_PASSWORD, uniqueAddress())
+    expect((await call('GET', '/api/dashboard/stats', undefined, cookieHeader(staff))).status).toBe(200)
+  })
+
+  test('add on a verified customer who signs in with Google only: their open session reaches the dashboard at once', async () => {
+    const person = await signUp(shop)
+    await proveEmail(person)
+    // As a Google sign-in leaves it: no password, a Google identity.
+    await shop.deps.db
+      .update(users)
+      .set({ passwordHash: null, googleSubject: `google-${person.id}` })
+      .where(eq(users.id, person.id))
+    const promoted = await staffCommand(['add', person.email])
+    expect(promoted.code).toBe(0)
+    expect(promoted.out).toContain(
+      `${person.email} is staff now. Its e-mail is verified and it signs in with Google only, so its sign-in stays as it was.`,
     )
     expect((await call('GET', '/api/dashboard/stats', undefined, person.cookie)).status).toBe(200)
-    expect((await signIn(shop, person.email, person.password, uniqueAddress())).status).toBe(200)
   })
 
   test('add on an unverified account ends its sessions and replaces its password with STAFF_PASSWORD', async () => {
