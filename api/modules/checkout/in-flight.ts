@@ -10,6 +10,8 @@
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { checkoutRequests, checkoutSessions } from '../../../db/schema/checkout'
+import { discountRedemptions } from '../../../db/schema/discounts'
+import { stockReservations } from '../../../db/schema/stock'
 import { builtOnce, type Statement } from '../../lib/statements'
 import { OPEN_HOLD_MS } from '../stock/model'
 
@@ -20,16 +22,16 @@ export interface InFlight {
 }
 
 export function createInFlight(db: Database) {
-  // Every checkout sends both: built once.
-  const start = builtOnce<{ key: string; requestId: string; now: Date }>(() =>
-    db
-      .insert(checkoutRequests)
-      .values({
-        reservationKey: sql.placeholder('key'),
-        requestId: sql.placeholder('requestId'),
-        startedAt: sql.placeholder('now'),
-      })
-      .onConflictDoNothing(),
+  // Every checkout sends both: built once. Only a request that holds something is recorded (a cart of
+  // products nobody counts, without a code, has nothing another could give back).
+  const start = builtOnce<{ key: string; requestId: string; now: number }>(() =>
+    db.run(sql`insert into ${checkoutRequests} (reservation_key, request_id, started_at)
+      select ${sql.placeholder('key')}, ${sql.placeholder('requestId')}, ${sql.placeholder('now')}
+      where exists (select 1 from ${stockReservations} r
+          where r.reservation_key = ${sql.placeholder('key')} and r.status = 'reserved')
+        or exists (select 1 from ${discountRedemptions} d
+          where d.reservation_key = ${sql.placeholder('key')} and d.status = 'reserved')
+      on conflict do nothing`),
   )
   const finish = builtOnce<{ key: string; requestId: string }>(() =>
     db
@@ -43,8 +45,12 @@ export function createInFlight(db: Database) {
   )
 
   return {
-    /** For the transaction that reserves: the request is in flight under its key. */
-    startStatement: (request: InFlight, now: Date): Statement => start.with({ ...request, now }),
+    /**
+     * For the transaction that reserves, after its holds: the request is in flight under its key, if it
+     * holds anything.
+     */
+    startStatement: (request: InFlight, now: Date): Statement =>
+      start.with({ ...request, now: now.getTime() }),
 
     /** For the transaction that stores the session or gives the request up: no longer in flight. */
     finishStatement: (request: InFlight): Statement => finish.with(request),

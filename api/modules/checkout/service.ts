@@ -259,10 +259,10 @@ async function reserve(
   const handOver = earlier ? handOverStatements(deps, earlier, key, now, discount?.held) : []
   const statements: Statement[] = [
     stock.forgetHandOverStatement(key),
-    deps.inFlight.startStatement(request, now),
     ...(discount ? [discount.statement] : []),
     ...handOver,
     ...units,
+    deps.inFlight.startStatement(request, now),
   ]
   let held: { held: number } | undefined
   try {
