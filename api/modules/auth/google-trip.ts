@@ -2,14 +2,15 @@
  * Google's round trip: /auth/google sends the browser to Google, Google sends it back to the callback. The
  * state, nonce and PKCE verifier wait in between in a cookie of their own, HttpOnly, for 10 minutes, with
  * the page to go back to afterwards (base64url, as a cookie value may not hold every character a path can).
+ * In production it is host-only (`__Host-`, cookies.ts), so another host cannot plant a trip of its own
+ * and sign a customer in to someone else's account; such a cookie is for the whole site, so it goes to
+ * every page for those 10 minutes (about 120 bytes).
  */
 import { sameSitePath } from '@core/rules/return-path'
 import type { SignInChecks } from '../../adapters/types'
-import type { CookieJar, CookiePolicy } from './cookies'
+import { type CookieJar, type CookiePolicy, cookieName } from './cookies'
 
 const TRIP_COOKIE = 'google_sign_in'
-/** Sent only to /auth/google and its callback. */
-const TRIP_COOKIE_PATH = '/auth/google'
 const TRIP_COOKIE_MAX_AGE = 10 * 60
 
 export interface GoogleTrip {
@@ -25,9 +26,9 @@ function tripCookieValue({ checks, next }: GoogleTrip): string {
 }
 
 export function saveTrip(jar: CookieJar, trip: GoogleTrip, policy: CookiePolicy): void {
-  jar[TRIP_COOKIE]?.set({
+  jar[cookieName(TRIP_COOKIE, policy)]?.set({
     value: tripCookieValue(trip),
-    path: TRIP_COOKIE_PATH,
+    path: '/',
     httpOnly: true,
     // Lax: the cookie comes back on Google's top-level redirect to the callback.
     sameSite: 'lax',
@@ -37,8 +38,8 @@ export function saveTrip(jar: CookieJar, trip: GoogleTrip, policy: CookiePolicy)
 }
 
 /** The trip this browser started, or null when it has none (or a cookie not made here). */
-export function readTrip(jar: CookieJar): GoogleTrip | null {
-  const value = jar[TRIP_COOKIE]?.value
+export function readTrip(jar: CookieJar, policy: CookiePolicy): GoogleTrip | null {
+  const value = jar[cookieName(TRIP_COOKIE, policy)]?.value
   if (typeof value !== 'string') return null
   const [state, nonce, codeVerifier, next, ...rest] = value.split('.')
   if (!state || !nonce || !codeVerifier || rest.length > 0) return null
@@ -49,9 +50,9 @@ export function readTrip(jar: CookieJar): GoogleTrip | null {
 
 /** A trip is used once: the callback clears it whatever happens. */
 export function clearTrip(jar: CookieJar, policy: CookiePolicy): void {
-  jar[TRIP_COOKIE]?.set({
+  jar[cookieName(TRIP_COOKIE, policy)]?.set({
     value: '',
-    path: TRIP_COOKIE_PATH,
+    path: '/',
     httpOnly: true,
     sameSite: 'lax',
     secure: policy.secure,

@@ -23,13 +23,13 @@ export const STAFF_ONLY_MESSAGE =
  */
 export function sessionAuth(auth: Pick<AuthService, 'authenticate' | 'cookiePolicy'>, clock: Clock) {
   async function identify(cookie: Parameters<typeof sessionToken>[0]) {
-    const current = await auth.authenticate(sessionToken(cookie))
+    const current = await auth.authenticate(sessionToken(cookie, auth.cookiePolicy))
     if (!current) {
-      if (hasSessionCookies(cookie)) clearSessionCookies(cookie, auth.cookiePolicy)
+      if (hasSessionCookies(cookie, auth.cookiePolicy)) clearSessionCookies(cookie, auth.cookiePolicy)
       return null
     }
     if (current.renewed) {
-      const token = sessionToken(cookie)
+      const token = sessionToken(cookie, auth.cookiePolicy)
       if (token) setSessionCookies(cookie, token, current.session.expiresAt, clock.now(), auth.cookiePolicy)
     }
     return current

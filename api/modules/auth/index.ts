@@ -73,7 +73,7 @@ function sessionStarter({ auth, accounts }: AuthRouteServices, clock: Clock) {
    * browser, one live session, and a token someone planted or copied earlier stops working.
    */
   async function startSession(jar: CookieJar, signedIn: SignedIn) {
-    const previous = sessionToken(jar)
+    const previous = sessionToken(jar, auth.cookiePolicy)
     if (previous) await auth.signOut(previous)
     setSessionCookies(jar, signedIn.token, signedIn.session.expiresAt, clock.now(), auth.cookiePolicy)
   }
@@ -104,7 +104,7 @@ function sessionRoutes(
     .post(
       '/api/auth/logout',
       async ({ cookie }) => {
-        await auth.signOut(sessionToken(cookie))
+        await auth.signOut(sessionToken(cookie, auth.cookiePolicy))
         clearSessionCookies(cookie, auth.cookiePolicy)
         return { message: 'You have been signed out.' }
       },
@@ -280,7 +280,7 @@ function googleRoutes(
     .get(
       '/auth/google/callback',
       async ({ cookie, request, set }) => {
-        const trip = readTrip(cookie)
+        const trip = readTrip(cookie, auth.cookiePolicy)
         clearTrip(cookie, auth.cookiePolicy)
         set.status = 302
         if (!auth.googleConfigured) {

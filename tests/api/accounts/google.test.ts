@@ -3,6 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { OAuth2Server } from 'oauth2-mock-server'
+import type { CookieJar } from '../../../api/modules/auth/cookies'
+import { readTrip, saveTrip } from '../../../api/modules/auth/google-trip'
 import { sessions, users } from '../../../db/schema'
 import {
   type Customer,
@@ -144,10 +146,34 @@ describe('with a provider', () => {
     expect(nonce.length).toBeGreaterThan(20)
     const cookie = setCookies(res).get('google_sign_in')
     expect(cookie?.attributes).toEqual(
-      expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/auth/google', 'Max-Age=600']),
+      expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', 'Max-Age=600']),
     )
     expect(cookie?.value.split('.')[0]).toBe(state)
     expect(cookie?.value).not.toContain(url.searchParams.get('code_challenge') ?? '-')
+  })
+
+  test("in production the trip's cookie is host-only, and one under the plain name is not read", () => {
+    const policy = { secure: true }
+    const jar: Record<string, { value?: unknown; set(options: Record<string, unknown>): void }> = {}
+    const cookieOf = (name: string) => {
+      jar[name] ??= {
+        set(options) {
+          Object.assign(this, options)
+        },
+      }
+      return jar[name]
+    }
+    const proxy = new Proxy(jar, { get: (_, name: string) => cookieOf(name) }) as unknown as CookieJar
+    const trip = {
+      checks: { state: 's'.repeat(22), nonce: 'n'.repeat(22), codeVerifier: 'v'.repeat(43) },
+      next: null,
+    }
+    saveTrip(proxy, trip, policy)
+    expect(jar['__Host-google_sign_in']).toMatchObject({ path: '/', secure: true, httpOnly: true })
+    expect(readTrip(proxy, policy)).toEqual(trip)
+    // Planted under the plain name (as another host under the domain could): not this shop's trip.
+    const planted = { google_sign_in: { value: jar['__Host-google_sign_in']?.value } } as unknown as CookieJar
+    expect(readTrip(planted, policy)).toBeNull()
   })
 
   test('a new verified e-mail creates an account without a password and signs it in by cookie', async () => {

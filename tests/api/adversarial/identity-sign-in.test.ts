@@ -384,11 +384,19 @@ describe('cookies', () => {
       const res = await signIn(production, customer.email, customer.password, uniqueAddress())
       expect(res.status).toBe(200)
       const cookies = setCookies(res)
-      expect([...cookies.keys()].sort()).toEqual(['session', 'signed_in'])
+      // Host-only: a browser takes it only from this host over https, for the whole site, with no Domain.
+      expect([...cookies.keys()].sort()).toEqual(['__Host-session', 'signed_in'])
       for (const [name, cookie] of cookies) {
         expect([name, cookie.attributes.includes('Secure')]).toEqual([name, true])
       }
-      expect(cookies.get('session')?.attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax']))
+      const session = cookies.get('__Host-session')
+      expect(session?.attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/']))
+      expect(session?.attributes.some((attribute) => /^domain=/i.test(attribute))).toBe(false)
+      // The same token under the plain name (as another host under the domain could plant one) is not read.
+      const token = session?.value ?? ''
+      attacks.tried()
+      expect((await whoAmI(production, `session=${token}`)).status).toBe(401)
+      expect((await whoAmI(production, `__Host-session=${token}`)).status).toBe(200)
       // Signing out clears them with the same attributes, so the browser really drops them.
       const out = await production.call('POST', '/api/auth/logout', undefined, { cookie: cookieHeader(res) })
       for (const [, cookie] of setCookies(out)) expect(cookie.attributes).toContain('Secure')
