@@ -7,6 +7,8 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { stockLevels, stockReceipts, stockReservations } from '../../../db/schema/stock'
 import type { Clock } from '../../lib/clock'
+import { conflict } from '../../lib/domain-errors'
+import { errorMessage } from '../../lib/log'
 import { runTogether } from '../../lib/statements'
 import {
   isReceived,
@@ -79,23 +81,38 @@ export function receiptFingerprint(productId: number, received: Received): strin
   return JSON.stringify([productId, [...received].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
 }
 
+export const KEY_OF_ANOTHER_SAVE_MESSAGE =
+  'This Idempotency-Key was used for a different save of units received.'
+
 /**
  * The receipt of a save with units received: its key recorded with a nonce of this request, only if
  * the key is not there already and every variant received is counted (else the save adds nothing and
  * the key stays free for the save made again), and SQL true only for the request that recorded it.
+ * `refuseOther` aborts the whole save when the key holds another save's receipt (two saves sent at once
+ * under one key, both past the service's check): the key inserted again breaks its uniqueness.
  */
 function receiptStatements(db: Database, productId: number, key: string, received: Received, now: Date) {
   const nonce = crypto.randomUUID()
+  const fingerprint = receiptFingerprint(productId, received)
   const variants = received.map(([variant]) => variant)
   const counted = sql`(select count(*) from ${stockLevels} where ${stockLevels.productId} = ${productId}
     and ${inArray(stockLevels.variant, variants)} and ${stockLevels.onHand} is not null) = ${variants.length}`
   return {
     record: db.run(sql`insert into ${stockReceipts} (key, product_id, fingerprint, nonce, created_at)
-      select ${key}, ${productId}, ${receiptFingerprint(productId, received)}, ${nonce}, ${now.getTime()}
+      select ${key}, ${productId}, ${fingerprint}, ${nonce}, ${now.getTime()}
       where ${counted}
       on conflict (key) do nothing`),
+    refuseOther: db.run(sql`insert into ${stockReceipts} (key, product_id, fingerprint, nonce, created_at)
+      select key, product_id, fingerprint, nonce, created_at from ${stockReceipts}
+      where ${stockReceipts.key} = ${key} and ${stockReceipts.fingerprint} <> ${fingerprint}`),
     recordedHere: sql`exists (select 1 from ${stockReceipts} where ${stockReceipts.key} = ${key} and ${stockReceipts.nonce} = ${nonce})`,
   }
+}
+
+/** Whether a save failed on `refuseOther` (the receipts' unique key). */
+function isOtherSavesKey(error: unknown): boolean {
+  const text = `${errorMessage(error)} ${errorMessage((error as { cause?: unknown } | null)?.cause)}`
+  return /UNIQUE constraint failed: stock_receipts\.key/.test(text)
 }
 
 /** The units received of staff's edit, by variant. */
@@ -188,7 +205,12 @@ export function createLevels({ db, clock }: LevelsDeps) {
             set: { onHand: figure, updatedAt: now },
           })
       })
-      await runTogether(db, [...(receipt ? [receipt.record] : []), ...figures])
+      try {
+        await runTogether(db, [...(receipt ? [receipt.record, receipt.refuseOther] : []), ...figures])
+      } catch (error) {
+        if (receipt && isOtherSavesKey(error)) throw conflict(KEY_OF_ANOTHER_SAVE_MESSAGE)
+        throw error
+      }
       snapshot = null
     },
   }

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/clock'
 import { conflict, type DomainError, invalid, notFound } from '../../lib/domain-errors'
 import type { Statement } from '../../lib/statements'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
-import { createLevels, receiptFingerprint, receivedOf } from './levels'
+import { createLevels, KEY_OF_ANOTHER_SAVE_MESSAGE, receiptFingerprint, receivedOf } from './levels'
 import { isShortage, type LineInput, type StaffFigure, type StockLine } from './model'
 import { createReservations, type RestockLine } from './reservations'
 
@@ -106,7 +106,7 @@ export function createStockService(deps: StockServiceDeps) {
     if (earlier === null) return
     const received = receivedOf(edit)
     if (received.length > 0 && earlier !== receiptFingerprint(productId, received)) {
-      throw conflict('This Idempotency-Key was used for a different save of units received.')
+      throw conflict(KEY_OF_ANOTHER_SAVE_MESSAGE)
     }
   }
 

@@ -222,6 +222,23 @@ describe('units received', () => {
     await patch('/api/products/4/stock', { stock: null }, staff.cookie)
   })
 
+  test('two different saves of units received sent at once under one key: one is added, the other refused', async () => {
+    const staff = await staffMember(shop)
+    await patch('/api/products/4/stock', { stock: 2 }, staff.cookie)
+    const save = (units: number) =>
+      shop.call(
+        'PATCH',
+        '/api/products/4/stock',
+        { stock: { received: units } },
+        { cookie: staff.cookie, 'idempotency-key': 'delivery-at-once' },
+      )
+    const answers = await Promise.all([save(3), save(5)])
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+    const added = answers[0]?.status === 200 ? 3 : 5
+    expect(await onHand(shop, 4, '')).toBe(2 + added)
+    await patch('/api/products/4/stock', { stock: null }, staff.cookie)
+  })
+
   test('units received never lower a figure above the most staff can type (restocks may pass it)', async () => {
     await patch('/api/products/4/stock', { stock: 1 }, staff.cookie)
     await shop.deps.db.run(sql`update stock_levels set on_hand = ${MAX_STOCK + 2} where product_id = 4`)
