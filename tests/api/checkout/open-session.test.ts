@@ -79,6 +79,18 @@ async function open(items: Items, extra: Record<string, unknown> = {}, rate?: Ra
   return { status: res.status, body: (await res.json()) as { sessionId?: string; error?: string } }
 }
 
+/** Opens a session while the provider cannot be reached to open one. */
+async function openWhileProviderDown(items: Items, extra: Record<string, unknown> = {}, rate?: RateAnswer) {
+  beforeCreate = async () => {
+    throw new PaymentProviderError('connection reset')
+  }
+  try {
+    return await open(items, extra, rate)
+  } finally {
+    beforeCreate = null
+  }
+}
+
 /** The session an answer opened ('' when it opened none). */
 const idOf = (answer: Awaited<ReturnType<typeof open>>) => answer.body.sessionId ?? ''
 
@@ -455,14 +467,10 @@ describe('the same request twice, and sessions the shop has not heard the end of
     const rate = rateFor(await getRates(shop, OILS), 'USPS Ground Advantage')
     const first = await open(OILS, {}, rate)
     expect(first.status).toBe(200)
-    beforeCreate = async () => {
-      throw new PaymentProviderError('connection reset')
-    }
-    try {
-      expect(await open(OILS, {}, rate)).toEqual({ status: 502, body: { error: SESSION_REFUSED_MESSAGE } })
-    } finally {
-      beforeCreate = null
-    }
+    expect(await openWhileProviderDown(OILS, {}, rate)).toEqual({
+      status: 502,
+      body: { error: SESSION_REFUSED_MESSAGE },
+    })
     expect(await usesOf(idOf(first))).toEqual(['reserved'])
     expect(await reservationsOf(shop, OIL, 'Hammered Citrus')).toMatchObject({ reserved: { units: 2 } })
   })
@@ -585,14 +593,7 @@ describe('the same request twice, and sessions the shop has not heard the end of
     expect(left?.n).toBe(0)
     // Sam's session ends unpaid; Dana's same request meets the provider down: nothing kept for nobody.
     await endUnpaid(idOf(sams))
-    beforeCreate = async () => {
-      throw new PaymentProviderError('connection reset')
-    }
-    try {
-      expect((await open(OILS, {}, rate)).status).toBe(502)
-    } finally {
-      beforeCreate = null
-    }
+    expect((await openWhileProviderDown(OILS, {}, rate)).status).toBe(502)
     expect(await liveUses()).toBe(0)
     expect((await open(OILS, { customer_email: 'lee@example.com' })).status).toBe(200)
   })
