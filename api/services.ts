@@ -45,16 +45,7 @@ export function createServices(deps: AppDeps) {
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, stock, jobs })
   // A payment's order, session, discount use and units, and an order's cancel and refunds (their units
   // back on the shelf), composed into one transaction per step.
-  const fulfilment = createFulfilmentService({
-    db,
-    clock,
-    checkout,
-    orders,
-    discounts,
-    stock,
-    payments: deps.payments,
-    jobs,
-  })
+  const fulfilment = createFulfilmentService({ ...deps, checkout, orders, discounts, stock, jobs })
   const webhooks = createWebhookService({
     ...deps,
     fulfilment,
@@ -78,6 +69,7 @@ export function createServices(deps: AppDeps) {
     accounts,
     sessions: auth.sessions,
     sendPasswordLink: auth.sendStaffPasswordLink,
+    retireResetLinks: auth.retireResetLinks,
   })
   const privacy = createPrivacyService({
     db,

@@ -97,10 +97,17 @@ function addReport(result: Awaited<ReturnType<StaffAccounts['add']>>): string {
       : `${user.email} is staff already and its e-mail is verified. Nothing changed.`
   }
   const reason = REPLACED_BECAUSE[because ?? 'unverified']
-  const unproved = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}, so its password was`
+  const why = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`
   const ended = 'and every session of the account has ended.'
-  if (credentials === 'replaced') return `${head} ${unproved} replaced with the one given ${ended}`
-  return `${head} ${unproved} removed ${ended} A link to set a new password was e-mailed to ${user.email} (it works once, for 1 hour; "Forgot Password" on /login sends another).`
+  const link = `was e-mailed to ${user.email} (it works once, for 1 hour; "Forgot Password" on /login sends another).`
+  if (because === 'no-way-in') {
+    return credentials === 'replaced'
+      ? `${head} ${why}, so the one given is its password now, ${ended}`
+      : `${head} ${why}, so a link to set a password ${link}`
+  }
+  if (credentials === 'replaced')
+    return `${head} ${why}, so its password was replaced with the one given ${ended}`
+  return `${head} ${why}, so its password was removed ${ended} A link to set a new password ${link}`
 }
 
 function nameOption(args: string[]): { firstName: string; lastName: string } | undefined {

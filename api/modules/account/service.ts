@@ -16,7 +16,7 @@ import { isUsState } from '@core/rules/address'
 import { lineLabel } from '@core/rules/catalog'
 import { formatOrderNumber } from '@core/rules/order-status'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
@@ -181,6 +181,16 @@ export function createAccountService(deps: {
     },
 
     setPasswordHash: (userId: string, passwordHash: string) => update(userId, { passwordHash }),
+
+    /**
+     * For a transaction: the password of the account `userId` (SQL, read in that transaction) set, only if
+     * `when` (SQL over the account's row) holds.
+     */
+    setPasswordStatement: (userId: SQL, passwordHash: string, when: SQL) =>
+      db
+        .update(users)
+        .set({ passwordHash, updatedAt: clock.now() })
+        .where(and(eq(users.id, userId), when)),
 
     /** No password until one is set with an e-mailed link. */
     clearPassword: (userId: string) => update(userId, { passwordHash: null }),

@@ -34,12 +34,13 @@ export type CredentialsOutcome = 'kept' | 'replaced' | 'link-sent'
  * Why an existing account's password is replaced: its e-mail was never verified, or it is a customer's
  * (chosen under the customer's shorter rule).
  */
-export type ReplacedBecause = 'unverified' | 'customer-password'
+export type ReplacedBecause = 'unverified' | 'customer-password' | 'no-way-in'
 
 /** Each reason in words, for whoever runs the command. */
 export const REPLACED_BECAUSE: Record<ReplacedBecause, string> = {
   unverified: 'its e-mail was never verified',
   'customer-password': "a customer's password may be shorter than a staff password must be",
+  'no-way-in': 'it had no password and no Google sign-in',
 }
 
 /**
@@ -70,8 +71,10 @@ export function createStaffAccounts(deps: {
     'findByEmail' | 'create' | 'setRole' | 'withRole' | 'setPasswordHash' | 'clearPassword'
   >
   sessions: Pick<SessionStore, 'invalidateAllForUser'>
-  /** E-mails the account a link to choose its password (a reset link). */
+  /** E-mails the account a link to choose its password (a reset link; earlier ones are retired). */
   sendPasswordLink: (user: UserRecord) => Promise<void>
+  /** Retires the account's reset links: one sent before must not undo the password given here. */
+  retireResetLinks: (userId: string) => Promise<void>
 }) {
   const { accounts } = deps
 
@@ -89,6 +92,7 @@ export function createStaffAccounts(deps: {
     if (password !== null) {
       checkStaffPassword(password)
       await accounts.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'))
+      await deps.retireResetLinks(user.id)
     } else {
       await accounts.clearPassword(user.id)
     }
@@ -96,9 +100,14 @@ export function createStaffAccounts(deps: {
     return password !== null ? 'replaced' : 'link-sent'
   }
 
-  /** Why an existing account's password must be replaced before it is staff, or null when it may stay. */
+  /**
+   * Why an existing account's password must be replaced (or one set) before it is staff, or null when its
+   * way in may stay: a verified staff account's, or a Google-only one's.
+   */
   function replacedBecause(user: UserRecord): ReplacedBecause | null {
     if (user.emailVerifiedAt === null) return 'unverified'
+    // A link to set one was sent and lost, or the mail failed: the command run again gives a way in.
+    if (user.passwordHash === null && user.googleSubject === null) return 'no-way-in'
     if (user.role !== 'staff' && user.passwordHash !== null) return 'customer-password'
     return null
   }

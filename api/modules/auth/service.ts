@@ -1,7 +1,7 @@
 import type { LoginBody, RegisterBody, ResetPasswordBody } from '@core/contracts/auth'
 import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '@core/rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
-import { and, eq, gt, ne } from 'drizzle-orm'
+import { and, eq, gt, ne, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { passwordResetTokens } from '../../../db/schema/auth'
@@ -15,6 +15,7 @@ import {
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { conflict, forbidden, invalid, unauthenticated, unavailable } from '../../lib/domain-errors'
+import { commitTogether } from '../../lib/statements'
 import { type AccountService, cleanName, type UserRecord } from '../account/service'
 import { STAFF_PASSWORD_MIN_LENGTH } from '../account/staff'
 import type { JobHandler, JobQueue } from '../jobs/service'
@@ -41,6 +42,7 @@ export const MESSAGES = {
   invalidEmail: 'Please enter a valid e-mail address, like name@example.com.',
   passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
   passwordTooLong: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  googleMoved: 'This account now signs in with another Google account.',
   staffPasswordTooShort: `A staff account's password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters long.`,
   // One message for a wrong e-mail and a wrong password: the answer never says which accounts exist.
   wrongCredentials: 'The e-mail or password is incorrect.',
@@ -174,6 +176,44 @@ export function createAuthService(deps: {
     },
   }
 
+  /**
+   * The account a verified Google identity signs in to, signed in: the one linked to that identity, else
+   * the one with its e-mail (linked now: linkGoogle), else a new account without a password.
+   */
+  async function googleAccountOf(identity: VerifiedIdentity): Promise<SignedIn> {
+    const known = await accounts.findByGoogleSubject(identity.subject)
+    if (known) {
+      // Google vouches for the address again; it proves the account's e-mail if that is still the same.
+      if (known.emailVerifiedAt === null) await accounts.markEmailVerified(known.id, identity.email)
+      return signInAs(known, 'google')
+    }
+    const byEmail = await accounts.findByEmail(identity.email)
+    if (byEmail) return signInAs(await linkGoogle(link, byEmail, identity), 'google')
+    const created = await accounts.create({
+      email: identity.email,
+      passwordHash: null,
+      googleSubject: identity.subject,
+      firstName: identity.givenName ?? '',
+      lastName: identity.familyName ?? '',
+      photoUrl: identity.picture,
+      emailVerifiedAt: clock.now(),
+    })
+    if (created) return signInAs(created, 'google')
+    // Created a moment ago by a parallel sign-in or sign-up with the same e-mail: linked like any other.
+    const raced = await accounts.findByEmail(identity.email)
+    if (!raced) throw new Error('Google account could not be created or found')
+    return signInAs(await linkGoogle(link, raced, identity), 'google')
+  }
+
+  /** The account a reset link (by its stored hash) is for, while the link is live; null otherwise. */
+  async function liveResetLink(tokenId: string): Promise<{ userId: string } | null> {
+    const [link] = await db
+      .select({ userId: passwordResetTokens.userId })
+      .from(passwordResetTokens)
+      .where(and(eq(passwordResetTokens.id, tokenId), gt(passwordResetTokens.expiresAt, clock.now())))
+    return link ?? null
+  }
+
   /** A new reset link for the account (one live link per account: an earlier one is retired). */
   async function issueResetLink(userId: string): Promise<string> {
     const token = generateToken()
@@ -191,6 +231,9 @@ export function createAuthService(deps: {
   }
 
   const service = {
+    /** Retires every reset link of the account (the staff command, after it sets a password). */
+    retireResetLinks: link.retireResetLinks,
+
     sessions,
     verification,
     /** Cookies are Secure in production (https only). */
@@ -340,32 +383,41 @@ export function createAuthService(deps: {
     async resetPassword(body: ResetPasswordBody): Promise<void> {
       checkPassword(body.password)
       if (!isTokenShaped(body.token)) throw invalid(MESSAGES.badResetLink)
+      const tokenId = hashToken(body.token)
       // A staff account's password opens every order's name and address: the staff rule holds for it,
       // checked before the link is spent, so a password refused leaves the link good for another.
-      const [link] = await db
-        .select({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
-        .from(passwordResetTokens)
-        .where(eq(passwordResetTokens.id, hashToken(body.token)))
-      if (!link || link.expiresAt <= clock.now()) throw invalid(MESSAGES.badResetLink)
+      const link = await liveResetLink(tokenId)
+      if (!link) throw invalid(MESSAGES.badResetLink)
       if ((await accounts.findById(link.userId))?.role === 'staff') checkStaffResetPassword(body.password)
-      // Deleting is what makes the link single-use: of two simultaneous uses, only one gets the row back.
-      const [used] = await db
-        .delete(passwordResetTokens)
-        .where(eq(passwordResetTokens.id, hashToken(body.token)))
-        .returning({ userId: passwordResetTokens.userId, expiresAt: passwordResetTokens.expiresAt })
-      if (!used || used.expiresAt <= clock.now()) throw invalid(MESSAGES.badResetLink)
-      const user = await accounts.setPasswordHash(
-        used.userId,
-        await Bun.password.hash(body.password, 'argon2id'),
+      const passwordHash = await Bun.password.hash(body.password, 'argon2id')
+      // In one transaction, with the link as it is then: the password set only while the link is live (a
+      // Google sign-in that took the account over meanwhile retired it) and the staff rule holds (the
+      // account may have been made staff meanwhile), and the link spent only if it was set. Of two uses at
+      // once, only one spends it.
+      const now = clock.now()
+      const owner = sql`(select ${passwordResetTokens.userId} from ${passwordResetTokens}
+        where ${passwordResetTokens.id} = ${tokenId} and ${passwordResetTokens.expiresAt} > ${now.getTime()})`
+      const staffRule = body.password.length >= STAFF_PASSWORD_MIN_LENGTH ? sql`1` : sql`role <> 'staff'`
+      const [spent] = await commitTogether(
+        db,
+        [
+          accounts.setPasswordStatement(owner, passwordHash, staffRule),
+          db.delete(passwordResetTokens).where(and(eq(passwordResetTokens.id, tokenId), sql`changes() = 1`)),
+        ],
+        db.all<{ spent: number }>(sql`select changes() as spent`),
       )
+      if (!spent?.spent) {
+        const still = await liveResetLink(tokenId)
+        if (still && (await accounts.findById(still.userId))?.role === 'staff') {
+          checkStaffResetPassword(body.password)
+        }
+        throw invalid(MESSAGES.badResetLink)
+      }
       // The link was read in the account's mailbox: that proves the address too.
-      await accounts.markEmailVerified(user.id, user.email)
-      await sessions.invalidateAllForUser(used.userId)
-      await db
-        .delete(passwordResetTokens)
-        .where(
-          and(eq(passwordResetTokens.userId, used.userId), ne(passwordResetTokens.id, hashToken(body.token))),
-        )
+      const user = await accounts.findById(link.userId)
+      if (user) await accounts.markEmailVerified(user.id, user.email)
+      await sessions.invalidateAllForUser(link.userId)
+      await db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, link.userId))
     },
 
     /** Where to send the browser for Google sign-in, and the checks to keep for its return. */
@@ -384,28 +436,13 @@ export function createAuthService(deps: {
       if (!deps.google) throw unavailable('Google sign-in is not set up on this shop.')
       const identity = await deps.google.finish(callbackUrl, checks)
       if (!identity.emailVerified) throw new IdentityProviderError(MESSAGES.googleUnverified)
-      const known = await accounts.findByGoogleSubject(identity.subject)
-      if (known) {
-        // Google vouches for the address again; it proves the account's e-mail if that is still the same.
-        if (known.emailVerifiedAt === null) await accounts.markEmailVerified(known.id, identity.email)
-        return signInAs(known, 'google')
-      }
-      const byEmail = await accounts.findByEmail(identity.email)
-      if (byEmail) return signInAs(await linkGoogle(link, byEmail, identity), 'google')
-      const created = await accounts.create({
-        email: identity.email,
-        passwordHash: null,
-        googleSubject: identity.subject,
-        firstName: identity.givenName ?? '',
-        lastName: identity.familyName ?? '',
-        photoUrl: identity.picture,
-        emailVerifiedAt: clock.now(),
-      })
-      if (created) return signInAs(created, 'google')
-      // Created a moment ago by a parallel sign-in or sign-up with the same e-mail: linked like any other.
-      const raced = await accounts.findByEmail(identity.email)
-      if (!raced) throw new Error('Google account could not be created or found')
-      return signInAs(await linkGoogle(link, raced, identity), 'google')
+      const signedIn = await googleAccountOf(identity)
+      // The account may have moved to another Google identity (its address changed hands) while this
+      // session was made, just after every session of it was ended: this one must not outlive them.
+      const now = await accounts.findById(signedIn.user.id)
+      if (now?.googleSubject === identity.subject) return signedIn
+      await sessions.invalidate(signedIn.token)
+      throw new IdentityProviderError(MESSAGES.googleMoved)
     },
 
     /** The job handlers this module owns, for the job runner. */
