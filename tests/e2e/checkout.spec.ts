@@ -2,7 +2,7 @@
 // order confirmation e-mail in the demo outbox, and the error paths of each page. Runs in both projects
 // (phone 390 px, desktop 1280 px) with axe on every page state a shopper sees.
 import type { Locator, Page } from '@playwright/test'
-import { expect, test, waitForIsland } from './support/fixtures'
+import { delayScript, expect, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
 const CARD_DECLINED = '4000 0000 0000 0002'
@@ -230,6 +230,26 @@ test.describe('/shipping', () => {
     await page.goto('/shipping')
     await expect(page.getByRole('heading', { name: 'Shipping', level: 1 })).toBeVisible()
     await expect(page).toHaveURL(/\/shipping$/)
+  })
+
+  test('what is typed before the page has hydrated is kept', async ({ page }) => {
+    await withCart(page, '/about')
+    // The page's scripts arrive late, as on a slow phone: the shopper starts typing meanwhile.
+    const deliver = await delayScript(page, /\/_astro\/[^?]+\.js$/)
+    await page.goto('/shipping', { waitUntil: 'commit' })
+    await page.getByLabel('E-mail').fill('early@example.com')
+    await page.getByLabel('Full name').fill('Sam Carpenter')
+    deliver()
+    await waitForIsland(page, 'ShippingCheckout')
+    await expect(page.getByLabel('E-mail')).toHaveValue('early@example.com')
+    await expect(page.getByLabel('Full name')).toHaveValue('Sam Carpenter')
+    await page.getByLabel('Street address').fill('12 Workshop Lane')
+    await page.getByLabel('City').fill('Austin')
+    await page.getByLabel('State').selectOption('TX')
+    await page.getByLabel('ZIP').fill('73301')
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+    await expect(page.getByRole('group', { name: 'Select Shipping Method' })).toBeVisible()
+    await expect(page.getByText('Enter your e-mail address.')).toHaveCount(0)
   })
 
   test('failed calls show their messages', async ({ page, axe }) => {

@@ -37,6 +37,34 @@ export function emptyDraft(): CheckoutDraft {
   return { email: '', shipping: emptyAddress(), separateBilling: false, billing: emptyAddress() }
 }
 
+/** The text fields a shopper may type into before the island runs (the selects keep their defaults). */
+export const TYPED_FIELDS: readonly FieldKey[] = [
+  'email',
+  ...(['shipping', 'billing'] as const).flatMap((kind) =>
+    (['name', 'street1', 'street2', 'city', 'zip'] as const).map((key): FieldKey => `${kind}.${key}`),
+  ),
+]
+
+/**
+ * The draft restored from this tab, with what the shopper typed into the page before its island ran: a
+ * field typed in wins over the restored one, an empty one keeps it (docs/decisions/009).
+ */
+export function withTypedFields(
+  draft: CheckoutDraft,
+  typed: Partial<Record<FieldKey, string>>,
+): CheckoutDraft {
+  let merged = draft
+  for (const [key, value] of Object.entries(typed) as [FieldKey, string | undefined][]) {
+    if (!value || value.trim() === '') continue
+    if (key === 'email') merged = { ...merged, email: value }
+    else {
+      const [kind, field] = key.split('.') as ['shipping' | 'billing', AddressKey]
+      merged = withAddressField(merged, kind, field, value)
+    }
+  }
+  return merged
+}
+
 /** The draft with one address field typed in. */
 export function withAddressField(
   draft: CheckoutDraft,

@@ -7,9 +7,11 @@ import {
   INVALID_EMAIL_MESSAGE,
   paymentProblem,
   ratesProblem,
+  TYPED_FIELDS,
   toApiAddress,
   withAddressField,
   withoutError,
+  withTypedFields,
 } from '../../../site/features/checkout/form'
 
 const ADDRESS = {
@@ -139,5 +141,42 @@ describe('typing in the form', () => {
     const errors = { email: 'Enter your e-mail address.', 'shipping.zip': 'Enter the ZIP code.' }
     expect(withoutError(errors, 'email')).toEqual({ 'shipping.zip': 'Enter the ZIP code.' })
     expect(withoutError(errors, 'billing.city')).toBe(errors)
+  })
+})
+
+describe('withTypedFields (what was typed before the island ran)', () => {
+  test('a field typed in wins over the restored one; an empty one keeps it', () => {
+    const restored = withAddressField(
+      { ...emptyDraft(), email: 'saved@example.com' },
+      'shipping',
+      'city',
+      'Austin',
+    )
+    const merged = withTypedFields(restored, {
+      email: 'typed@example.com',
+      'shipping.name': 'Sam Carpenter',
+      'shipping.city': '',
+      'billing.zip': '   ',
+    })
+    expect(merged.email).toBe('typed@example.com')
+    expect(merged.shipping.name).toBe('Sam Carpenter')
+    expect(merged.shipping.city).toBe('Austin')
+    expect(merged.billing.zip).toBe('')
+  })
+
+  test('the typed fields are the text inputs of both addresses and the e-mail', () => {
+    expect(TYPED_FIELDS).toEqual([
+      'email',
+      'shipping.name',
+      'shipping.street1',
+      'shipping.street2',
+      'shipping.city',
+      'shipping.zip',
+      'billing.name',
+      'billing.street1',
+      'billing.street2',
+      'billing.city',
+      'billing.zip',
+    ])
   })
 })
