@@ -1,7 +1,7 @@
 import type { LoginBody, RegisterBody, ResetPasswordBody } from '@core/contracts/auth'
 import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '@core/rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
-import { and, eq, gt, ne, sql } from 'drizzle-orm'
+import { and, eq, gt, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import { passwordResetTokens } from '../../../db/schema/auth'
