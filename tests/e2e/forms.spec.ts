@@ -349,6 +349,27 @@ test.describe('typed before the script ran, sent after', () => {
     await expect(page).toHaveURL('/')
   })
 
+  test('what is typed into a sign-in form before its script arrives is what it sends', async ({ page }) => {
+    const deliver = await delayScript(page, /\/_astro\/[^?]+\.js$/)
+    await page.goto('/forgot-password', { waitUntil: 'commit' })
+    const { email } = freshEmail('early')
+    await page.getByLabel('Email').fill(email)
+    deliver()
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await expect(page.getByRole('heading', { name: 'Email Sent' })).toBeVisible()
+    await expect(page.getByText(email)).toBeVisible()
+
+    const again = await delayScript(page, /\/_astro\/[^?]+\.js$/)
+    await page.goto('/login', { waitUntil: 'commit' })
+    await page.getByLabel('Email').fill(email)
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password')
+    again()
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    // Sent, and refused by the server: not stopped in the page as empty.
+    await expect(page.getByText('Failed to sign in. Please check your credentials.').first()).toBeVisible()
+    await expect(page.getByText('Enter your e-mail address.')).toHaveCount(0)
+  })
+
   test("a product card's Add to Cart is enabled once its script arrives, and adds", async ({ page }) => {
     const deliver = await delayScript(page, /\/_astro\/[^?]+\.js$/)
     // Not waiting for 'load': a module script holds that back, and none has arrived yet.

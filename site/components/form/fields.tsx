@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 
 /**
  * The shop's form fields: a label, one control, an optional hint and the error message, wired together
@@ -77,6 +77,29 @@ export function controlClass(invalid: boolean, extra = ''): string {
   return ['field', extra, invalid ? '!border-danger' : ''].filter(Boolean).join(' ')
 }
 
+/** Inputs whose value is not what a person typed. */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'file', 'hidden', 'submit', 'button', 'reset', 'image'])
+
+/**
+ * What was typed into the static page's control before its island ran: on a slow phone the field is on
+ * screen and takes typing a while before React does, and hydration starts from the island's own state, so
+ * the text stayed in the field but not in the form, which then said it was empty. Once, when the island
+ * runs, a control's value that differs from the form's is handed to it (docs/decisions/009).
+ */
+function useTypedBeforeHydration(id: string, value: string, onChange: (value: string) => void): void {
+  // Only at the island's start: later, the control and the form agree through onChange.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, with the values of the first render
+  useEffect(() => {
+    const control = document.getElementById(id)
+    // Text only: a select shows its first option when its value is none of them, which no one chose.
+    const text =
+      control instanceof HTMLTextAreaElement ||
+      (control instanceof HTMLInputElement && !NOT_TEXT.has(control.type))
+    const typed = text ? control.value : ''
+    if (typed !== '' && typed !== value) onChange(typed)
+  }, [])
+}
+
 export function FieldShell(
   props: FieldBinding & {
     label: string
@@ -90,6 +113,7 @@ export function FieldShell(
   const errorId = `${props.id}-error`
   const hintId = `${props.id}-hint`
   const invalid = Boolean(props.error)
+  useTypedBeforeHydration(props.id, props.value, props.onChange)
   const control: ControlAttributes = {
     id: props.id,
     name: props.id,
