@@ -3,9 +3,10 @@
 // openid-client adapter, as google.test.ts signs in.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { OAuth2Server } from 'oauth2-mock-server'
+import type { OAuth2Server } from 'oauth2-mock-server'
 import { newsletterSubscribers, sessions, users } from '../../../db/schema'
 import { cookieHeader, PASSWORD, uniqueEmail, whoAmI } from '../support/accounts'
+import { googleEnv, startGoogleProvider } from '../support/google-provider'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 setDefaultTimeout(60_000)
@@ -17,18 +18,8 @@ let shop: TestApp
 let claims: Record<string, unknown> = {}
 
 beforeAll(async () => {
-  provider = new OAuth2Server()
-  await provider.issuer.keys.generate('RS256')
-  await provider.start(0, 'localhost')
-  provider.service.on('beforeTokenSigning', (token) => {
-    Object.assign(token.payload, claims)
-  })
-  shop = await createTestApp({
-    GOOGLE_CLIENT_ID: 'grit-and-whisker-test',
-    GOOGLE_CLIENT_SECRET: 'test-secret',
-    GOOGLE_ISSUER: provider.issuer.url ?? '',
-    TRUST_PROXY: 'true',
-  })
+  provider = await startGoogleProvider(() => claims)
+  shop = await createTestApp({ ...googleEnv(provider), TRUST_PROXY: 'true' })
 })
 afterAll(async () => {
   shop.close()

@@ -2,7 +2,7 @@
 // adapter: PKCE, state and nonce travel the whole round trip, and the ID token is really verified.
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { OAuth2Server } from 'oauth2-mock-server'
+import type { OAuth2Server } from 'oauth2-mock-server'
 import type { CookieJar } from '../../../api/modules/auth/cookies'
 import { readTrip, saveTrip } from '../../../api/modules/auth/google-trip'
 import { sessions, users } from '../../../db/schema'
@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   whoAmI,
 } from '../support/accounts'
+import { googleEnv, startGoogleProvider } from '../support/google-provider'
 import { memoryMailer } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
@@ -30,21 +31,8 @@ const mailer = memoryMailer()
 let claims: Record<string, unknown> = {}
 
 beforeAll(async () => {
-  provider = new OAuth2Server()
-  await provider.issuer.keys.generate('RS256')
-  await provider.start(0, 'localhost')
-  provider.service.on('beforeTokenSigning', (token) => {
-    Object.assign(token.payload, claims)
-  })
-  shop = await createTestApp(
-    {
-      GOOGLE_CLIENT_ID: CLIENT_ID,
-      GOOGLE_CLIENT_SECRET: 'test-secret',
-      GOOGLE_ISSUER: provider.issuer.url ?? '',
-      TRUST_PROXY: 'true',
-    },
-    { mailer },
-  )
+  provider = await startGoogleProvider(() => claims)
+  shop = await createTestApp({ ...googleEnv(provider, CLIENT_ID), TRUST_PROXY: 'true' }, { mailer })
 })
 afterAll(async () => {
   shop.close()

@@ -4,12 +4,15 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { OAuth2Server } from 'oauth2-mock-server'
+import type { OAuth2Server } from 'oauth2-mock-server'
 import type { MailMessage } from '../../../api/adapters/types'
 import { sessions } from '../../../db/schema'
 import { users } from '../../../db/schema/users'
 import { cookieHeader, setCookies, signIn, signUp, uniqueAddress, whoAmI } from '../support/accounts'
-import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
+import { googleEnv, startGoogleProvider } from '../support/google-provider'
+import { holdCalls } from '../support/hold-calls'
+import { staffCommand as runStaffCommand } from '../support/staff-command'
+import { createTestApp, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
 
 setDefaultTimeout(60_000)
@@ -23,19 +26,9 @@ let mailFails = false
 const sent: MailMessage[] = []
 
 beforeAll(async () => {
-  provider = new OAuth2Server()
-  await provider.issuer.keys.generate('RS256')
-  await provider.start(0, 'localhost')
-  provider.service.on('beforeTokenSigning', (token) => {
-    Object.assign(token.payload, claims)
-  })
+  provider = await startGoogleProvider(() => claims)
   shop = await createTestApp(
-    {
-      GOOGLE_CLIENT_ID: 'review-test',
-      GOOGLE_CLIENT_SECRET: 'test-secret',
-      GOOGLE_ISSUER: provider.issuer.url ?? '',
-      TRUST_PROXY: 'true',
-    },
+    { ...googleEnv(provider), TRUST_PROXY: 'true' },
     {
       mailer: {
         name: 'outbox',
@@ -64,33 +57,9 @@ async function googleCallback(email: string, subject: string): Promise<{ done: P
   }
 }
 
-/** A gate on `owner[method]`: only its first call waits for `release()`; `entered` once it has begun. */
-function holdFirst<T extends object>(owner: T, method: keyof T, after = false) {
-  const original = (owner[method] as (...args: unknown[]) => Promise<unknown>).bind(owner)
-  let release: () => void = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  let begun: () => void = () => {}
-  const entered = new Promise<void>((resolve) => {
-    begun = resolve
-  })
-  let first = true
-  ;(owner as Record<keyof T, unknown>)[method] = async (...args: unknown[]) => {
-    if (!first) return original(...args)
-    first = false
-    if (after) {
-      const result = await original(...args)
-      begun()
-      await held
-      return result
-    }
-    begun()
-    await held
-    return original(...args)
-  }
-  return { entered, release, restore: () => ((owner as Record<keyof T, unknown>)[method] = original) }
-}
+/** Only the first call of `owner[method]` waits for `release()` (`after`: once it has run). */
+const holdFirst = <T extends object>(owner: T, method: keyof T, after = false) =>
+  holdCalls(owner, method, { onlyFirst: true, after })
 
 /** The last reset link mailed to `email`. */
 async function resetLinkFor(email: string): Promise<string> {
@@ -109,24 +78,8 @@ async function userRow(id: string) {
   return row
 }
 
-async function staffCommand(args: string[], env: Record<string, string> = {}) {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, '../../../scripts/staff.ts'), ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      PUBLIC_URL: ORIGIN,
-      DATABASE_URL: shop.deps.config.databaseUrl,
-      DATA_DIR: shop.deps.config.dataDir,
-      DIST_DIR: join(shop.deps.config.dataDir, 'no-site'),
-      ...env,
-    },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
-  return { code: await child.exited, out, err }
-}
+/** Runs `npm run staff -- …` against this test's database. */
+const staffCommand = (args: string[], env: Record<string, string> = {}) => runStaffCommand(shop, args, env)
 
 /** Password links the staff command (its outbox, in DATA_DIR) e-mailed to `email`. */
 function outboxLinks(email: string): number {

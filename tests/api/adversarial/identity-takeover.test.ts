@@ -4,7 +4,7 @@
 // verification links, the owner opening a squatter's welcome link; links asked for to flood an inbox).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { OAuth2Server } from 'oauth2-mock-server'
+import type { OAuth2Server } from 'oauth2-mock-server'
 import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { sessions } from '../../../db/schema/auth'
 import { users } from '../../../db/schema/users'
@@ -18,6 +18,8 @@ import {
   uniqueEmail,
   whoAmI,
 } from '../support/accounts'
+import { googleEnv, startGoogleProvider } from '../support/google-provider'
+import { holdCalls } from '../support/hold-calls'
 import { memoryMailer } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
@@ -33,21 +35,8 @@ let shop: TestApp
 let claims: Record<string, unknown> = {}
 
 beforeAll(async () => {
-  provider = new OAuth2Server()
-  await provider.issuer.keys.generate('RS256')
-  await provider.start(0, 'localhost')
-  provider.service.on('beforeTokenSigning', (token) => {
-    Object.assign(token.payload, claims)
-  })
-  shop = await createTestApp(
-    {
-      GOOGLE_CLIENT_ID: 'takeover-test',
-      GOOGLE_CLIENT_SECRET: 'test-secret',
-      GOOGLE_ISSUER: provider.issuer.url ?? '',
-      TRUST_PROXY: 'true',
-    },
-    { mailer },
-  )
+  provider = await startGoogleProvider(() => claims)
+  shop = await createTestApp({ ...googleEnv(provider, 'takeover-test'), TRUST_PROXY: 'true' }, { mailer })
 })
 afterAll(async () => {
   shop.close()
@@ -95,46 +84,11 @@ async function sessionCount(userId: string): Promise<number> {
   return (await shop.deps.db.select().from(sessions).where(eq(sessions.userId, userId))).length
 }
 
-/**
- * Holds every call of `owner[method]` until `release()`; `entered` settles once one has begun. Password
- * checks (`Bun.password.verify`) stand between a sign-in's lookup and its session; queued jobs
- * (`jobs.enqueue`: the verification e-mail) between a sign-up's account and its session.
- */
-function holdCalls<Key extends string>(
-  owner: Record<Key, (...args: never[]) => Promise<unknown>>,
-  method: Key,
-) {
-  const original = owner[method]
-  let release: () => void = () => {}
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  let begun: () => void = () => {}
-  const entered = new Promise<void>((resolve) => {
-    begun = resolve
-  })
-  owner[method] = (async (...args: never[]) => {
-    begun()
-    await held
-    return original(...args)
-  }) as typeof original
-  return {
-    entered,
-    release,
-    restore: () => {
-      owner[method] = original
-    },
-  }
-}
+// Password checks (`Bun.password.verify`) stand between a sign-in's lookup and its session; queued jobs
+// (`jobs.enqueue`: the verification e-mail) between a sign-up's account and its session.
+const holdPasswordChecks = () => holdCalls(Bun.password, 'verify')
 
-const holdPasswordChecks = () =>
-  holdCalls(Bun.password as unknown as Record<'verify', (...args: never[]) => Promise<unknown>>, 'verify')
-
-const holdJobsQueued = () =>
-  holdCalls(
-    shop.services.jobs as unknown as Record<'enqueue', (...args: never[]) => Promise<unknown>>,
-    'enqueue',
-  )
+const holdJobsQueued = () => holdCalls(shop.services.jobs, 'enqueue')
 
 /**
  * A squatter's sign-up held after its account is made and before its session, while `ownerComesIn` takes

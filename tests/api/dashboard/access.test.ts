@@ -8,7 +8,8 @@ import { STAFF_ONLY_MESSAGE } from '../../../api/modules/auth/guard'
 import { users } from '../../../db/schema'
 import { type Customer, cookieHeader, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
 import { orderRow, switchableCarrier } from '../support/orders'
-import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
+import { staffCommand as runStaffCommand } from '../support/staff-command'
+import { createTestApp, type TestApp } from '../support/test-app'
 import { labelledAndFailedOrders, STAFF_PASSWORD, staffMember } from './helpers'
 
 // Argon2id hashing and the staff command's own process take a while on a busy machine.
@@ -104,28 +105,8 @@ describe('access', () => {
   })
 })
 
-/** Runs `npm run staff -- …` (scripts/staff.ts) against this test's database, as staff would on the server. */
-async function staffCommand(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; out: string; err: string }> {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, '../../../scripts/staff.ts'), ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      PUBLIC_URL: ORIGIN,
-      DATABASE_URL: shop.deps.config.databaseUrl,
-      DATA_DIR: shop.deps.config.dataDir,
-      DIST_DIR: join(shop.deps.config.dataDir, 'no-site'),
-      ...env,
-    },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()])
-  return { code: await child.exited, out, err }
-}
+/** Runs `npm run staff -- …` against this test's database. */
+const staffCommand = (args: string[], env: Record<string, string> = {}) => runStaffCommand(shop, args, env)
 
 /** The messages the outbox stand-in wrote to `email` (the shop's and the staff command's alike). */
 function outboxFor(email: string): { to: string; subject: string; text: string }[] {
