@@ -279,11 +279,9 @@ async function reserve(
   } catch (error) {
     throw (await stock.refusal(error, priced.stockLines, earlier?.stockReservationKey)) ?? error
   }
-  if (discount && !held?.held) {
-    // The transaction held nothing (the code's limit was reached): the request is not in flight.
-    await runTogether(db, [deps.inFlight.finishStatement(request)])
-    await discount.refused()
-  }
+  // Refused, it held nothing, so it was not recorded in flight either (in-flight.ts records a request only
+  // with something held under its key).
+  if (discount && !held?.held) await discount.refused()
 }
 
 /** What the session holds (its code's use, its units), given back when it will never be paid; only if `when` holds. */
