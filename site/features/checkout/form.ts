@@ -46,21 +46,17 @@ export const TYPED_FIELDS: readonly FieldKey[] = [
 ]
 
 /**
- * The draft restored from this tab, with what the shopper typed into the page before its island ran: a
- * field typed in wins over the restored one, an empty one keeps it (docs/decisions/009).
+ * The draft restored from this tab, with what the shopper typed into the page before its island ran (each
+ * field hands its text to the island's draft as it starts: FieldShell): a field typed in wins over the
+ * restored one, an empty one keeps it (docs/decisions/009).
  */
-export function withTypedFields(
-  draft: CheckoutDraft,
-  typed: Partial<Record<FieldKey, string>>,
-): CheckoutDraft {
-  let merged = draft
-  for (const [key, value] of Object.entries(typed) as [FieldKey, string | undefined][]) {
-    if (!value || value.trim() === '') continue
-    if (key === 'email') merged = { ...merged, email: value }
-    else {
-      const [kind, field] = key.split('.') as ['shipping' | 'billing', AddressKey]
-      merged = withAddressField(merged, kind, field, value)
-    }
+export function withTypedFields(restored: CheckoutDraft, typed: CheckoutDraft): CheckoutDraft {
+  let merged = restored
+  for (const key of TYPED_FIELDS) {
+    const [kind, field] = key.split('.') as ['shipping' | 'billing', AddressKey]
+    const value = key === 'email' ? typed.email : typed[kind][field]
+    if (value.trim() === '') continue
+    merged = key === 'email' ? { ...merged, email: value } : withAddressField(merged, kind, field, value)
   }
   return merged
 }

@@ -18,7 +18,6 @@ import {
   type Problem,
   paymentProblem,
   ratesProblem,
-  TYPED_FIELDS,
   withAddressField,
   withoutError,
   withTypedFields,
@@ -163,16 +162,6 @@ export function useShippingCheckout() {
   }
 }
 
-/** The text fields' values as the page holds them (each field's id is its key). */
-function typedBeforeHydration(): Partial<Record<FieldKey, string>> {
-  const typed: Partial<Record<FieldKey, string>> = {}
-  for (const key of TYPED_FIELDS) {
-    const field = document.getElementById(key)
-    if (field instanceof HTMLInputElement) typed[key] = field.value
-  }
-  return typed
-}
-
 /**
  * The draft and its field errors: restored from this tab (or the account's saved address) once the page
  * runs, typed into field by field, and marked where a step finds something missing (docs/product.md#forms).
@@ -192,8 +181,9 @@ function useDraftForm() {
       return
     }
     const restored = loadSavedCheckout()
-    // On a slow phone the shopper may have typed into the static page's fields before this ran.
-    setDraft(withTypedFields(restored.draft, typedBeforeHydration()))
+    // On a slow phone the shopper may have typed into the static page's fields before this ran: the
+    // fields have handed it to the draft by now, and it stays.
+    setDraft((typed) => withTypedFields(restored.draft, typed))
     setSaved(restored.rates)
     setLoaded(true)
     // A signed-in customer starts with their e-mail and saved address (loadUser asks the server only when

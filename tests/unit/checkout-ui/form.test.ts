@@ -152,12 +152,14 @@ describe('withTypedFields (what was typed before the island ran)', () => {
       'city',
       'Austin',
     )
-    const merged = withTypedFields(restored, {
-      email: 'typed@example.com',
-      'shipping.name': 'Sam Carpenter',
-      'shipping.city': '',
-      'billing.zip': '   ',
-    })
+    let typed = withAddressField(
+      { ...emptyDraft(), email: 'typed@example.com' },
+      'shipping',
+      'name',
+      'Sam Carpenter',
+    )
+    typed = withAddressField(typed, 'billing', 'zip', '   ')
+    const merged = withTypedFields(restored, typed)
     expect(merged.email).toBe('typed@example.com')
     expect(merged.shipping.name).toBe('Sam Carpenter')
     expect(merged.shipping.city).toBe('Austin')
