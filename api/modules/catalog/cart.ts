@@ -87,7 +87,9 @@ export async function buildCart(catalog: CatalogLookup, items: readonly CartItem
       productId: product.id,
       name: product.name,
       description: product.description,
-      variant: cleanVariant(item.variant),
+      // A line without a scent is the product's first (the one its page preselects), named here so the
+      // session, the order and its stock keep that scent whatever the content lists first later.
+      variant: cleanVariant(item.variant) ?? product.variants[0] ?? null,
       unitCents: product.priceCents,
       quantity: item.quantity,
       weightTenthsOz: product.weightTenthsOz,

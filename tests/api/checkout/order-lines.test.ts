@@ -51,11 +51,14 @@ async function linesOf(orderId: number) {
     .orderBy(asc(orderLines.position))
 }
 
+/** A line without a scent is kept as the product's first scent, the one it was sold from (Balm: its own name). */
+const FIRST_SCENT: Record<number, string> = { [OIL]: 'Hammered Citrus', [BALM]: 'Barrel & Timber' }
+
 const expected = (items: Item[]) =>
   items.map((item, position) => ({
     position,
     productId: item.id,
-    variant: item.variant ?? null,
+    variant: item.variant ?? FIRST_SCENT[item.id] ?? null,
     quantity: item.quantity,
   }))
 

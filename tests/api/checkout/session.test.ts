@@ -123,7 +123,8 @@ describe('the server rebuilds every amount', () => {
       {
         productId: 1,
         name: 'Hammered Citrus',
-        variant: null,
+        // No scent chosen: the first, named so the order keeps the scent its units were held on.
+        variant: 'Hammered Citrus',
         unitCents: 2100,
         quantity: 2,
         discountCents: 0,

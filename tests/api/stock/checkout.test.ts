@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import { PaymentProviderError } from '../../../api/adapters/types'
+import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from '../../../api/modules/catalog/content'
+import { syncCatalog } from '../../../api/modules/catalog/service'
 import { RESERVATION_LIFETIME_MS } from '../../../api/modules/checkout/model'
 import { OPEN_HOLD_MS } from '../../../api/modules/stock/service'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
@@ -334,6 +336,44 @@ describe('payment', () => {
     await shop.services.fulfilment.cancel(order.id, 'staff', 'Broken jars')
     expect(await onHand(shop, REPAIR, '')).toBe(0)
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+  })
+
+  test('a line without a scent is sold and cancelled on the scent it held, though the content reorders scents before payment', async () => {
+    await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 2, 'Cedar Shop': 2 } })
+    const held = await openSession([{ id: OIL, quantity: 1 }])
+    expect(held.status).toBe(200)
+    expect(await reservationsOf(shop, OIL, 'Hammered Citrus')).toMatchObject({ reserved: { units: 1 } })
+
+    // An editor moves Cedar Shop to the top of the product's scents while the shopper is paying.
+    const catalog = loadCatalogFromContent(PRODUCT_CONTENT_DIR)
+    const reordered = catalog.map((product) =>
+      product.id === OIL ? { ...product, variants: [...product.variants].reverse() } : product,
+    )
+    try {
+      await syncCatalog(shop.deps.db, reordered, new Date())
+      await shop.services.catalog.reload()
+      expect((await shop.services.catalog.byId(OIL))?.variants[0]).not.toBe('Hammered Citrus')
+
+      expect((await payDemo(shop, held.body.sessionId ?? '')).status).toBe(200)
+      const order = await orderOf(held.body.sessionId)
+      expect(order.warning).toBeNull()
+      expect(await onHand(shop, OIL, 'Hammered Citrus')).toBe(1)
+      expect(await onHand(shop, OIL, 'Cedar Shop')).toBe(2)
+      expect(await reservationsOf(shop, OIL, 'Hammered Citrus')).toEqual({ sold: { units: 1, rows: 1 } })
+      // The order names the scent that was held: the one staff pack, and the one a cancel puts back.
+      const [line] = await shop.deps.db
+        .select({ variant: orderLines.variant })
+        .from(orderLines)
+        .where(eq(orderLines.orderId, order.id))
+      expect(line?.variant).toBe('Hammered Citrus')
+
+      await shop.services.fulfilment.cancel(order.id, 'staff', 'Changed their mind')
+      expect(await onHand(shop, OIL, 'Hammered Citrus')).toBe(2)
+      expect(await onHand(shop, OIL, 'Cedar Shop')).toBe(2)
+    } finally {
+      await syncCatalog(shop.deps.db, catalog, new Date())
+      await shop.services.catalog.reload()
+    }
   })
 
   test('a payment delivered twice takes its units once', async () => {
