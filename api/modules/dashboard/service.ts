@@ -45,11 +45,10 @@ import type { FulfilmentService } from '../fulfilment/service'
 import type { DailyTotals } from '../orders/daily-totals'
 import type { FailedOrderEmails } from '../orders/failed-emails'
 import type { LabelSource } from '../orders/label'
-import type { OrderSearch, OrderSearchCriteria } from '../orders/search'
+import type { ListedOrder, OrderSearch, OrderSearchCriteria } from '../orders/search'
 import {
   type Order,
   type OrderHistoryEntry,
-  type OrderRow,
   type OrdersService,
   PROVIDER_ACTOR,
   SYSTEM_ACTOR,
@@ -115,7 +114,7 @@ export function orderCriteria(query: OrderFilters, timeZone: string): OrderSearc
   return criteria
 }
 
-function dashboardOrder(order: Omit<OrderRow, 'shippingAddress' | 'billingAddress'>): DashboardOrder {
+function dashboardOrder(order: ListedOrder): DashboardOrder {
   const pack = packageForItemCount(order.itemCount)
   return {
     id: order.id,
@@ -268,7 +267,7 @@ export function createDashboardService(deps: {
         before = Number(query.before)
       }
       const criteria = orderCriteria(query, timeZone)
-      return (await deps.orderSearch.page(criteria, { limit, before })).map(dashboardOrder)
+      return (await deps.orderSearch.listed(criteria, { limit, before })).map(dashboardOrder)
     },
 
     /**

@@ -19,25 +19,25 @@ export interface DayTotals {
 
 /**
  * Orders placed and takings (the totals charged) per day, from the quarter-hour rollup the triggers keep
- * on `orders` (migration 0016): one range read of at most 96 rows a day, however many orders there are,
+ * on `orders` (migration 0016): one range read of at most 100 rows a day, however many orders there are,
  * added up by SQLite, so the answer is a row a day (handing 30 × 96 rows to JavaScript cost more than the
  * reading: 3 ms of the dashboard's stats with a month of orders). Every time zone's days begin on a quarter
- * hour, so each row falls wholly within one day.
+ * hour, so each row falls wholly within one day. Each day is its own SELECT of one primary-key range,
+ * joined by UNION ALL: a join of the days with the rollup grouped its rows in a temporary B-tree, which
+ * cost SQLite three times the reading (0.6 against 0.2 ms a call for 30 days, 2,800 rows).
  */
 async function totalsFor(db: Database, days: readonly DaySpan[]): Promise<DayTotals[]> {
   if (days.length === 0) return []
-  const spans = sql.join(
-    days.map(
-      (day, index) =>
-        sql`(${index}, ${Math.floor(day.start.getTime() / QUARTER_HOUR_MS)}, ${Math.ceil(day.end.getTime() / QUARTER_HOUR_MS)})`,
-    ),
-    sql`, `,
+  const perDay = days.map(
+    (day, index) =>
+      sql`select ${index} as day, coalesce(sum(orders), 0) as orders, coalesce(sum(takings_cents), 0) as takingsCents
+        from ${orderQuarterHours}
+        where quarter_hour >= ${Math.floor(day.start.getTime() / QUARTER_HOUR_MS)}
+          and quarter_hour < ${Math.ceil(day.end.getTime() / QUARTER_HOUR_MS)}`,
   )
-  const rows = await db.all<{ day: number; orders: number; takingsCents: number }>(sql`
-    with days(day, first, past) as (values ${spans})
-    select days.day as day, coalesce(sum(q.orders), 0) as orders, coalesce(sum(q.takings_cents), 0) as takingsCents
-    from days left join ${orderQuarterHours} q on q.quarter_hour >= days.first and q.quarter_hour < days.past
-    group by days.day`)
+  const rows = await db.all<{ day: number; orders: number; takingsCents: number }>(
+    sql.join(perDay, sql` union all `),
+  )
   const totals = days.map((day) => ({ date: day.date, orders: 0, takingsCents: 0 }))
   for (const row of rows) {
     const day = totals[row.day]
