@@ -43,7 +43,6 @@ export const checkoutSessions = sqliteTable(
     updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [
-    index('checkout_sessions_email_idx').on(table.email),
     // A paid order expires its customer's other open first-order sessions, found by their reservations.
     index('checkout_sessions_reservation_idx').on(table.discountReservationKey),
     // A cart's next session looks for one the shop ended under the same request's key (docs/decisions/032).
