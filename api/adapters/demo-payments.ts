@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { CHARGE_CURRENCY } from '@core/rules/money'
-import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Database } from '../../db/client'
 import { demoPaymentEvents, demoPaymentRefunds, demoPaymentSessions } from '../../db/schema/checkout'
@@ -619,6 +619,17 @@ export function createDemoPayments(
     async findRefund(paymentRef, idempotencyKey) {
       const row = await refundByKey(idempotencyKey)
       return row && paymentRefFor(row.sessionId) === paymentRef ? toRefund(row) : null
+    },
+
+    async listRefunds(paymentRef) {
+      const sessionId = sessionIdFor(paymentRef)
+      if (sessionId === null) return []
+      const rows = await db
+        .select()
+        .from(demoPaymentRefunds)
+        .where(eq(demoPaymentRefunds.sessionId, sessionId))
+        .orderBy(desc(demoPaymentRefunds.createdAt))
+      return rows.map(toRefund)
     },
 
     async failRefund(refundId, reason = 'unknown') {

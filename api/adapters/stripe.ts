@@ -427,5 +427,22 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
         throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
       }
     },
+
+    async listRefunds(paymentRef: string) {
+      const refunds: ProviderRefund[] = []
+      try {
+        for await (const refund of stripe.refunds.list({ payment_intent: paymentRef, limit: 100 })) {
+          refunds.push(toProviderRefund(refund))
+        }
+        return refunds
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
+          return []
+        }
+        // A refund the shop cannot read (toProviderRefund) is refused as an event's would be.
+        if (error instanceof MalformedWebhookEventError) throw error
+        throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
+      }
+    },
   }
 }

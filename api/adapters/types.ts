@@ -303,6 +303,11 @@ export interface PaymentProvider {
    * PaymentProviderError when the provider cannot be asked.
    */
   findRefund(paymentRef: string, idempotencyKey: string): Promise<ProviderRefund | null>
+  /**
+   * Every refund of a payment, newest first ([] for a payment the provider does not know). Throws
+   * PaymentProviderError when the provider cannot be asked.
+   */
+  listRefunds(paymentRef: string): Promise<ProviderRefund[]>
 }
 
 export class WebhookSignatureError extends Error {}

@@ -44,6 +44,7 @@ import {
   unitsNotBackSql,
   unitsPutBackBySql,
 } from '../orders/service'
+import { createUnlistedRefunds } from './unlisted-refunds'
 
 /**
  * Units going back on the shelf: a product (and variant as sold) and how many, as SQL worked out in the
@@ -65,8 +66,8 @@ export type Restock = (units: RestockUnit[], when: SQL) => Promise<Statement[]>
 export interface RefundFulfilmentDeps {
   db: Database
   clock: Clock
-  payments: Pick<PaymentProvider, 'refund' | 'findRefund' | 'retrieveSession'>
-  jobs: Pick<JobQueue, 'claimByKey' | 'runClaimed'>
+  payments: Pick<PaymentProvider, 'refund' | 'findRefund' | 'retrieveSession' | 'listRefunds'>
+  jobs: Pick<JobQueue, 'claimByKey' | 'runClaimed' | 'enqueueQuery'>
   orders: Pick<
     OrdersService,
     | 'get'
@@ -370,12 +371,55 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
     if (job) await deps.jobs.runClaimed(job, handlers)
   }
 
+  const unlisted = createUnlistedRefunds(deps)
+
+  /**
+   * A refund event from the provider (its answer arrives this way too, for the shop's own refunds, and
+   * refunds made in its dashboard arrive only this way): each refund it carries moves forward once, in one
+   * transaction with the event's outcome. Refunds are matched by the shop's key in their metadata, else by
+   * the provider's id; a new one is recorded once (its id is UNIQUE). A `charge.refunded` listing none
+   * while more was refunded than the shop counts queues the job that asks for them (unlisted-refunds.ts).
+   */
+  async function refundEvent(
+    activity: RefundActivity,
+    recordOutcome: RecordRefundOutcome,
+  ): Promise<RefundEventResult> {
+    const own = new Map<string, Refund>()
+    for (const made of activity.refunds) {
+      const key = made.metadata.refund_key
+      const refund = key ? await orders.refund(key) : null
+      if (refund) own.set(made.id, refund)
+    }
+    const orderId =
+      (activity.paymentRef ? await orders.orderIdByPaymentRef(activity.paymentRef) : null) ??
+      [...own.values()][0]?.orderId ??
+      null
+    if (orderId === null) return { kind: 'unknown-payment' }
+    const statements: Statement[] = []
+    for (const made of activity.refunds) {
+      const news: RefundNews = {
+        status: made.status,
+        providerRefundId: made.id,
+        failureReason: made.failureReason,
+      }
+      const known = own.get(made.id) ?? (await orders.refundByProviderId(made.id))
+      if (known && known.orderId === orderId)
+        statements.push(...(await newsStatements(orderId, targetOf(known), news)))
+      else if (!known)
+        statements.push(...(await dashboardRefund(orderId, { ...news, amountCents: made.amountCents })))
+    }
+    statements.push(...(await unlisted.jobStatements(activity, orderId)))
+    await commitTogether(db, [...statements, ...orderStatusStatements(orderId)], recordOutcome(orderId))
+    return { kind: 'applied', orderId }
+  }
+
   const handlers: Record<string, JobHandler> = {
     [ORDER_JOBS.refundAtProvider]: (payload, context) => {
       const id = (payload as { refundId?: unknown } | null)?.refundId
       if (typeof id !== 'string') throw new Error('job payload has no refund id')
       return refundAtProvider(id, context)
     },
+    [ORDER_JOBS.listRefunds]: unlisted.handler(refundEvent),
   }
 
   return {
@@ -511,43 +555,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
       throw conflict('The order was changing while it was being cancelled. Please try again.')
     },
 
-    /**
-     * A refund event from the provider (its answer arrives this way too, for the shop's own refunds, and
-     * refunds made in its dashboard arrive only this way): each refund it carries moves forward once, in one
-     * transaction with the event's outcome. Refunds are matched by the shop's key in their metadata, else by
-     * the provider's id; a new one is recorded once (its id is UNIQUE).
-     */
-    async refundEvent(
-      activity: RefundActivity,
-      recordOutcome: RecordRefundOutcome,
-    ): Promise<RefundEventResult> {
-      const own = new Map<string, Refund>()
-      for (const made of activity.refunds) {
-        const key = made.metadata.refund_key
-        const refund = key ? await orders.refund(key) : null
-        if (refund) own.set(made.id, refund)
-      }
-      const orderId =
-        (activity.paymentRef ? await orders.orderIdByPaymentRef(activity.paymentRef) : null) ??
-        [...own.values()][0]?.orderId ??
-        null
-      if (orderId === null) return { kind: 'unknown-payment' }
-      const statements: Statement[] = []
-      for (const made of activity.refunds) {
-        const news: RefundNews = {
-          status: made.status,
-          providerRefundId: made.id,
-          failureReason: made.failureReason,
-        }
-        const known = own.get(made.id) ?? (await orders.refundByProviderId(made.id))
-        if (known && known.orderId === orderId)
-          statements.push(...(await newsStatements(orderId, targetOf(known), news)))
-        else if (!known)
-          statements.push(...(await dashboardRefund(orderId, { ...news, amountCents: made.amountCents })))
-      }
-      await commitTogether(db, [...statements, ...orderStatusStatements(orderId)], recordOutcome(orderId))
-      return { kind: 'applied', orderId }
-    },
+    refundEvent,
 
     jobHandlers: (): Record<string, JobHandler> => handlers,
 

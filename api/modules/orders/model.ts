@@ -16,6 +16,11 @@ export const ORDER_JOBS = {
   voidLabel: 'void-label',
   /** Asks the payment provider for a refund; its handler is the fulfilment service's. */
   refundAtProvider: 'refund-at-provider',
+  /**
+   * Asks the payment provider for a payment's refunds when a `charge.refunded` event named more refunded
+   * than the shop had counted and listed none; its handler is the fulfilment service's.
+   */
+  listRefunds: 'list-refunds',
 } as const
 
 /** Who made a status move that no person asked for: the webhook, the label job. */

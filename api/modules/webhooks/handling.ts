@@ -62,7 +62,8 @@ async function refunds(
   activity: RefundActivity,
   started: number,
 ): Promise<Handled> {
-  const note = activity.refunds.length === 0 ? 'no refund listed: each comes with its own event' : null
+  // Each comes with its own event too; any the shop has not counted are asked of the provider by a job.
+  const note = activity.refunds.length === 0 ? 'no refund listed: asked of the provider if any is new' : null
   const result = await fulfilment.refundEvent(activity, (orderId) =>
     events.outcomeStatement(event.id, { status: 'processed', orderId, note }, started),
   )

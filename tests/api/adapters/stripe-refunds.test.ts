@@ -269,6 +269,20 @@ describe('refunds through the SDK', () => {
     }
   })
 
+  test("a payment's refunds are listed, every page, newest first; none for a payment Stripe does not know", async () => {
+    const charge = stripe.pay(9000)
+    stripe.listPageSize = 2
+    try {
+      const made = []
+      for (let i = 0; i < 3; i++) made.push(await payments.refund(refundOf(charge.payment_intent, 100 + i)))
+      const listed = await payments.listRefunds(charge.payment_intent)
+      expect(listed).toEqual([...made].reverse())
+      expect(await payments.listRefunds('pi_unknown')).toEqual([])
+    } finally {
+      stripe.listPageSize = 100
+    }
+  })
+
   test('a pending refund is answered pending', async () => {
     const charge = stripe.pay(1800)
     stripe.refundStatus = 'pending'

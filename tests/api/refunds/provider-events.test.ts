@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { RefundResponse, UnsettledRefund } from '@core/contracts/dashboard'
 import { sql } from 'drizzle-orm'
+import { PaymentProviderError } from '../../../api/adapters/types'
 import { onHand } from '../stock/helpers'
 import { orderRow, payForOrder } from '../support/orders'
 import { createRefundShop, json, type RefundShop, refundRows } from './helpers'
@@ -100,6 +101,67 @@ describe("refunds made in the provider's dashboard", () => {
     expect((await orderRow(r.shop, id))?.status).toBe('refunded')
     const again = await r.asStaff('POST', `/api/orders/${id}/refunds`, { amount: '0.01', restock: false })
     expect(again.status).toBe(409)
+  })
+})
+
+describe('charge.refunded without its refunds listed (current Stripe API versions)', () => {
+  /** The jobs that ask the provider for a payment's refunds, by status. */
+  const listingJobs = () =>
+    r.shop.deps.db.all<{ status: string }>(sql`select status from jobs where type = 'list-refunds'`)
+
+  test('a shop hearing only charge.refunded still records a dashboard refund, once, asking the provider when it can', async () => {
+    const { id, sessionId } = await payForOrder(r.shop)
+    const order = await orderRow(r.shop, id)
+    if (!order?.paymentRef) throw new Error('the order keeps no payment reference')
+    const jobsBefore = (await listingJobs()).length
+    const before = (await refundEvents()).length
+    r.events.held = true
+    try {
+      await r.demo.refund({
+        paymentRef: order.paymentRef,
+        amountCents: 700,
+        reason: null,
+        idempotencyKey: `dashboard-unlisted-${sessionId}`,
+        metadata: {},
+      })
+      const charged = (await refundEvents()).slice(before).find((event) => event.type === 'charge.refunded')
+      if (!charged) throw new Error('no charge.refunded event')
+      expect(JSON.parse(charged.payload).data.object.refunds).toBeUndefined()
+
+      // The provider cannot be asked at first: the event is answered, the job waits and tries again.
+      const listRefunds = r.demo.listRefunds
+      let refusals = 1
+      r.demo.listRefunds = async (paymentRef) => {
+        if (refusals-- > 0) throw new PaymentProviderError('Stripe could not list refunds: connection reset')
+        return listRefunds(paymentRef)
+      }
+      try {
+        expect(await redeliver(charged.payload)).toBe(200)
+        expect(await refundRows(r.shop, id)).toEqual([])
+        await r.shop.runDueJobs()
+        expect(await refundRows(r.shop, id)).toEqual([])
+        r.shop.clock.advance(10 * 60_000)
+        await r.shop.runDueJobs()
+      } finally {
+        r.demo.listRefunds = listRefunds
+      }
+      const rows = await refundRows(r.shop, id)
+      expect(rows.map((row) => [row.origin, row.status, row.amountCents])).toEqual([
+        ['provider', 'succeeded', 700],
+      ])
+
+      // Delivered again, and the refund's own event after it: nothing new, and no second listing.
+      expect(await redeliver(charged.payload)).toBe(200)
+      r.events.held = false
+      await r.events.deliver()
+      await r.shop.runDueJobs()
+      expect((await refundRows(r.shop, id)).length).toBe(1)
+      expect((await listingJobs()).slice(jobsBefore).map((job) => job.status)).toEqual(['done'])
+      const lines = (await historyOf(id)).filter((entry) => entry.reason.includes("provider's dashboard"))
+      expect(lines).toHaveLength(1)
+    } finally {
+      r.events.held = false
+    }
   })
 })
 
