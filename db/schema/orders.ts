@@ -132,6 +132,12 @@ export const orderLines = sqliteTable(
     productId: integer('product_id').notNull(),
     name: text('name').notNull(),
     variant: text('variant'),
+    /**
+     * The stock the line was sold from (core/rules/stock.ts `stockVariant`: '' for a product without
+     * scents), as checkout named it: a cancel or refund puts units back there whatever the content says
+     * later. NULL only for a line no stock ever counted (its product or scent unknown when it was sold).
+     */
+    stockVariant: text('stock_variant'),
     unitCents: integer('unit_cents').notNull(),
     quantity: integer('quantity').notNull(),
     /** This line's share of the order discount, so line totals add up to what was charged. */

@@ -5,6 +5,7 @@
  * everything in it is catalogue data; shipping and checkout both build on it.
  */
 import { lineLabel } from '@core/rules/catalog'
+import { stockVariant } from '@core/rules/stock'
 import type { PricedLine } from '@core/rules/discounts'
 import { sha256Hex } from '../../lib/digests'
 import { invalid } from '../../lib/domain-errors'
@@ -24,6 +25,8 @@ export interface CartLine {
   name: string
   description: string
   variant: string | null
+  /** The stock the line draws on (core/rules/stock.ts `stockVariant`); null for a scent the product lacks. */
+  stockVariant: string | null
   unitCents: number
   quantity: number
   weightTenthsOz: number
@@ -83,13 +86,15 @@ export async function buildCart(catalog: CatalogLookup, items: readonly CartItem
     if (!Number.isInteger(item.quantity) || item.quantity < 1 || item.quantity > 99) {
       throw invalid('Quantities must be whole numbers from 1 to 99.')
     }
+    // A line without a scent is the product's first (the one its page preselects), named here so the
+    // session, the order and its stock keep that scent whatever the content lists first later.
+    const variant = cleanVariant(item.variant) ?? product.variants[0] ?? null
     return {
       productId: product.id,
       name: product.name,
       description: product.description,
-      // A line without a scent is the product's first (the one its page preselects), named here so the
-      // session, the order and its stock keep that scent whatever the content lists first later.
-      variant: cleanVariant(item.variant) ?? product.variants[0] ?? null,
+      variant,
+      stockVariant: stockVariant(product.variants, variant),
       unitCents: product.priceCents,
       quantity: item.quantity,
       weightTenthsOz: product.weightTenthsOz,

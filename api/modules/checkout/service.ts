@@ -90,6 +90,7 @@ function chargedLines(cart: Cart, discount: number): ChargedLine[] {
     quantity: line.quantity,
     discountCents: lineDiscounts[index] ?? 0,
     weightTenthsOz: line.weightTenthsOz,
+    stockVariant: line.stockVariant,
   }))
 }
 

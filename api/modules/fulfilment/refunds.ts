@@ -53,6 +53,8 @@ import { createUnlistedRefunds } from './unlisted-refunds'
 export interface RestockUnit {
   productId: number
   variant: string | null
+  /** The stock the order line was sold from (`order_lines.stock_variant`); null: none counted it. */
+  stockVariant: string | null
   quantity: SQL<number>
 }
 
@@ -193,6 +195,7 @@ function targetOf(refund: Refund): NewsTarget {
       ? refund.lines.map((line) => ({
           productId: line.productId,
           variant: line.variant,
+          stockVariant: line.stockVariant,
           quantity: unitsNotBackSql(line.lineId, line.quantity),
         }))
       : [],
@@ -200,6 +203,7 @@ function targetOf(refund: Refund): NewsTarget {
       ? refund.lines.map((line) => ({
           productId: line.productId,
           variant: line.variant,
+          stockVariant: line.stockVariant,
           quantity: sql<number>`(0 - ${unitsPutBackBySql(refund.id, line.lineId)})`,
         }))
       : [],
@@ -522,6 +526,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         const units = order.lines.map((line) => ({
           productId: line.productId,
           variant: line.variant,
+          stockVariant: line.stockVariant,
           quantity: unitsNotBackSql(line.id, line.quantity, { keptOff: true }),
         }))
         const plan: RefundPlan = {

@@ -43,7 +43,7 @@ export interface FulfilmentDeps extends Omit<RefundFulfilmentDeps, 'orders' | 'd
     RefundFulfilmentDeps['discounts']
   stock: Pick<
     StockService,
-    'linesOf' | 'saleStatements' | 'shortfallWarning' | 'restockStatements' | 'anyCountedSql'
+    'linesOf' | 'named' | 'saleStatements' | 'shortfallWarning' | 'restockStatements' | 'anyCountedSql'
   >
   clock: Clock
 }
@@ -191,10 +191,11 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
       payment: { eventId: string; session: ProviderSession },
       recordOutcome: RecordOutcome,
     ): Promise<PaidSessionResult> {
-      const record = await checkout.record(payment.session.id)
-      if (!record) return { kind: 'unknown-session' }
-      const reason = notAsAsked(payment.eventId, payment.session, record)
+      const stored = await checkout.record(payment.session.id)
+      if (!stored) return { kind: 'unknown-session' }
+      const reason = notAsAsked(payment.eventId, payment.session, stored)
       if (reason) return { kind: 'not-as-asked', reason }
+      const record = { ...stored, lines: await deps.stock.named(stored.lines) }
       const order = orders.placement(orderDraft(record, payment.session), payment.eventId)
       const statements = [
         ...order.statements,

@@ -44,7 +44,12 @@ export type RefundLineRow = typeof orderRefundLines.$inferSelect
 
 /** A refund with the units it returns (none for one by amount), each with its order line. */
 export interface Refund extends RefundRow {
-  lines: (RefundLineRow & { name: string; variant: string | null; productId: number })[]
+  lines: (RefundLineRow & {
+    name: string
+    variant: string | null
+    productId: number
+    stockVariant: string | null
+  })[]
 }
 
 export interface Order extends Omit<OrderRow, 'shippingAddress' | 'billingAddress'> {
@@ -67,6 +72,12 @@ export interface ChargedLine {
   /** This line's share of the order discount. */
   discountCents: number
   weightTenthsOz: number
+  /**
+   * The stock the line draws on, as checkout named it (core/rules/stock.ts `stockVariant`: '' for a product
+   * without scents): payment sells that, and the order line keeps it for a cancel or refund. Absent on
+   * sessions stored before it was kept: worked out from the catalogue at payment.
+   */
+  stockVariant?: string | null
 }
 
 /**

@@ -429,6 +429,7 @@ async function withRefundLines(db: Database, rows: RefundRow[]): Promise<Refund[
       amountCents: orderRefundLines.amountCents,
       name: orderLines.name,
       variant: orderLines.variant,
+      stockVariant: orderLines.stockVariant,
       productId: orderLines.productId,
       position: orderLines.position,
     })

@@ -24,6 +24,12 @@ export interface LineInput {
   productId: number
   variant?: string | null
   quantity: number
+  /**
+   * The stock the line draws on as checkout named it, kept on the session and the order line: that stock,
+   * whatever the content lists now; null: none (its product or scent was unknown). Absent (a session
+   * stored before it was kept): worked out from the catalogue now.
+   */
+  stockVariant?: string | null
 }
 
 /** One product's or variant's counted stock: on the shelf, and what open checkouts leave of it. */

@@ -123,10 +123,16 @@ export function createStockService(deps: StockServiceDeps) {
     }
   }
 
-  /** A line's product and the variant stock counts it on (null: one the product does not have). */
-  async function stockOf(line: Pick<LineInput, 'productId' | 'variant'>) {
+  /**
+   * A line's product and the variant stock counts it on (null: one the product does not have): the one
+   * checkout named when the line carries it, so a content edit since (scents reordered, renamed, added or
+   * removed) moves no units to another shelf; else as the catalogue maps it now.
+   */
+  async function stockOf(line: Pick<LineInput, 'productId' | 'variant' | 'stockVariant'>) {
     const product = await catalog.byId(line.productId)
-    return { product, variant: product ? stockVariant(product.variants, line.variant) : null }
+    if (!product) return { product, variant: null }
+    if (line.stockVariant !== undefined) return { product, variant: line.stockVariant }
+    return { product, variant: stockVariant(product.variants, line.variant) }
   }
 
   /** Returned lines on their products' stock variants (a line without one is the product's first), as sold. */
@@ -164,6 +170,17 @@ export function createStockService(deps: StockServiceDeps) {
 
   return {
     linesOf,
+
+    /**
+     * Lines with the stock each draws on named (`stockVariant`): as checkout named it, or, on a session
+     * stored before it was kept, as the catalogue maps it now. What a paid order's lines keep, so its
+     * cancel or refund puts units back where the payment took them.
+     */
+    async named<Line extends LineInput>(lines: readonly Line[]): Promise<Line[]> {
+      const named: Line[] = []
+      for (const line of lines) named.push({ ...line, stockVariant: (await stockOf(line)).variant })
+      return named
+    },
     ...reservations,
     snapshot: levels.snapshot,
     /** Holds that ran out, marked released (the job runner's sweep); answers how many. */

@@ -129,6 +129,7 @@ describe('the server rebuilds every amount', () => {
         quantity: 2,
         discountCents: 0,
         weightTenthsOz: 30,
+        stockVariant: 'Hammered Citrus',
       },
       {
         productId: 4,
@@ -138,6 +139,7 @@ describe('the server rebuilds every amount', () => {
         quantity: 1,
         discountCents: 0,
         weightTenthsOz: 26,
+        stockVariant: '',
       },
     ])
   })

@@ -1,0 +1,87 @@
+// The migration that keeps on each order line the stock it was sold from: lines sold before it are named as
+// the catalogue maps them at the upgrade (what a cancel or refund did until then), so later content edits
+// move none of their units (docs/decisions/026-stock-reserved-at-checkout.md).
+import { afterAll, expect, test } from 'bun:test'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@libsql/client'
+import { drizzle } from 'drizzle-orm/libsql'
+import { migrate } from 'drizzle-orm/libsql/migrator'
+import { loadCatalogFromContent } from '../../../api/modules/catalog/content'
+import { syncCatalog } from '../../../api/modules/catalog/service'
+import { migrationsFolder } from '../../../db/client'
+
+const dir = mkdtempSync(join(tmpdir(), 'stock-variant-migration-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The migrations up to (not including) the one that adds the order lines' stock variant. */
+function migrationsBeforeStockVariant(): string {
+  const folder = join(dir, 'migrations')
+  cpSync(migrationsFolder, folder, { recursive: true })
+  const journalPath = join(folder, 'meta', '_journal.json')
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] }
+  const at = journal.entries.findIndex((entry) =>
+    readFileSync(join(folder, `${entry.tag}.sql`), 'utf8').includes('ADD `stock_variant`'),
+  )
+  expect(at).toBeGreaterThan(0)
+  journal.entries = journal.entries.slice(0, at)
+  writeFileSync(journalPath, JSON.stringify(journal))
+  return folder
+}
+
+const ADDRESS = JSON.stringify({
+  name: 'Old Customer',
+  street1: '12 Mill Rd',
+  city: 'San Francisco',
+  state: 'CA',
+  zip: '94107',
+  country: 'US',
+})
+
+test('lines sold before the upgrade are named as the catalogue maps them; a scent the product lacks, none', async () => {
+  const client = createClient({ url: `file:${join(dir, 'shop.db')}` })
+  const db = drizzle(client)
+  await migrate(db, { migrationsFolder: migrationsBeforeStockVariant() })
+  await syncCatalog(db as never, loadCatalogFromContent(), new Date())
+  await client.execute({
+    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
+            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
+            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
+            status, created_at, updated_at)
+          values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
+            'Old Customer', ?, ?, 9000, 0, 0, 9000, 5, 150, 'USPS', 'USPS Priority Mail', 'usps_priority',
+            'pending', 1, 1)`,
+    args: [ADDRESS, ADDRESS],
+  })
+  // Hammered Citrus (scents Hammered Citrus, Cedar Shop, Unscented), Alpine Wash (Alpine first),
+  // Workforce Repair (no scents).
+  const lines: [number, string | null][] = [
+    [1, null],
+    [1, 'Cedar Shop'],
+    [1, 'Motor Oil'],
+    [3, null],
+    [4, null],
+    [4, 'Original'],
+  ]
+  for (const [position, [productId, variant]] of lines.entries()) {
+    await client.execute({
+      sql: `insert into order_lines (order_id, position, product_id, name, variant, unit_cents, quantity,
+              discount_cents, weight_tenths_oz)
+            values (1, ?, ?, 'Old line', ?, 1800, 1, 0, 30)`,
+      args: [position, productId, variant],
+    })
+  }
+
+  await migrate(db, { migrationsFolder })
+  const rows = await client.execute('select stock_variant from order_lines order by position')
+  expect(rows.rows.map((row) => row.stock_variant)).toEqual([
+    'Hammered Citrus',
+    'Cedar Shop',
+    null,
+    'Alpine',
+    '',
+    '',
+  ])
+  client.close()
+})
