@@ -285,6 +285,8 @@ test.describe('a customer account from sign-up to a new password', () => {
     await expect(page.getByRole('heading', { name: 'Update Password' })).toBeVisible()
     // The token leaves the address bar once read.
     await expect(page).toHaveURL(/\/reset-password$/)
+    // Whose link it is shows only when the server answers: the hint names the staff rule too.
+    await expect(page.getByText('At least 6 characters, 12 for a staff account.')).toBeVisible()
     await restPointer(page)
     await axe()
     await input(page, 'New password').fill(NEW_PASSWORD)

@@ -36,6 +36,16 @@ function attributes(policy: CookiePolicy, maxAgeSeconds: number) {
   }
 }
 
+/**
+ * In production, the plain `session` cookie a browser kept from before the session cookie became
+ * `__Host-session`: never read, and cleared whenever the session cookies are set or cleared, so no old
+ * token stays in the browser until it expires.
+ */
+function clearPlainSession(jar: CookieJar, policy: CookiePolicy) {
+  if (!policy.secure || jar[SESSION_COOKIE]?.value === undefined) return
+  jar[SESSION_COOKIE].set({ value: '', httpOnly: true, ...attributes(policy, 0) })
+}
+
 export function setSessionCookies(
   jar: CookieJar,
   token: string,
@@ -50,11 +60,13 @@ export function setSessionCookies(
     ...attributes(policy, maxAge),
   })
   jar[SIGNED_IN_COOKIE]?.set({ value: '1', httpOnly: false, ...attributes(policy, maxAge) })
+  clearPlainSession(jar, policy)
 }
 
 export function clearSessionCookies(jar: CookieJar, policy: CookiePolicy) {
   jar[cookieName(SESSION_COOKIE, policy)]?.set({ value: '', httpOnly: true, ...attributes(policy, 0) })
   jar[SIGNED_IN_COOKIE]?.set({ value: '', httpOnly: false, ...attributes(policy, 0) })
+  clearPlainSession(jar, policy)
 }
 
 /** The session token the browser sent, if it sent one: only under the policy's name. */
@@ -66,6 +78,8 @@ export function sessionToken(jar: CookieJar, policy: CookiePolicy): string | nul
 /** Whether the browser holds either cookie, i.e. whether there is anything to clear. */
 export function hasSessionCookies(jar: CookieJar, policy: CookiePolicy): boolean {
   return (
-    jar[cookieName(SESSION_COOKIE, policy)]?.value !== undefined || jar[SIGNED_IN_COOKIE]?.value !== undefined
+    jar[cookieName(SESSION_COOKIE, policy)]?.value !== undefined ||
+    jar[SIGNED_IN_COOKIE]?.value !== undefined ||
+    (policy.secure && jar[SESSION_COOKIE]?.value !== undefined)
   )
 }

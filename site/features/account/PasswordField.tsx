@@ -46,13 +46,14 @@ export type NewPasswordField = 'password' | 'confirmPassword'
 export function NewPasswordFields(props: {
   bind: (field: NewPasswordField) => FieldBinding
   labels: Record<NewPasswordField, string>
+  hint?: string
 }) {
   return (
     <>
       <PasswordField
         {...props.bind('password')}
         label={props.labels.password}
-        hint="At least 6 characters."
+        hint={props.hint ?? 'At least 6 characters.'}
         autoComplete="new-password"
       />
       <PasswordField

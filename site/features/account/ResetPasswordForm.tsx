@@ -114,6 +114,8 @@ export default function ResetPasswordForm() {
         <NewPasswordFields
           bind={fields.bind}
           labels={{ password: 'New password', confirmPassword: 'Confirm new password' }}
+          // The page cannot tell whose link it is before the server answers: both rules, said up front.
+          hint="At least 6 characters, 12 for a staff account."
         />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Updating...' : 'Update Password'}

@@ -400,6 +400,21 @@ describe('cookies', () => {
       // Signing out clears them with the same attributes, so the browser really drops them.
       const out = await production.call('POST', '/api/auth/logout', undefined, { cookie: cookieHeader(res) })
       for (const [, cookie] of setCookies(out)) expect(cookie.attributes).toContain('Secure')
+      // A browser still holding the plain cookie from before the rename has it cleared, as soon as it asks
+      // who is signed in and when it signs in again.
+      const before = `session=${token}; signed_in=1`
+      const asked = await whoAmI(production, before)
+      expect(asked.status).toBe(401)
+      expect(setCookies(asked).get('session')).toMatchObject({ value: '' })
+      expect(setCookies(asked).get('session')?.attributes).toEqual(
+        expect.arrayContaining(['Secure', 'Path=/', 'Max-Age=0']),
+      )
+      const again = await signIn(production, customer.email, customer.password, {
+        ...uniqueAddress(),
+        cookie: before,
+      })
+      expect(again.status).toBe(200)
+      expect(setCookies(again).get('session')).toMatchObject({ value: '' })
     } finally {
       production.close()
     }
