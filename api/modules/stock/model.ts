@@ -22,6 +22,8 @@ export interface StockLine {
 /** A line as a cart, a checkout session or an order holds it: its variant as the shopper chose it. */
 export interface LineInput {
   productId: number
+  /** The product's name as the line names it (a session's or cart's line); else the catalogue's. */
+  name?: string
   variant?: string | null
   quantity: number
   /**

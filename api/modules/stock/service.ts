@@ -124,24 +124,23 @@ export function createStockService(deps: StockServiceDeps) {
   }
 
   /**
-   * A line's product and the variant stock counts it on (null: one the product does not have): the one
-   * checkout named when the line carries it, so a content edit since (scents reordered, renamed, added or
-   * removed) moves no units to another shelf; else as the catalogue maps it now.
+   * The variant stock counts a line on, or null where none does (an unknown product, a scent it lacks):
+   * the one checkout named when the line carries it, listed or not, so a content edit since (scents
+   * reordered, renamed, added or removed, the product taken off sale) moves no units to another shelf and
+   * leaves none unmoved; else as the catalogue maps it now.
    */
-  async function stockOf(line: Pick<LineInput, 'productId' | 'variant' | 'stockVariant'>) {
+  async function variantOf(line: Pick<LineInput, 'productId' | 'variant' | 'stockVariant'>) {
+    if (line.stockVariant !== undefined) return line.stockVariant
     const product = await catalog.byId(line.productId)
-    if (!product) return { product, variant: null }
-    if (line.stockVariant !== undefined) return { product, variant: line.stockVariant }
-    return { product, variant: stockVariant(product.variants, line.variant) }
+    return product ? stockVariant(product.variants, line.variant) : null
   }
 
-  /** Returned lines on their products' stock variants (a line without one is the product's first), as sold. */
+  /** Returned lines on the stock variants they were sold from (the order line keeps it). */
   async function shelfLines(lines: readonly ReturnedLine[]): Promise<RestockLine[]> {
     const onShelf: RestockLine[] = []
     for (const line of lines) {
-      const { product, variant } = await stockOf(line)
-      if (product && variant !== null)
-        onShelf.push({ productId: product.id, variant, quantity: line.quantity })
+      const variant = await variantOf(line)
+      if (variant !== null) onShelf.push({ productId: line.productId, variant, quantity: line.quantity })
     }
     return onShelf
   }
@@ -157,13 +156,14 @@ export function createStockService(deps: StockServiceDeps) {
   ): Promise<StockLine[]> {
     const counted: StockLine[] = []
     for (const line of lines) {
-      const { product, variant } = await stockOf(line)
-      if (!product || variant === null) {
+      const variant = await variantOf(line)
+      const name = line.name ?? (await catalog.byId(line.productId))?.name
+      if (variant === null || name === undefined) {
         if (options.strict) throw invalid(UNKNOWN_OPTION_MESSAGE)
         continue
       }
-      const label = lineLabel({ name: product.name, variant: variant || null })
-      merge(counted, { productId: product.id, variant, quantity: line.quantity, label })
+      const label = lineLabel({ name, variant: variant || null })
+      merge(counted, { productId: line.productId, variant, quantity: line.quantity, label })
     }
     return counted
   }
@@ -178,7 +178,7 @@ export function createStockService(deps: StockServiceDeps) {
      */
     async named<Line extends LineInput>(lines: readonly Line[]): Promise<Line[]> {
       const named: Line[] = []
-      for (const line of lines) named.push({ ...line, stockVariant: (await stockOf(line)).variant })
+      for (const line of lines) named.push({ ...line, stockVariant: await variantOf(line) })
       return named
     },
     ...reservations,

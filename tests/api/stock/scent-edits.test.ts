@@ -1,7 +1,7 @@
 // Content edits between a checkout and its payment, cancel or refund: the line keeps the stock its checkout
 // named (`stockVariant` on the session's lines and `order_lines.stock_variant`), so scents added, removed,
-// reordered or renamed by an editor move no units to another shelf and make none up
-// (docs/decisions/026-stock-reserved-at-checkout.md).
+// reordered or renamed by an editor, or the product taken off sale, move no units to another shelf and make
+// none up (docs/decisions/026-stock-reserved-at-checkout.md).
 import { afterAll, beforeAll, beforeEach, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import {
@@ -122,4 +122,48 @@ test('a scent renamed after payment: the cancel puts the unit back on the shelf 
   const cedar = (await onHand(shop, OIL, 'Cedar Shop')) ?? 0
   const workshop = (await onHand(shop, OIL, 'Cedar Workshop')) ?? 0
   expect(cedar + workshop).toBe(2)
+})
+
+// A product taken off sale (its file removed or made a draft) while a shopper pays: the money is taken, so
+// the payment sells the units its checkout held, and the order line keeps the stock its checkout named.
+test('a product unlisted between checkout and payment: the payment sells the units its checkout held', async () => {
+  await shop.services.stock.setLevels(OIL, { variants: { 'Cedar Shop': 2 } })
+  const held = await openSession([{ id: OIL, quantity: 1, variant: 'Cedar Shop' }])
+  expect(held.status).toBe(200)
+  expect(await reservationsOf(shop, OIL, 'Cedar Shop')).toEqual({ reserved: { units: 1, rows: 1 } })
+
+  // The editor removes the product's file (docs/editing.md: "to stop selling one, make it a draft or remove
+  // its file") while the shopper pays.
+  await syncCatalog(
+    shop.deps.db,
+    content.filter((p) => p.id !== OIL),
+    new Date(),
+  )
+  await shop.services.catalog.reload()
+  expect((await payDemo(shop, held.body.sessionId ?? '')).status).toBe(200)
+  const orderId = await orderIdOf(held.body.sessionId)
+  const [line] = await shop.deps.db.all<{ stock_variant: string | null }>(
+    sql`select stock_variant from order_lines where order_id = ${orderId}`,
+  )
+  expect({
+    onHand: await onHand(shop, OIL, 'Cedar Shop'),
+    holds: await reservationsOf(shop, OIL, 'Cedar Shop'),
+    lineStock: line?.stock_variant,
+  }).toEqual({ onHand: 1, holds: { sold: { units: 1, rows: 1 } }, lineStock: 'Cedar Shop' })
+})
+
+test('an order whose product is unlisted after payment: a cancel puts its units back', async () => {
+  await shop.services.stock.setLevels(OIL, { variants: { 'Cedar Shop': 2 } })
+  const held = await openSession([{ id: OIL, quantity: 1, variant: 'Cedar Shop' }])
+  expect((await payDemo(shop, held.body.sessionId ?? '')).status).toBe(200)
+  const orderId = await orderIdOf(held.body.sessionId)
+  expect(await onHand(shop, OIL, 'Cedar Shop')).toBe(1)
+  await syncCatalog(
+    shop.deps.db,
+    content.filter((p) => p.id !== OIL),
+    new Date(),
+  )
+  await shop.services.catalog.reload()
+  await shop.services.fulfilment.cancel(orderId, 'staff', 'Changed their mind')
+  expect(await onHand(shop, OIL, 'Cedar Shop')).toBe(2)
 })
