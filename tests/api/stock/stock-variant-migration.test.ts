@@ -2,7 +2,7 @@
 // the catalogue maps them at the upgrade (what a cancel or refund did until then), so later content edits
 // move none of their units (docs/decisions/026-stock-reserved-at-checkout.md).
 import { afterAll, expect, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
@@ -11,38 +11,15 @@ import { migrate } from 'drizzle-orm/libsql/migrator'
 import { loadCatalogFromContent } from '../../../api/modules/catalog/content'
 import { syncCatalog } from '../../../api/modules/catalog/service'
 import { migrationsFolder } from '../../../db/client'
+import { migrationsBefore, OLD_ADDRESS } from '../support/migrations'
 
 const dir = mkdtempSync(join(tmpdir(), 'stock-variant-migration-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** The migrations up to (not including) the one that adds the order lines' stock variant. */
-function migrationsBeforeStockVariant(): string {
-  const folder = join(dir, 'migrations')
-  cpSync(migrationsFolder, folder, { recursive: true })
-  const journalPath = join(folder, 'meta', '_journal.json')
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] }
-  const at = journal.entries.findIndex((entry) =>
-    readFileSync(join(folder, `${entry.tag}.sql`), 'utf8').includes('ADD `stock_variant`'),
-  )
-  expect(at).toBeGreaterThan(0)
-  journal.entries = journal.entries.slice(0, at)
-  writeFileSync(journalPath, JSON.stringify(journal))
-  return folder
-}
-
-const ADDRESS = JSON.stringify({
-  name: 'Old Customer',
-  street1: '12 Mill Rd',
-  city: 'San Francisco',
-  state: 'CA',
-  zip: '94107',
-  country: 'US',
-})
-
 test('lines sold before the upgrade are named as the catalogue maps them; a scent the product lacks, none', async () => {
   const client = createClient({ url: `file:${join(dir, 'shop.db')}` })
   const db = drizzle(client)
-  await migrate(db, { migrationsFolder: migrationsBeforeStockVariant() })
+  await migrate(db, { migrationsFolder: migrationsBefore(dir, 'ADD `stock_variant`') })
   await syncCatalog(db as never, loadCatalogFromContent(), new Date())
   await client.execute({
     sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
@@ -52,7 +29,7 @@ test('lines sold before the upgrade are named as the catalogue maps them; a scen
           values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
             'Old Customer', ?, ?, 9000, 0, 0, 9000, 5, 150, 'USPS', 'USPS Priority Mail', 'usps_priority',
             'pending', 1, 1)`,
-    args: [ADDRESS, ADDRESS],
+    args: [OLD_ADDRESS, OLD_ADDRESS],
   })
   // Hammered Citrus (scents Hammered Citrus, Cedar Shop, Unscented), Alpine Wash (Alpine first),
   // Workforce Repair (no scents).

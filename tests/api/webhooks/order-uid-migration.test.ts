@@ -2,14 +2,14 @@
 // label purchase was under way keeps its carrier reference (the number alone), so a Retry still finds a
 // label bought under it before the upgrade instead of buying a second.
 import { afterAll, expect, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
 import { createRateTableShipping } from '../../../api/adapters/rate-table'
-import { migrationsFolder } from '../../../db/client'
+import { migrationsBefore, OLD_ADDRESS } from '../support/migrations'
 import { orderRow } from '../support/orders'
 import { createTestApp, type TestApp } from '../support/test-app'
 
@@ -20,35 +20,12 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** The migrations up to (not including) the one that adds the uid. */
-function migrationsBeforeUid(): string {
-  const folder = join(dir, 'migrations')
-  cpSync(migrationsFolder, folder, { recursive: true })
-  const journalPath = join(folder, 'meta', '_journal.json')
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] }
-  // Found by what it does, not by its name: the migration whose SQL adds the orders' uid column.
-  const at = journal.entries.findIndex((entry) =>
-    readFileSync(join(folder, `${entry.tag}.sql`), 'utf8').includes('ALTER TABLE `orders` ADD `uid`'),
-  )
-  expect(at).toBeGreaterThan(0)
-  journal.entries = journal.entries.slice(0, at)
-  writeFileSync(journalPath, JSON.stringify(journal))
-  return folder
-}
-
-const ADDRESS = JSON.stringify({
-  name: 'Old Customer',
-  street1: '12 Mill Rd',
-  city: 'San Francisco',
-  state: 'CA',
-  zip: '94107',
-  country: 'US',
-})
-
 test('existing orders get distinct uids; a failed one keeps its reference and Retry finds its label', async () => {
   const url = `file:${join(dir, 'shop.db')}`
   const client = createClient({ url })
-  await migrate(drizzle(client), { migrationsFolder: migrationsBeforeUid() })
+  await migrate(drizzle(client), {
+    migrationsFolder: migrationsBefore(dir, 'ALTER TABLE `orders` ADD `uid`'),
+  })
   // Order 1's label was bought under "000001" and the answer lost, then the order failed; order 2 waits.
   for (const [status, reference] of [
     ['failed', '000001'],
@@ -61,7 +38,7 @@ test('existing orders get distinct uids; a failed one keeps its reference and Re
               status, label_reference, failure_reason, created_at, updated_at)
             values (?, ?, 'old@example.com', 'old@example.com', 'Old Customer', ?, ?, 2100, 0, 935, 3035,
               1, 30, 'USPS', 'USPS Priority Mail', 'usps_priority', ?, ?, null, 1, 1)`,
-      args: [`cs_old_${status}`, `evt_old_${status}`, ADDRESS, ADDRESS, status, reference],
+      args: [`cs_old_${status}`, `evt_old_${status}`, OLD_ADDRESS, OLD_ADDRESS, status, reference],
     })
   }
   client.close()
@@ -70,7 +47,7 @@ test('existing orders get distinct uids; a failed one keeps its reference and Re
     reference: '000001',
     serviceToken: 'usps_priority',
     parcel: { weightOz: 3, lengthIn: 6, widthIn: 4, heightIn: 2 },
-    address: JSON.parse(ADDRESS),
+    address: JSON.parse(OLD_ADDRESS),
   })
 
   shop = await createTestApp({ DATABASE_URL: url, DATA_DIR: dir })
