@@ -5,8 +5,8 @@
  * everything in it is catalogue data; shipping and checkout both build on it.
  */
 import { lineLabel } from '@core/rules/catalog'
-import { stockVariant } from '@core/rules/stock'
 import type { PricedLine } from '@core/rules/discounts'
+import { stockVariant } from '@core/rules/stock'
 import { sha256Hex } from '../../lib/digests'
 import { invalid } from '../../lib/domain-errors'
 import type { CatalogService } from './service'
