@@ -117,14 +117,17 @@ describe('the build with drafts', () => {
 
 describe('npm run dev', () => {
   test('shows the drafts', async () => {
-    const port = await freePort()
-    const dev = Bun.spawn([bun, '--bun', 'node_modules/.bin/astro', 'dev', '--port', String(port)], {
+    const asked = await freePort()
+    const dev = Bun.spawn([bun, '--bun', 'node_modules/.bin/astro', 'dev', '--port', String(asked)], {
       cwd: root,
       env: { ...process.env, PUBLIC_URL },
-      stdout: 'ignore',
+      stdout: 'pipe',
       stderr: 'ignore',
     })
     try {
+      // Astro takes the next port when the one asked for was taken in the meantime (other tests run beside
+      // this one): the port is the one it says it listens on.
+      const port = await listeningPort(dev.stdout)
       const page = await waitFor(`http://localhost:${port}/products/beard-butter`)
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('Sawdust Beard Butter')
@@ -198,6 +201,31 @@ function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
     })
   })
+}
+
+/**
+ * The port the dev server says it listens on ('Local    http://localhost:4321/'); what it writes after
+ * that is read and dropped, so its output never fills the pipe.
+ */
+async function listeningPort(output: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = output.getReader()
+  const decoder = new TextDecoder()
+  let seen = ''
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read()
+    if (done) break
+    // Colour codes sit between the words Astro prints.
+    seen += Bun.stripANSI(decoder.decode(value, { stream: true }))
+    const match = /https?:\/\/localhost:(\d+)/.exec(seen)
+    if (match) {
+      void (async () => {
+        while (!(await reader.read()).done) {}
+      })()
+      return Number(match[1])
+    }
+  }
+  throw new Error(`the dev server never said where it listens:\n${seen.slice(-2000)}`)
 }
 
 /** The dev server's answer once it is up (it compiles on the first request). */
