@@ -316,6 +316,20 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
     }
   }
 
+  /**
+   * A payment's refunds, newest first, every page of them (a payment has a handful); none for a payment
+   * Stripe does not know. Stripe failing midway: PaymentProviderError.
+   */
+  async function* refundsOfPayment(paymentRef: string): AsyncGenerator<Stripe.Refund> {
+    try {
+      yield* stripe.refunds.list({ payment_intent: paymentRef, limit: 100 })
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        return
+      throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
+    }
+  }
+
   return {
     name: 'stripe',
     publishableKey: options.publishableKey,
@@ -414,35 +428,17 @@ export function createStripePayments(options: StripeOptions): PaymentProvider {
     },
 
     async findRefund(paymentRef: string, idempotencyKey: string) {
-      try {
-        // A payment has a handful of refunds: the SDK pages through them, newest first.
-        for await (const refund of stripe.refunds.list({ payment_intent: paymentRef, limit: 100 })) {
-          if (refund.metadata?.refund_key === idempotencyKey) return toProviderRefund(refund)
-        }
-        return null
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
-          return null
-        }
-        throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
+      for await (const refund of refundsOfPayment(paymentRef)) {
+        if (refund.metadata?.refund_key === idempotencyKey) return toProviderRefund(refund)
       }
+      return null
     },
 
     async listRefunds(paymentRef: string) {
       const refunds: ProviderRefund[] = []
-      try {
-        for await (const refund of stripe.refunds.list({ payment_intent: paymentRef, limit: 100 })) {
-          refunds.push(toProviderRefund(refund))
-        }
-        return refunds
-      } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
-          return []
-        }
-        // A refund the shop cannot read (toProviderRefund) is refused as an event's would be.
-        if (error instanceof MalformedWebhookEventError) throw error
-        throw new PaymentProviderError(`Stripe could not list refunds: ${errorSummary(error)}`)
-      }
+      // A refund the shop cannot read (toProviderRefund) is refused as an event's would be.
+      for await (const refund of refundsOfPayment(paymentRef)) refunds.push(toProviderRefund(refund))
+      return refunds
     },
   }
 }

@@ -7,19 +7,17 @@
  * event's own handling makes no outside call (its lease assumes milliseconds); the job retries with
  * backoff while the provider cannot be asked (docs/decisions/023-refunds-and-label-voids.md).
  */
-import { countsAsRefunded } from '@core/rules/refunds'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import type { PaymentProvider, RefundActivity } from '../../adapters/types'
 import type { Statement } from '../../lib/statements'
 import type { JobHandler, JobQueue } from '../jobs/service'
-import { ORDER_JOBS, type OrdersService } from '../orders/service'
+import { ORDER_JOBS, refundedCentsByOrder } from '../orders/service'
 
 export interface UnlistedRefundsDeps {
   db: Database
   payments: Pick<PaymentProvider, 'listRefunds'>
   jobs: Pick<JobQueue, 'enqueueQuery'>
-  orders: Pick<OrdersService, 'refunds'>
 }
 
 /** The refund event's handling (refunds.ts `refundEvent`), with the statement that ends its transaction. */
@@ -45,9 +43,7 @@ export function createUnlistedRefunds(deps: UnlistedRefundsDeps) {
     async jobStatements(activity: RefundActivity, orderId: number): Promise<Statement[]> {
       const { amountRefundedCents, paymentRef } = activity
       if (activity.refunds.length > 0 || amountRefundedCents === null || !paymentRef) return []
-      const counted = (await deps.orders.refunds(orderId))
-        .filter((refund) => countsAsRefunded(refund.status))
-        .reduce((sum, refund) => sum + refund.amountCents, 0)
+      const counted = (await refundedCentsByOrder(deps.db, [orderId])).get(orderId) ?? 0
       if (amountRefundedCents <= counted) return []
       const payload: ListRefundsPayload & Record<string, unknown> = { paymentRef }
       return [deps.jobs.enqueueQuery(ORDER_JOBS.listRefunds, payload)]

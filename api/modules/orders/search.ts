@@ -158,8 +158,13 @@ export function orderSearchQuery(
   return db
     .select()
     .from(orders)
-    .where(sql`${orders.id} in (${matchingNumbers(criteria, page, plan)})`)
+    .where(inPage(criteria, page, plan))
     .orderBy(desc(orders.id))
+}
+
+/** SQL: the order is one of the page's (`matchingNumbers`). */
+function inPage(criteria: OrderSearchCriteria, page: OrderSearchPage, plan: SearchPlan): SQL {
+  return sql`${orders.id} in (${matchingNumbers(criteria, page, plan)})`
 }
 
 /**
@@ -216,7 +221,7 @@ export function createOrderSearch(deps: { db: Database }) {
       return deps.db
         .select(LISTED_COLUMNS)
         .from(orders)
-        .where(sql`${orders.id} in (${matchingNumbers(criteria, page, plan)})`)
+        .where(inPage(criteria, page, plan))
         .orderBy(desc(orders.id))
     },
 

@@ -33,6 +33,7 @@ export {
   SYSTEM_ACTOR,
 } from './model'
 export type { OrderPlacement } from './placement'
+export { refundedCentsByOrder } from './refunded'
 export {
   leftSql,
   neverShippedSql,
