@@ -75,7 +75,11 @@ export const checkoutRequests = sqliteTable(
  */
 export const demoPaymentSessions = sqliteTable('demo_payment_sessions', {
   id: text('id').primaryKey(),
-  clientSecret: text('client_secret').notNull().unique(),
+  /**
+   * `<id>_secret_<random>`, as Stripe's: the payment page finds the session by the id in it, so nothing
+   * looks a session up by its secret (no index).
+   */
+  clientSecret: text('client_secret').notNull(),
   /** A repeated request (double click) answers the session made the first time. */
   idempotencyKey: text('idempotency_key').notNull().unique(),
   status: text('status', { enum: ['open', 'complete', 'expired'] })

@@ -25,10 +25,10 @@ export const webhookEvents = sqliteTable(
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [
-    index('webhook_events_created_at_idx').on(table.createdAt),
     index('webhook_events_status_idx').on(table.status, table.createdAt),
     index('webhook_events_session_idx').on(table.sessionId),
-    // The dashboard pages through events newest first by (created_at, id): both in one index.
+    // The dashboard pages through events newest first by (created_at, id): both in one index, which also
+    // serves every other read by time.
     index('webhook_events_recent_idx').on(table.createdAt, table.id),
   ],
 )
