@@ -198,6 +198,11 @@ export const dashboardProductSchema = t.Object({
   stock: t.Nullable(stockLevelSchema),
   /** Its variants (scents) in the catalogue's order, each with its stock or null; [] when it has none. */
   variants: t.Array(t.Object({ name: t.String(), stock: t.Nullable(stockLevelSchema) })),
+  /**
+   * Counted stock its content no longer lists (a scent renamed or removed; '' for its own figure once it
+   * has scents) with units on the shelf or owed: units of earlier orders come back there. [] when none.
+   */
+  formerVariants: t.Array(t.Object({ name: t.String(), stock: stockLevelSchema })),
 })
 
 export type DashboardProduct = typeof dashboardProductSchema.static

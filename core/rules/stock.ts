@@ -26,6 +26,16 @@ export function stockVariant(variants: readonly string[], variant: string | null
   return variants.includes(variant) ? variant : null
 }
 
+/**
+ * The counted stock of a product that its content no longer lists: a scent renamed or removed, or the
+ * product's own figure once it has scents (or a scent's once it has none). Sold or held units of orders
+ * made before still come back there (docs/editing.md), so staff see it and can move its units.
+ */
+export function formerVariants(variants: readonly string[], counted: readonly string[]): string[] {
+  const listed = variants.length === 0 ? [''] : variants
+  return counted.filter((variant) => !listed.includes(variant))
+}
+
 /** How many of `wanted` can be bought: all of them when stock is not tracked. */
 export function purchasable(stock: StockState | null | undefined, wanted: number): number {
   if (!stock?.tracked || stock.available === null) return wanted

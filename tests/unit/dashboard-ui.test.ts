@@ -16,7 +16,7 @@ import {
   viewFromAddress,
   weightFromField,
 } from '../../site/features/dashboard/dashboard-logic'
-import { stockEdit } from '../../site/features/dashboard/stock-edit'
+import { stockBody, stockEdit } from '../../site/features/dashboard/stock-edit'
 import { ApiError } from '../../site/lib/api'
 
 describe('sign-in and back', () => {
@@ -142,6 +142,19 @@ describe('the stock form', () => {
       kind: 'invalid',
       field: 'received:Hammered Citrus',
       message: 'Alpine Wash (Hammered Citrus): enter the units on the shelf or the units received, not both.',
+    })
+  })
+
+  test("sends a former scent's figure under `variants`, and never stops counting a figure left untouched", () => {
+    // A product with scents: every figure, former ones too ('' is its own figure from before its scents).
+    expect(stockBody(true, { Alpine: 3, '': 0 })).toEqual({ variants: { Alpine: 3, '': 0 } })
+    // Without scents: its own figure under `stock`, a scent it had under `variants`, each only if changed.
+    expect(stockBody(false, { '': 4 })).toEqual({ stock: 4 })
+    expect(stockBody(false, { '': null })).toEqual({ stock: null })
+    expect(stockBody(false, { Unscented: 0 })).toEqual({ variants: { Unscented: 0 } })
+    expect(stockBody(false, { '': { received: 2 }, Unscented: null })).toEqual({
+      stock: { received: 2 },
+      variants: { Unscented: null },
     })
   })
 })

@@ -13,6 +13,7 @@ import {
   PAGE_LIMIT_MAX,
   type PackageRecommendationAnswer,
   STATS_DAYS,
+  type StockLevelAnswer,
   type StockResponse,
   type WebhookEventAnswer,
   type WeightResponse,
@@ -34,6 +35,7 @@ import {
 } from '@core/rules/order-status'
 import { PACKAGE_ITEM_LIMITS, packageForItemCount, parsePackageItemCount } from '@core/rules/package'
 import { PRODUCT_WEIGHT_MESSAGE, parseProductWeight } from '@core/rules/product-weight'
+import { formerVariants } from '@core/rules/stock'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import { conflict, invalid, notFound } from '../../lib/domain-errors'
@@ -138,6 +140,12 @@ function dashboardOrder(order: ListedOrder): DashboardOrder {
   }
 }
 
+/** The `variants` of a stock edit (checked by the stock service before this reads it), or none. */
+function variantsIn(body: unknown): Record<string, unknown> {
+  const variants = (body as { variants?: unknown } | null)?.variants
+  return typeof variants === 'object' && variants !== null ? (variants as Record<string, unknown>) : {}
+}
+
 function dashboardProduct(product: CatalogProduct, stock: StockSnapshot): DashboardProduct {
   return {
     id: product.id,
@@ -146,22 +154,36 @@ function dashboardProduct(product: CatalogProduct, stock: StockSnapshot): Dashbo
     weight: ounces(product.weightTenthsOz),
     stock: product.variants.length === 0 ? stock.level(product.id, '') : null,
     variants: product.variants.map((name) => ({ name, stock: stock.level(product.id, name) })),
+    // Listed while it holds units (or owes some): at 0, or no longer counted, there is nothing to move.
+    formerVariants: formerVariants(product.variants, stock.counted(product.id)).flatMap((name) => {
+      const level = stock.level(product.id, name)
+      return level && level.onHand !== 0 ? [{ name, stock: level }] : []
+    }),
   }
 }
 
 /**
  * 'Workforce Repair Original Grit: 12 on the shelf, 10 free.', 'Hammered Citrus (Cedar Shop): not counted.',
- * and below 0, 'Whisker Oil (Unscented): 2 owed to paid orders, none on the shelf.'
+ * and below 0, 'Whisker Oil (Unscented): 2 owed to paid orders, none on the shelf.' A former scent says
+ * so: 'Hammered Citrus (Cedar Shop), no longer sold: 0 on the shelf, 0 free.'; `former`: those to name
+ * (the ones listed, and any staff just set to 0 or stopped counting, which are no longer listed).
  */
-function stockMessage(product: DashboardProduct): string {
-  const parts =
+function stockMessage(
+  product: DashboardProduct,
+  former: readonly { name: string; stock: StockLevelAnswer | null }[] = product.formerVariants,
+): string {
+  const listed =
     product.variants.length === 0
       ? [{ label: product.name, stock: product.stock }]
       : product.variants.map((variant) => ({
           label: lineLabel({ name: product.name, variant: variant.name }),
           stock: variant.stock,
         }))
-  return parts
+  const unlisted = former.map((variant) => ({
+    label: `${lineLabel({ name: product.name, variant: variant.name || null })}, no longer sold`,
+    stock: variant.stock,
+  }))
+  return [...listed, ...unlisted]
     .map(({ label, stock }) =>
       !stock
         ? `${label}: not counted.`
@@ -415,8 +437,18 @@ export function createDashboardService(deps: {
       const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
       if (id === null) throw notFound(PRODUCT_NOT_FOUND)
       const changed = await deps.stock.setLevels(id, body, requestKeyOf(requestKey))
-      const product = dashboardProduct(changed, await deps.stock.snapshot())
-      return { message: stockMessage(product), product }
+      const stock = await deps.stock.snapshot()
+      const product = dashboardProduct(changed, stock)
+      // Former scents staff named: confirmed in the message even once set to 0 (no longer listed).
+      const named = formerVariants(changed.variants, Object.keys(variantsIn(body)))
+      const listed = product.formerVariants.map((variant) => variant.name)
+      const former = [
+        ...product.formerVariants,
+        ...named
+          .filter((name) => !listed.includes(name))
+          .map((name) => ({ name, stock: stock.level(changed.id, name) })),
+      ]
+      return { message: stockMessage(product, former), product }
     },
 
     /** Staff weight edit: ounces above 0, at most 1,000, one decimal; later rates and labels use it. */

@@ -56,7 +56,11 @@ async function readLevels(db: Database, now: Date, lines?: readonly StockLine[])
 
 function snapshotOf(rows: readonly LevelRow[]): StockSnapshot {
   const levels = new Map<string, StockLevel>()
+  const byProduct = new Map<number, string[]>()
   for (const row of rows) {
+    const variants = byProduct.get(row.productId)
+    if (variants) variants.push(row.variant)
+    else byProduct.set(row.productId, [row.variant])
     // Staff may count fewer than open checkouts hold: nothing is free then, never less than nothing.
     levels.set(stockKey(row.productId, row.variant), {
       onHand: row.onHand,
@@ -70,6 +74,7 @@ function snapshotOf(rows: readonly LevelRow[]): StockSnapshot {
       const level = levels.get(stockKey(productId, variant))
       return level ? { tracked: true, available: level.available } : NOT_COUNTED
     },
+    counted: (productId) => byProduct.get(productId) ?? [],
   }
 }
 
@@ -156,6 +161,15 @@ export function createLevels({ db, clock }: LevelsDeps) {
         .from(stockReceipts)
         .where(eq(stockReceipts.key, key))
       return row?.fingerprint ?? null
+    },
+
+    /** The product's counted variants now ('' for its own figure), listed in the catalogue or not. */
+    async counted(productId: number): Promise<string[]> {
+      const rows = await db
+        .select({ variant: stockLevels.variant })
+        .from(stockLevels)
+        .where(and(eq(stockLevels.productId, productId), isNotNull(stockLevels.onHand)))
+      return rows.map((row) => row.variant)
     },
 
     /** The figures in hand are stale: staff changed them here. */

@@ -48,6 +48,8 @@ export interface StockSnapshot {
   key: string
   level(productId: number, variant: string): StockLevel | null
   state(productId: number, variant: string): StockState
+  /** The product's counted variants ('' for its own figure), listed in the catalogue or not, in name order. */
+  counted(productId: number): readonly string[]
 }
 
 /**

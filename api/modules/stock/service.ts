@@ -4,7 +4,14 @@
  * edits are in levels.ts; the statements other modules' transactions run are in reservations.ts.
  */
 import { lineLabel } from '@core/rules/catalog'
-import { parseStock, RECEIVED_MESSAGE, STOCK_MESSAGE, shortageMessage, stockVariant } from '@core/rules/stock'
+import {
+  formerVariants,
+  parseStock,
+  RECEIVED_MESSAGE,
+  STOCK_MESSAGE,
+  shortageMessage,
+  stockVariant,
+} from '@core/rules/stock'
 import type { SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import type { Clock } from '../../lib/clock'
@@ -59,33 +66,44 @@ function staffFigure(value: unknown, prefix: string): StaffFigure {
 
 /**
  * Reads staff's edit for `product`: `{ stock: figure }` for a product without variants,
- * `{ variants: { name: figure, … } }` for one with them (only the named ones change). A figure is the
- * units on the shelf, null to stop counting, or `{ received: n }` to add units that came in.
+ * `{ variants: { name: figure, … } }` for one with them (only the named ones change). `variants` may also
+ * name a former variant of either (`former`: counted, no longer listed by the content; '' for the product's
+ * own figure once it has scents), so staff can move its units or stop counting it. A figure is the units
+ * on the shelf, null to stop counting, or `{ received: n }` to add units that came in.
  */
-function staffLevels(product: CatalogProduct, body: unknown): Map<string, StaffFigure> {
+function staffLevels(
+  product: CatalogProduct,
+  body: unknown,
+  former: readonly string[],
+): Map<string, StaffFigure> {
   const edit = (typeof body === 'object' && body !== null ? body : {}) as {
     stock?: unknown
     variants?: unknown
   }
+  const scentless = product.variants.length === 0
+  const noScents = () => invalid(`${product.name} has no scents: send { "stock": units }.`)
   const levels = new Map<string, StaffFigure>()
-  if (product.variants.length === 0) {
-    if (edit.variants !== undefined) throw invalid(`${product.name} has no scents: send { "stock": units }.`)
-    if (!('stock' in edit)) throw invalid(`Send { "stock": units } (${STOCK_MESSAGE})`)
-    return levels.set('', staffFigure(edit.stock, ''))
-  }
   const variants = edit.variants
-  if (typeof variants !== 'object' || variants === null || Array.isArray(variants)) {
+  const named = typeof variants === 'object' && variants !== null && !Array.isArray(variants)
+  if (scentless) {
+    if (variants !== undefined && !named) throw noScents()
+    if ('stock' in edit) levels.set('', staffFigure(edit.stock, ''))
+    else if (!named) throw invalid(`Send { "stock": units } (${STOCK_MESSAGE})`)
+  } else if (!named) {
     throw invalid(
       `${product.name} comes in scents: send { "variants": { "${product.variants[0]}": units } }.`,
     )
   }
-  for (const [name, value] of Object.entries(variants)) {
-    if (!product.variants.includes(name)) {
-      throw invalid(
-        `${product.name} has no scent "${name.slice(0, 60)}": use one of ${product.variants.join(', ')}.`,
-      )
+  for (const [name, value] of Object.entries(named ? variants : {})) {
+    if (!former.includes(name)) {
+      if (scentless) throw noScents()
+      if (!product.variants.includes(name)) {
+        throw invalid(
+          `${product.name} has no scent "${name.slice(0, 60)}": use one of ${product.variants.join(', ')}.`,
+        )
+      }
     }
-    levels.set(name, staffFigure(value, `${name}: `))
+    levels.set(name, staffFigure(value, `${name || product.name}: `))
   }
   if (levels.size === 0) throw invalid(`Name at least one scent of ${product.name}.`)
   return levels
@@ -242,7 +260,11 @@ export function createStockService(deps: StockServiceDeps) {
     ): Promise<CatalogProduct> {
       const product = await catalog.byId(productId)
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
-      const edit = staffLevels(product, body)
+      const edit = staffLevels(
+        product,
+        body,
+        formerVariants(product.variants, await levels.counted(product.id)),
+      )
       await refuseReceivedUncounted(product, edit)
       if (receiptKey) await refuseKeyOfAnotherSave(product.id, edit, receiptKey)
       await levels.set(product.id, edit, receiptKey)

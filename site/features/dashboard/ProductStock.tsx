@@ -2,18 +2,32 @@ import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductStock } from './api'
 import { serverMessageOr } from './dashboard-logic'
-import { isReceived, receivedField, type StockEntry, stockEdit } from './stock-edit'
+import { isReceived, receivedField, type StockEntry, stockBody, stockEdit } from './stock-edit'
 
 type Level = DashboardProduct['stock']
 
-/** The counted figures of a product: itself when it has no scents, else each scent. */
-function entriesOf(product: DashboardProduct): (StockEntry & { stock: Level })[] {
-  if (product.variants.length === 0) return [{ name: '', label: product.name, stock: product.stock }]
-  return product.variants.map((variant) => ({
+type Entry = StockEntry & { stock: Level; former?: true }
+
+/**
+ * The counted figures of a product: itself when it has no scents, else each scent; then the scents its
+ * content no longer lists that still hold units (renamed or removed: units of earlier orders come back there).
+ */
+function entriesOf(product: DashboardProduct): Entry[] {
+  const listed: Entry[] =
+    product.variants.length === 0
+      ? [{ name: '', label: product.name, stock: product.stock }]
+      : product.variants.map((variant) => ({
+          name: variant.name,
+          label: variant.name === product.name ? variant.name : `${product.name} (${variant.name})`,
+          stock: variant.stock,
+        }))
+  const former: Entry[] = product.formerVariants.map((variant) => ({
     name: variant.name,
-    label: variant.name === product.name ? variant.name : `${product.name} (${variant.name})`,
+    label: variant.name ? `${product.name} (${variant.name})` : product.name,
     stock: variant.stock,
+    former: true,
   }))
+  return [...listed, ...former]
 }
 
 const fieldOf = (stock: Level) => (stock ? String(stock.onHand) : '')
@@ -53,7 +67,7 @@ function StockFields({
   onReceived,
 }: {
   id: string
-  entry: StockEntry & { stock: Level }
+  entry: Entry
   value: string
   received: string
   invalid: string | null
@@ -65,7 +79,7 @@ function StockFields({
     <div className="flex items-end gap-2">
       <div>
         <label htmlFor={id} className="block text-xs">
-          {entry.name || 'Units'}
+          {entry.former ? `${entry.name || 'No scent'} (no longer sold)` : entry.name || 'Units'}
           <span className="sr-only"> of {entry.label}</span>
         </label>
         <input
@@ -174,11 +188,9 @@ export function ProductStock({
       receipt.current = { key: crypto.randomUUID(), for: receivedSent }
     setBusy(true)
     try {
-      const body =
-        product.variants.length === 0 ? { stock: edit.figures[''] ?? null } : { variants: edit.figures }
       const answer = await setProductStock(
         product.id,
-        body,
+        stockBody(product.variants.length > 0, edit.figures),
         receivedSent === '[]' ? undefined : receipt.current.key,
       )
       receipt.current = null

@@ -35,7 +35,13 @@ export function ProductWeights({ state }: { state: Polled<DashboardProduct[]> })
             key={product.id}
             product={product}
             onSaved={(weight) => save(product.id, { weight })}
-            onStockSaved={(changed) => save(product.id, { stock: changed.stock, variants: changed.variants })}
+            onStockSaved={(changed) =>
+              save(product.id, {
+                stock: changed.stock,
+                variants: changed.variants,
+                formerVariants: changed.formerVariants,
+              })
+            }
           />
         ))}
       </ul>

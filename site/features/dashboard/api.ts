@@ -17,7 +17,7 @@ import type {
 } from '@core/contracts/dashboard'
 import { apiRequest } from '../../lib/api'
 import { type OrdersView, ordersPath } from './dashboard-logic'
-import type { StockFigure } from './stock-edit'
+import type { StockBody } from './stock-edit'
 
 export type {
   DashboardOrder,
@@ -63,7 +63,7 @@ export const markShipped = (id: number) => apiRequest<OrderActionResponse>('POST
 /** `{ stock }` for a product without scents, `{ variants: { scent: units } }` for one with them; null stops counting. */
 export const setProductStock = (
   id: number,
-  body: { stock: StockFigure } | { variants: Record<string, StockFigure> },
+  body: StockBody,
   /** Sent with units received, so the same save sent again adds them once. */
   requestKey?: string,
 ) =>

@@ -67,3 +67,20 @@ export function stockEdit(
   }
   return Object.keys(figures).length === 0 ? { kind: 'nothing' } : { kind: 'edit', figures }
 }
+
+/** What PATCH /api/products/{id}/stock is sent (docs/product.md#staff-calls). */
+export type StockBody = { stock?: StockFigure; variants?: Record<string, StockFigure> }
+
+/**
+ * The body for the changed `figures` of a product: its scents' (or its own, '', for one without scents)
+ * and any former scent's, which go under `variants` in both cases. Only the changed ones are sent: one left
+ * out stays as it is (a `stock: null` sent for nothing would stop counting the product).
+ */
+export function stockBody(hasScents: boolean, figures: Readonly<Record<string, StockFigure>>): StockBody {
+  if (hasScents) return { variants: { ...figures } }
+  const named = Object.entries(figures).filter(([name]) => name !== '')
+  return {
+    ...('' in figures ? { stock: figures[''] ?? null } : {}),
+    ...(named.length > 0 ? { variants: Object.fromEntries(named) } : {}),
+  }
+}

@@ -198,6 +198,7 @@ describe('products and weights', () => {
         { name: 'Cedar Shop', stock: null },
         { name: 'Unscented', stock: null },
       ],
+      formerVariants: [],
     })
   })
 
