@@ -5,6 +5,7 @@ import { MAX_STOCK, RECEIVED_MESSAGE, STOCK_MESSAGE } from '@core/rules/stock'
 import { sql } from 'drizzle-orm'
 import { staffMember } from '../dashboard/helpers'
 import { type Customer, signUp } from '../support/accounts'
+import { holdCalls } from '../support/hold-calls'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { onHand } from './helpers'
 
@@ -236,6 +237,35 @@ describe('units received', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
     const added = answers[0]?.status === 200 ? 3 : 5
     expect(await onHand(shop, 4, '')).toBe(2 + added)
+    await patch('/api/products/4/stock', { stock: null }, staff.cookie)
+  })
+
+  test('units received whose figure stops being counted while the save is made: none added, the key left free', async () => {
+    await patch('/api/products/4/stock', { stock: 2 }, staff.cookie)
+    const save = () =>
+      shop.call(
+        'PATCH',
+        '/api/products/4/stock',
+        { stock: { received: 5 } },
+        { cookie: staff.cookie, 'idempotency-key': 'delivery-raced' },
+      )
+    // The save has checked the figure is counted and waits to write; another member of staff stops counting.
+    const gate = holdCalls(shop.deps.db, 'batch', { onlyFirst: true })
+    const raced = save()
+    await gate.entered
+    gate.restore()
+    expect((await patch('/api/products/4/stock', { stock: null }, staff.cookie)).status).toBe(200)
+    gate.release()
+    const answer = await raced
+    // Nothing was added to a figure nobody counts, and the answer says so.
+    expect(answer.status).toBe(200)
+    expect((await answer.json()).message).toBe('Workforce Repair Original Grit: not counted.')
+    expect(await onHand(shop, 4, '')).toBeNull()
+    // The key was not spent on it: counted again, the same delivery sent again is added, once.
+    await patch('/api/products/4/stock', { stock: 1 }, staff.cookie)
+    expect((await save()).status).toBe(200)
+    expect((await save()).status).toBe(200)
+    expect(await onHand(shop, 4, '')).toBe(6)
     await patch('/api/products/4/stock', { stock: null }, staff.cookie)
   })
 
