@@ -180,7 +180,8 @@ function stockMessage(
           stock: variant.stock,
         }))
   const unlisted = former.map((variant) => ({
-    label: `${lineLabel({ name: product.name, variant: variant.name || null })}, no longer sold`,
+    // Always with its name in brackets: a former scent named like the product is not its own old figure.
+    label: `${product.name} (${variant.name || 'no scent'}), no longer sold`,
     stock: variant.stock,
   }))
   return [...listed, ...unlisted]

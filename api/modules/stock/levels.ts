@@ -185,12 +185,14 @@ export function createLevels({ db, clock }: LevelsDeps) {
     /**
      * Sets each variant's units on the shelf (null: stop counting), or adds the units received to its
      * figure as it is in the transaction (up to MAX_STOCK, never lowering it), all in one transaction. With
-     * a `receiptKey`, units received are added only by the request that records the key first.
+     * a `receiptKey`, units received are added only by the request that records the key first. A `former`
+     * variant (no longer listed) is set only while still counted: one stopped meanwhile is not counted again.
      */
     async set(
       productId: number,
       levels: ReadonlyMap<string, StaffFigure>,
       receiptKey: string | null,
+      former: ReadonlySet<string> = new Set(),
     ): Promise<void> {
       const now = clock.now()
       const received = receivedOf(levels)
@@ -208,6 +210,18 @@ export function createLevels({ db, clock }: LevelsDeps) {
                 eq(stockLevels.variant, variant),
                 isNotNull(stockLevels.onHand),
                 receipt?.recordedHere,
+              ),
+            )
+        }
+        if (former.has(variant)) {
+          return db
+            .update(stockLevels)
+            .set({ onHand: figure, updatedAt: now })
+            .where(
+              and(
+                eq(stockLevels.productId, productId),
+                eq(stockLevels.variant, variant),
+                isNotNull(stockLevels.onHand),
               ),
             )
         }

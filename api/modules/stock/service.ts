@@ -105,7 +105,7 @@ function staffLevels(
     }
     levels.set(name, staffFigure(value, `${name || product.name}: `))
   }
-  if (levels.size === 0) throw invalid(`Name at least one scent of ${product.name}.`)
+  if (levels.size === 0) throw scentless ? noScents() : invalid(`Name at least one scent of ${product.name}.`)
   return levels
 }
 
@@ -260,14 +260,11 @@ export function createStockService(deps: StockServiceDeps) {
     ): Promise<CatalogProduct> {
       const product = await catalog.byId(productId)
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
-      const edit = staffLevels(
-        product,
-        body,
-        formerVariants(product.variants, await levels.counted(product.id)),
-      )
+      const former = formerVariants(product.variants, await levels.counted(product.id))
+      const edit = staffLevels(product, body, former)
       await refuseReceivedUncounted(product, edit)
       if (receiptKey) await refuseKeyOfAnotherSave(product.id, edit, receiptKey)
-      await levels.set(product.id, edit, receiptKey)
+      await levels.set(product.id, edit, receiptKey, new Set(former.filter((name) => edit.has(name))))
       return product
     },
   }

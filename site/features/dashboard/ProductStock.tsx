@@ -23,7 +23,7 @@ function entriesOf(product: DashboardProduct): Entry[] {
         }))
   const former: Entry[] = product.formerVariants.map((variant) => ({
     name: variant.name,
-    label: variant.name ? `${product.name} (${variant.name})` : product.name,
+    label: `${product.name} (${variant.name || 'no scent'})`,
     stock: variant.stock,
     former: true,
   }))

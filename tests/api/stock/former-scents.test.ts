@@ -13,6 +13,7 @@ import { orders } from '../../../db/schema/orders'
 import { getRates, payDemo, rateFor, sessionBody } from '../checkout/helpers'
 import { staffMember } from '../dashboard/helpers'
 import type { Customer } from '../support/accounts'
+import { holdCalls } from '../support/hold-calls'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { onHand } from './helpers'
 
@@ -127,7 +128,7 @@ test('a product that gained scents: its own old figure is listed, and staff set 
   const res = await patchStock(REPAIR, { variants: { '': 0, Original: 3 } })
   expect(res.status).toBe(200)
   expect(((await res.json()) as { message: string }).message).toContain(
-    'Workforce Repair Original Grit, no longer sold: 0 on the shelf, 0 free.',
+    'Workforce Repair Original Grit (no scent), no longer sold: 0 on the shelf, 0 free.',
   )
   expect(await onHand(shop, REPAIR, '')).toBe(0)
 })
@@ -167,4 +168,49 @@ test('a name that was never counted stays refused, and nothing changes', async (
   expect(((await plain.json()) as { error: string }).error).toBe(
     'Workforce Repair Original Grit has no scents: send { "stock": units }.',
   )
+})
+
+test('an empty `variants` on a product without scents is told it has none', async () => {
+  const res = await patchStock(REPAIR, { variants: {} })
+  expect(res.status).toBe(422)
+  expect(((await res.json()) as { error: string }).error).toBe(
+    'Workforce Repair Original Grit has no scents: send { "stock": units }.',
+  )
+})
+
+test("the product's own old figure and a former scent named like the product are told apart", async () => {
+  // Counted under the scent named like the product, then as its own figure while it had no scents.
+  await shop.services.stock.setLevels(OIL, { variants: { 'Hammered Citrus': 5 } })
+  await editContent((p) => (p.id === OIL ? { ...p, variants: [] } : p))
+  await shop.services.stock.setLevels(OIL, { stock: 3 })
+  await editContent((p) => (p.id === OIL ? { ...p, variants: ['Cedar Shop', 'Unscented'] } : p))
+  expect((await dashboardProduct(OIL))?.formerVariants).toEqual([
+    { name: '', stock: { onHand: 3, available: 3 } },
+    { name: 'Hammered Citrus', stock: { onHand: 5, available: 5 } },
+  ])
+  const res = await patchStock(OIL, { variants: { 'Cedar Shop': 1 } })
+  expect(res.status).toBe(200)
+  expect(((await res.json()) as { message: string }).message).toBe(
+    'Hammered Citrus (Cedar Shop): 1 on the shelf, 1 free. Hammered Citrus (Unscented): not counted. ' +
+      'Hammered Citrus (no scent), no longer sold: 3 on the shelf, 3 free. ' +
+      'Hammered Citrus (Hammered Citrus), no longer sold: 5 on the shelf, 5 free.',
+  )
+})
+
+test('a former count stopped while another save sets it is not counted again', async () => {
+  await shop.services.stock.setLevels(OIL, { variants: { 'Cedar Shop': 2 } })
+  await renameCedar()
+  // The set has found 'Cedar Shop' counted (so it may name it) and waits to write; the stop goes first.
+  const gate = holdCalls(shop.deps.db, 'batch', { onlyFirst: true })
+  const set = patchStock(OIL, { variants: { 'Cedar Shop': 5 } })
+  await gate.entered
+  gate.restore()
+  expect((await patchStock(OIL, { variants: { 'Cedar Shop': null } })).status).toBe(200)
+  gate.release()
+  const answer = await set
+  expect(answer.status).toBe(200)
+  expect(((await answer.json()) as { message: string }).message).toContain(
+    'Hammered Citrus (Cedar Shop), no longer sold: not counted.',
+  )
+  expect(await onHand(shop, OIL, 'Cedar Shop')).toBeNull()
 })
