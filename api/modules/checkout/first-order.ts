@@ -49,9 +49,11 @@ export function createFirstOrderExpiry(deps: FirstOrderExpiryDeps) {
     expireFirstOrderSessionsStatement(record: Pick<CheckoutRecord, 'id' | 'email' | 'userId'>): Statement {
       const customer = { email: record.email, userId: record.userId }
       const payload: PaidSessionCustomer & Record<string, unknown> = { ...customer, paidSession: record.id }
+      const open = discounts.openFirstOrderReservationExists(customer)
       return deps.jobs.enqueueQuery(CHECKOUT_JOBS.expireFirstOrderSessions, payload, {
         dedupeKey: `expire-first-order-sessions:${record.id}`,
-        when: discounts.openFirstOrderReservationExists(customer),
+        when: open.when,
+        whenValues: open.values,
       })
     },
 

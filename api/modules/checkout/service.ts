@@ -402,6 +402,20 @@ function storedSessionStatement(db: Database) {
   )
 }
 
+/**
+ * The stored session's status read back in the transaction that stores it, and whether the INSERT just
+ * before it wrote the row (changes()): built once, as every checkout sends it.
+ */
+function storedStatusStatement(db: Database) {
+  const read = () =>
+    db.all<{ status: string; storedNow: number }>(
+      sql`select status, changes() as storedNow from ${checkoutSessions} where id = ${sql.placeholder('id')}`,
+    )
+  const built = builtOnce<{ id: string }>(read)
+  // Typed as the query it was built from, whose rows it reads back.
+  return { with: (values: { id: string }) => built.with(values) as unknown as ReturnType<typeof read> }
+}
+
 /** The stored session's status, and whether this request stored it (not the same request before it). */
 interface Stored {
   status: string
@@ -418,6 +432,7 @@ interface Stored {
 async function store(
   { db, clock, payments, stock, inFlight }: StepDeps,
   storedSession: ReturnType<typeof storedSessionStatement>,
+  storedStatus: ReturnType<typeof storedStatusStatement>,
   priced: PricedCheckout,
   sessionId: string,
   request: InFlight,
@@ -457,9 +472,7 @@ async function store(
   const [stored] = await commitTogether(
     db,
     [stock.holdStatement(key, now, until), inFlight.finishStatement(request), session],
-    db.all<{ status: string; storedNow: number }>(
-      sql`select status, changes() as storedNow from ${checkoutSessions} where id = ${sessionId}`,
-    ),
+    storedStatus.with({ id: sessionId }),
   )
   return stored && { status: stored.status, storedNow: stored.storedNow === 1 }
 }
@@ -491,6 +504,7 @@ export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
   const sessions = createCheckoutSessions(deps)
   const openSessions = createOpenSessions({ ...deps, sessions })
   const storedSession = storedSessionStatement(deps.db)
+  const storedStatus = storedStatusStatement(deps.db)
   /**
    * Whether the session stored under this request's key was paid or its bank debit is on its way: as
    * the record says, or, while the record has it open, as the provider does (its event may be late).
@@ -511,7 +525,7 @@ export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
     try {
       if (earlier) await endEarlier(deps, openSessions, priced, earlier, request)
       const session = await open(deps, priced, request)
-      const stored = await store(deps, storedSession, priced, session.id, request)
+      const stored = await store(deps, storedSession, storedStatus, priced, session.id, request)
       return { session, stored }
     } catch (error) {
       await runTogether(deps.db, [deps.inFlight.finishStatement(request)]).catch(() => undefined)

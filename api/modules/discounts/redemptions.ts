@@ -27,6 +27,25 @@ function firstOrderReservations(paying: PayingCustomer, now: Date): SQL {
 }
 
 /**
+ * SQL: whether a customer holds a live reservation of a first-order code, with placeholders for the
+ * customer (`firstOrderCustomerKey`, and `firstOrderUserId` with an account) and the time
+ * (`firstOrderNow`): one object per shape, so the paid order's statement it guards is built once.
+ */
+function openFirstOrderSql(withAccount: boolean): SQL {
+  const byKey = sql`${discountRedemptions.customerKey} = ${sql.placeholder('firstOrderCustomerKey')}`
+  const who = withAccount
+    ? sql`(${byKey} or ${discountRedemptions.userId} = ${sql.placeholder('firstOrderUserId')})`
+    : byKey
+  return sql`exists (select 1 from ${discountRedemptions}
+    where ${discountRedemptions.status} = 'reserved'
+      and ${discountRedemptions.expiresAt} > ${sql.placeholder('firstOrderNow')}
+      and ${who}
+      and ${discountRedemptions.code} in (select code from ${discountCodes} where first_order_only))`
+}
+
+const OPEN_FIRST_ORDER = { guest: openFirstOrderSql(false), account: openFirstOrderSql(true) }
+
+/**
  * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its uses of
  * codes stay counted (a code's total limit still holds) but name nobody. A reservation whose payment
  * session may still be paid only stops being the account's: if it is paid, it is a guest's, and the
@@ -78,10 +97,16 @@ export function createRedemptions(deps: RedemptionsDeps) {
 
     /**
      * SQL: whether this customer (customer key or account) holds a live reservation of a first-order code,
-     * i.e. has a session open with one. A paid order then has those sessions expired (the checkout module).
+     * i.e. has a session open with one, and the values of its placeholders. A paid order then has those
+     * sessions expired (the checkout module).
      */
-    openFirstOrderReservationExists(paying: PayingCustomer): SQL {
-      return sql`exists (${firstOrderReservations(paying, clock.now())})`
+    openFirstOrderReservationExists(paying: PayingCustomer): { when: SQL; values: Record<string, unknown> } {
+      const customer = customerOf({ subtotalCents: 0, ...paying })
+      if (!customer) throw new Error('a reservation belongs to an e-mail')
+      const values = { firstOrderCustomerKey: customer.key, firstOrderNow: clock.now().getTime() }
+      return customer.userId
+        ? { when: OPEN_FIRST_ORDER.account, values: { ...values, firstOrderUserId: customer.userId } }
+        : { when: OPEN_FIRST_ORDER.guest, values }
     },
 
     /** The reservation keys of this customer's live first-order reservations. */

@@ -18,6 +18,11 @@ export interface EnqueueOptions {
    * in the same batch changed a row. For enqueueQuery only.
    */
   when?: SQL
+  /**
+   * The values of the placeholders in `when`, which is then the same SQL object on every call (one per
+   * shape): the statement is built once for it, as a busy path's should be (api/lib/statements.ts).
+   */
+  whenValues?: Record<string, unknown>
   runAt?: Date
   maxAttempts?: number
 }
@@ -107,6 +112,21 @@ function jobInsert(db: Database) {
 }
 
 /**
+ * A job's INSERT queued only if `when` holds, built once per `when` SQL object: its values, and those of
+ * `when`'s own placeholders, are given on each use.
+ */
+function guardedJobInsert(db: Database) {
+  const value = (name: keyof JobValues) => sql.placeholder(name)
+  return builtOnce<Record<string, unknown>, [SQL]>((when) =>
+    db.run(sql`insert into ${jobs} (type, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+      select ${value('type')}, ${value('payload')}, 'queued', 0, ${value('maxAttempts')}, ${value('runAt')},
+        ${value('dedupeKey')}, ${value('now')}, ${value('now')}
+      where ${when}
+      on conflict (dedupe_key) do nothing`),
+  )
+}
+
+/**
  * Every job is claimed and completed: these two statements are built once (drizzle's prepared statements),
  * not on every call; building the claim's SQL cost more than SQLite answering it.
  */
@@ -154,6 +174,7 @@ export function createJobQueue(
   const JSON_PAYLOAD = sql`${sql.placeholder('payload')}`
   const insertJsonJob = jobInsert(db)
   const insertSqlJob = new WeakMap<SQL, ReturnType<typeof jobInsert>>()
+  const insertGuardedJob = new WeakMap<SQL, ReturnType<typeof guardedJobInsert>>()
 
   const { claimNextQuery, completeQuery } = claimAndCompletion(db)
 
@@ -172,6 +193,15 @@ export function createJobQueue(
       const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
       const runAt = options.runAt?.getTime() ?? now
       const dedupeKey = options.dedupeKey ?? null
+      if (options.when && options.whenValues && typeof payloadValue === 'string' && !is(dedupeKey, SQL)) {
+        let insert = insertGuardedJob.get(options.when)
+        if (!insert) {
+          insert = guardedJobInsert(db)
+          insertGuardedJob.set(options.when, insert)
+        }
+        const values = { type, payload: payloadValue, maxAttempts, runAt, dedupeKey, now }
+        return insert.with({ ...options.whenValues, ...values }, options.when)
+      }
       if (options.when) {
         // INSERT … SELECT … WHERE: SQLite needs the WHERE before ON CONFLICT to parse it, and it is the point.
         return db.run(sql`insert into ${jobs} (type, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)

@@ -84,6 +84,23 @@ describe('a second paid order never carries the first-order price unnoticed', ()
     expect(await orderOf(crew)).toBeUndefined()
   })
 
+  test("an account's CREW10 session under another e-mail: the account's plain order expires it too", async () => {
+    const customer = await signUp(shop)
+    const cookie = { cookie: customer.cookie }
+    // The same account, a work address for the CREW10 checkout: matched by the account, not the e-mail.
+    const crew = await opened('crew.at.work@example.com', 'CREW10', cookie)
+    const plain = await opened(customer.email, null, cookie)
+    // A guest's paid order with another e-mail leaves it alone (neither the address nor the account).
+    expect((await payDemo(shop, await opened('stranger.paid@example.com', null))).status).toBe(200)
+    await shop.runDueJobs()
+    const [before] = await shop.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, crew))
+    expect(before?.status).toBe('open')
+    expect((await payDemo(shop, plain)).status).toBe(200)
+    await shop.runDueJobs()
+    const [after] = await shop.deps.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, crew))
+    expect(after?.status).toBe('expired')
+  })
+
   test('the CREW10 session it ends gives its units back then, not when the provider reports it expired', async () => {
     await shop.services.stock.setLevels(4, { stock: 2 })
     const email = 'cal.units@example.com'
