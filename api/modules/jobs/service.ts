@@ -202,6 +202,8 @@ export function createJobQueue(
         const values = { type, payload: payloadValue, maxAttempts, runAt, dedupeKey, now }
         return insert.with({ ...options.whenValues, ...values }, options.when)
       }
+      // Placeholders in `when` are filled only by the statement built once: anything else is a mistake.
+      if (options.whenValues) throw new Error('whenValues go with a JSON payload and a text dedupe key')
       if (options.when) {
         // INSERT … SELECT … WHERE: SQLite needs the WHERE before ON CONFLICT to parse it, and it is the point.
         return db.run(sql`insert into ${jobs} (type, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)

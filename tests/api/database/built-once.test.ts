@@ -6,9 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq, type SQL, sql } from 'drizzle-orm'
+import { systemClock } from '../../../api/lib/clock'
 import { builtOnce, commitTogether, placeholders, runTogether } from '../../../api/lib/statements'
+import { createJobQueue } from '../../../api/modules/jobs/service'
 import { openDatabase } from '../../../db/client'
-import { newsletterSubscribers } from '../../../db/schema'
+import { jobs as jobTable, newsletterSubscribers } from '../../../db/schema'
 
 const dir = mkdtempSync(join(tmpdir(), 'shop-built-once-'))
 const handle = await openDatabase(`file:${join(dir, 'shop.db')}`)
@@ -120,5 +122,42 @@ describe('a statement built once', () => {
     expect(() => renamedById.with({ to: 'x@example.com' }, sql<number>`1`)).toThrow(
       'a statement built once was given other SQL than it was built with',
     )
+  })
+})
+
+describe('a job queued on a condition with placeholders (`whenValues`)', () => {
+  const jobs = createJobQueue(db, systemClock)
+  // One SQL object, as the first-order expiry's condition is: whether a subscriber with this e-mail exists.
+  const subscribed = sql`exists (select 1 from ${newsletterSubscribers}
+    where ${newsletterSubscribers.email} = ${sql.placeholder('subscriber')})`
+  const queued = async (dedupeKey: string) =>
+    (await db.select().from(jobTable).where(eq(jobTable.dedupeKey, dedupeKey)))[0]
+
+  test('is queued only where its condition holds, each use with its own values', async () => {
+    await runTogether(db, [
+      subscribe.with({ email: 'kept@example.com', source: 'footer', createdAt: new Date() }),
+    ])
+    const enqueue = (subscriber: string, dedupeKey: string) =>
+      jobs.enqueueQuery(
+        'test-job',
+        { subscriber },
+        { dedupeKey, when: subscribed, whenValues: { subscriber } },
+      )
+    await runTogether(db, [enqueue('kept@example.com', 'job-kept'), enqueue('gone@example.com', 'job-gone')])
+    expect(await queued('job-kept')).toMatchObject({
+      type: 'test-job',
+      payload: JSON.stringify({ subscriber: 'kept@example.com' }),
+      status: 'queued',
+    })
+    expect(await queued('job-gone')).toBeUndefined()
+  })
+
+  test("is refused where the condition's placeholders could not be filled", () => {
+    expect(() =>
+      jobs.enqueueQuery('test-job', sql`'{}'`, {
+        when: subscribed,
+        whenValues: { subscriber: 'x@example.com' },
+      }),
+    ).toThrow('whenValues go with a JSON payload and a text dedupe key')
   })
 })
