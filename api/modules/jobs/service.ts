@@ -200,6 +200,9 @@ export function createJobQueue(
           insertGuardedJob.set(options.when, insert)
         }
         const values = { type, payload: payloadValue, maxAttempts, runAt, dedupeKey, now }
+        // A condition's placeholder named like one of the job's own would take the job's value unnoticed.
+        for (const name in options.whenValues)
+          if (name in values) throw new Error(`the condition's placeholder "${name}" is the job's own`)
         return insert.with({ ...options.whenValues, ...values }, options.when)
       }
       // Placeholders in `when` are filled only by the statement built once: anything else is a mistake.

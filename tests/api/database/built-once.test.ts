@@ -159,5 +159,10 @@ describe('a job queued on a condition with placeholders (`whenValues`)', () => {
         whenValues: { subscriber: 'x@example.com' },
       }),
     ).toThrow('whenValues go with a JSON payload and a text dedupe key')
+    // A placeholder named like one of the job's own values would be filled with the job's.
+    const named = sql`exists (select 1 from ${newsletterSubscribers} where ${newsletterSubscribers.email} = ${sql.placeholder('type')})`
+    expect(() =>
+      jobs.enqueueQuery('test-job', {}, { when: named, whenValues: { type: 'x@example.com' } }),
+    ).toThrow('the condition\'s placeholder "type" is the job\'s own')
   })
 })
