@@ -3,26 +3,44 @@
  * checked again at payment for every customer (docs/decisions/021), and forgotten with an account.
  */
 import { customerKey } from '@core/rules/customer'
-import { and, eq, gt, inArray, not, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, inArray, not, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
 import { runTogether, type Statement } from '../../lib/statements'
-import { customerOf, type PayingCustomer, type Redemption, sameCustomer } from './model'
+import { type Customer, customerOf, type PayingCustomer, type Redemption, sameCustomer } from './model'
 
 interface RedemptionsDeps {
   db: Database
   clock: Clock
 }
 
-/** A customer's live reservations of first-order codes: their reservation keys. */
-function firstOrderReservations(paying: PayingCustomer, now: Date): SQL {
+/** The paying customer as the rules see one; `unnamed` says why one without an e-mail cannot be. */
+function customerPaying(paying: PayingCustomer, unnamed: string): Customer {
   const customer = customerOf({ subtotalCents: 0, ...paying })
-  if (!customer) throw new Error('a reservation belongs to an e-mail')
+  if (!customer) throw new Error(unnamed)
+  return customer
+}
+
+/** Whose first-order reservations: values, or placeholders for a statement built once. */
+interface FirstOrderCustomer {
+  key: string | Placeholder
+  /** The account, or null for a guest (then only the customer key matches). */
+  userId: string | Placeholder | null
+  now: number | Placeholder
+}
+
+/**
+ * SQL: a customer's live reservations of first-order codes, their reservation keys; the same customer as
+ * the rules at payment see one (`sameCustomer`): the customer key, or the account.
+ */
+function firstOrderReservations({ key, userId, now }: FirstOrderCustomer): SQL {
+  const byKey = sql`${discountRedemptions.customerKey} = ${key}`
+  const who = userId ? sql`(${byKey} or ${discountRedemptions.userId} = ${userId})` : byKey
   return sql`select ${discountRedemptions.reservationKey} as key from ${discountRedemptions}
     where ${discountRedemptions.status} = 'reserved'
-      and ${discountRedemptions.expiresAt} > ${now.getTime()}
-      and ${sameCustomer(customer)}
+      and ${discountRedemptions.expiresAt} > ${now}
+      and ${who}
       and ${discountRedemptions.code} in (select code from ${discountCodes} where first_order_only)`
 }
 
@@ -32,15 +50,12 @@ function firstOrderReservations(paying: PayingCustomer, now: Date): SQL {
  * (`firstOrderNow`): one object per shape, so the paid order's statement it guards is built once.
  */
 function openFirstOrderSql(withAccount: boolean): SQL {
-  const byKey = sql`${discountRedemptions.customerKey} = ${sql.placeholder('firstOrderCustomerKey')}`
-  const who = withAccount
-    ? sql`(${byKey} or ${discountRedemptions.userId} = ${sql.placeholder('firstOrderUserId')})`
-    : byKey
-  return sql`exists (select 1 from ${discountRedemptions}
-    where ${discountRedemptions.status} = 'reserved'
-      and ${discountRedemptions.expiresAt} > ${sql.placeholder('firstOrderNow')}
-      and ${who}
-      and ${discountRedemptions.code} in (select code from ${discountCodes} where first_order_only))`
+  const customer = {
+    key: sql.placeholder('firstOrderCustomerKey'),
+    userId: withAccount ? sql.placeholder('firstOrderUserId') : null,
+    now: sql.placeholder('firstOrderNow'),
+  }
+  return sql`exists (${firstOrderReservations(customer)})`
 }
 
 const OPEN_FIRST_ORDER = { guest: openFirstOrderSql(false), account: openFirstOrderSql(true) }
@@ -71,8 +86,7 @@ function forgetCustomerStatements({ db, clock }: RedemptionsDeps, userId: string
  * clears days after the session's 25 hours).
  */
 function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, earlierOrder: SQL): SQL {
-  const customer = customerOf({ subtotalCents: 0, ...paying })
-  if (!customer) throw new Error('a paid order has an e-mail')
+  const customer = customerPaying(paying, 'a paid order has an e-mail')
   /** The code's uses redeemed by orders other than this one, of those `whose` picks. */
   const redeemedElsewhere = (whose: SQL = sql`1`) => sql`(select count(*) from ${discountRedemptions}
     where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
@@ -101,8 +115,7 @@ export function createRedemptions(deps: RedemptionsDeps) {
      * sessions expired (the checkout module).
      */
     openFirstOrderReservationExists(paying: PayingCustomer): { when: SQL; values: Record<string, unknown> } {
-      const customer = customerOf({ subtotalCents: 0, ...paying })
-      if (!customer) throw new Error('a reservation belongs to an e-mail')
+      const customer = customerPaying(paying, 'a reservation belongs to an e-mail')
       const values = { firstOrderCustomerKey: customer.key, firstOrderNow: clock.now().getTime() }
       return customer.userId
         ? { when: OPEN_FIRST_ORDER.account, values: { ...values, firstOrderUserId: customer.userId } }
@@ -111,7 +124,10 @@ export function createRedemptions(deps: RedemptionsDeps) {
 
     /** The reservation keys of this customer's live first-order reservations. */
     async openFirstOrderReservations(paying: PayingCustomer): Promise<string[]> {
-      const rows = await db.all<{ key: string }>(firstOrderReservations(paying, clock.now()))
+      const customer = customerPaying(paying, 'a reservation belongs to an e-mail')
+      const rows = await db.all<{ key: string }>(
+        firstOrderReservations({ key: customer.key, userId: customer.userId, now: clock.now().getTime() }),
+      )
       return rows.map((row) => row.key)
     },
 

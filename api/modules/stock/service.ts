@@ -264,7 +264,7 @@ export function createStockService(deps: StockServiceDeps) {
       const edit = staffLevels(product, body, former)
       await refuseReceivedUncounted(product, edit)
       if (receiptKey) await refuseKeyOfAnotherSave(product.id, edit, receiptKey)
-      await levels.set(product.id, edit, receiptKey, new Set(former.filter((name) => edit.has(name))))
+      await levels.set(product.id, edit, receiptKey, new Set(former))
       return product
     },
   }
