@@ -103,7 +103,19 @@ export function functionName(node: FunctionLike, source: ts.SourceFile): string 
 function codeLines(source: ts.SourceFile): Set<number> {
   const lines = new Set<number>()
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, source.languageVariant, source.text)
+  // Braces open inside each template literal's `${…}` being read: the `}` that closes one goes back to the
+  // template's text, which the scanner reads as such only when told (else a quote or backtick in that text
+  // would be read as the start of a string and throw off every line after it).
+  const templateBraces: number[] = []
   for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    const open = templateBraces.length - 1
+    const braces = templateBraces[open]
+    if (token === ts.SyntaxKind.TemplateHead) templateBraces.push(0)
+    else if (token === ts.SyntaxKind.OpenBraceToken && braces !== undefined) templateBraces[open] = braces + 1
+    else if (token === ts.SyntaxKind.CloseBraceToken && braces !== undefined) {
+      if (braces > 0) templateBraces[open] = braces - 1
+      else if (scanner.reScanTemplateToken(false) === ts.SyntaxKind.TemplateTail) templateBraces.pop()
+    }
     const start = source.getLineAndCharacterOfPosition(scanner.getTokenStart()).line
     const end = source.getLineAndCharacterOfPosition(scanner.getTokenEnd()).line
     // A token may span lines (a template literal, JSX text): each of them holds code.

@@ -35,6 +35,27 @@ describe('measure: how long a function is', () => {
     expect(lengthOf('api/a.ts', text, 'steps')).toBe(4)
   })
 
+  test('a template literal with a placeholder does not throw off the lines after it, nested or with braces', () => {
+    // Source text holding placeholders, built so that this file's own strings hold none.
+    const at = (expression: string) => `$${'{'}${expression}}`
+    const text = [
+      `const MESSAGE = \`at least ${at('12')} characters. Choose 'Forgot Password' to set one.\``,
+      '',
+      '// a comment',
+      'function steps() {',
+      '  // why',
+      '',
+      '  let total = 0',
+      '  return total',
+      '}',
+    ].join('\n')
+    expect(lengthOf('api/a.ts', text, 'steps')).toBe(4)
+    const nested = `const OTHER = \`and ${at(`\`a ${at('"b"')} c\``)} { d }\`\n${text}`
+    expect(lengthOf('api/a.ts', nested, 'steps')).toBe(4)
+    const braces = text.replace(at('12'), at('{ a: 1 }.a'))
+    expect(lengthOf('api/a.ts', braces, 'steps')).toBe(4)
+  })
+
   test('a template literal over several lines counts each of its lines', () => {
     const text = 'function page() {\n  return `<p>\n\n  hello\n</p>`\n}\n'
     expect(lengthOf('api/a.ts', text, 'page')).toBe(6)
