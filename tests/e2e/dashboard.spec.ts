@@ -231,6 +231,36 @@ test.describe('staff dashboard', () => {
     await expect.poll(() => eventCalls).toBe(2)
   })
 
+  test('a staff account still holding a customer-length password is told to set a new one, and stays out', async ({
+    page,
+  }) => {
+    const email = uniqueEmail('old.staff')
+    const res = await page.request.post('/auth/register', {
+      data: { firstName: 'Jo', lastName: 'Mason', email, password: 'short-pw' },
+      headers: { origin: new URL(test.info().project.use.baseURL ?? '').origin },
+    })
+    expect(res.status()).toBe(200)
+    await page.context().clearCookies()
+    // Made staff as `staff add` did before it replaced a customer's password: the role alone.
+    const db = createClient({ url: DATABASE_URL })
+    try {
+      await db.execute('PRAGMA busy_timeout = 10000')
+      await db.execute({ sql: "update users set role = 'staff' where email = ?", args: [email] })
+    } finally {
+      db.close()
+    }
+    await page.goto('/login?next=/dashboard')
+    await signInFromLogin(page, email, 'short-pw')
+    const toast = page.locator('.toast-list li', { hasText: 'New Password Needed' })
+    await expect(toast).toContainText(
+      "A staff account's password must be at least 12 characters long, and this one is shorter. Choose 'Forgot Password' to set a new one.",
+    )
+    await expect(page).toHaveURL(/\/login/)
+    await expect(page.getByLabel(/^Password/)).toHaveValue('')
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'session')).toBeUndefined()
+    await expect(page.getByRole('link', { name: 'Forgot Password' })).toBeVisible()
+  })
+
   test('a signed-in customer reads that the dashboard is for staff', async ({ page, axe }) => {
     const email = uniqueEmail('customer')
     // Sent as the shop's own page would send it: state-changing calls need the shop's Origin.

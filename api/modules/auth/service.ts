@@ -44,6 +44,7 @@ export const MESSAGES = {
   passwordTooLong: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
   googleMoved: 'This account now signs in with another Google account.',
   staffPasswordTooShort: `A staff account's password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters long.`,
+  staffPasswordBelowRule: `A staff account's password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters long, and this one is shorter. Choose 'Forgot Password' to set a new one.`,
   // One message for a wrong e-mail and a wrong password: the answer never says which accounts exist.
   wrongCredentials: 'The e-mail or password is incorrect.',
   useGoogle: 'This email is registered with Google. Please use Google Sign In.',
@@ -73,6 +74,18 @@ export interface SignedIn {
 function checkPassword(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
   if (password.length > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
+}
+
+/**
+ * The staff rule at a password sign-in, the password being right: a staff password shorter than the rule was
+ * chosen under the customer's (an account made staff before `staff add` replaced a customer's password), so
+ * it opens nothing until a reset link sets a longer one (403). The attempt stays counted, so guesses at such
+ * a password stay under the sign-in limit (decision 012).
+ */
+function refuseShortStaffPassword(user: UserRecord, password: string): void {
+  if (user.role === 'staff' && password.length < STAFF_PASSWORD_MIN_LENGTH) {
+    throw forbidden(MESSAGES.staffPasswordBelowRule, { newPasswordNeeded: true })
+  }
 }
 
 /** The staff rule for a password set by a reset link (account/staff.ts), as a 422. */
@@ -291,6 +304,7 @@ export function createAuthService(deps: {
       if (body.password === '' || !(await Bun.password.verify(body.password, user.passwordHash))) {
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
+      refuseShortStaffPassword(user, body.password)
       await attempt.succeeded()
       return keptIfPasswordStands(
         { accounts, sessions },

@@ -14,14 +14,20 @@ function serverSaid(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status > 0
 }
 
-function wantsGoogle(error: unknown): boolean {
+/** Whether the server's answer carries `flag: true` (the Google hint, a staff password to renew). */
+function flagged(error: unknown, flag: 'useGoogle' | 'newPasswordNeeded'): boolean {
   const data = error instanceof ApiError ? error.data : null
-  return typeof data === 'object' && data !== null && (data as { useGoogle?: unknown }).useGoogle === true
+  return typeof data === 'object' && data !== null && (data as Record<string, unknown>)[flag] === true
 }
 
-/** docs/product.md#sign-in: the Google hint, or one generic text; a 429 keeps the server's wait time, which the user needs. */
+/**
+ * docs/product.md#sign-in: the Google hint, a staff password shorter than the staff rule (the server's
+ * words, which say what to do), or one generic text; a 429 keeps the server's wait time, which the user needs.
+ */
 export function loginError(error: unknown): ToastText {
-  if (wantsGoogle(error)) return { title: 'Use Google Sign In', description: USE_GOOGLE }
+  if (flagged(error, 'useGoogle')) return { title: 'Use Google Sign In', description: USE_GOOGLE }
+  if (serverSaid(error) && flagged(error, 'newPasswordNeeded'))
+    return { title: 'New Password Needed', description: error.message }
   if (serverSaid(error) && error.status === 429)
     return { title: 'Too Many Attempts', description: error.message }
   return { title: 'Sign In Failed', description: LOGIN_FAILED }

@@ -7,7 +7,7 @@ import { createApp } from '../../../api/app'
 import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { hashToken } from '../../../api/modules/auth/sessions'
 import { createServices } from '../../../api/services'
-import { passwordResetTokens, users } from '../../../db/schema'
+import { passwordResetTokens, signInFailures, users } from '../../../db/schema'
 import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
 import {
   cookieHeader,
@@ -203,6 +203,32 @@ describe('reset password', () => {
     const long = await shop.call('POST', '/api/auth/reset-password', { token, password: 'twelve-chars' })
     expect(long.status).toBe(200)
     expect((await signIn(shop, staff.email, 'twelve-chars')).status).toBe(200)
+  })
+
+  test('a staff password shorter than the staff rule (an account made staff before it) opens nothing until a link sets a longer one', async () => {
+    const staff = await signUp(shop, { password: 'short-pw' })
+    await shop.deps.db.update(users).set({ role: 'staff' }).where(eq(users.id, staff.id))
+    const failuresBefore = await shop.deps.db.$count(signInFailures)
+    const refused = await signIn(shop, staff.email, 'short-pw')
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({
+      error:
+        "A staff account's password must be at least 12 characters long, and this one is shorter. Choose 'Forgot Password' to set a new one.",
+      newPasswordNeeded: true,
+    })
+    // No session, and the attempt stays counted against the sign-in limit.
+    expect(refused.headers.get('set-cookie') ?? '').not.toContain('session=')
+    expect(await shop.deps.db.$count(signInFailures)).toBe(failuresBefore + 1)
+    // A wrong password still gets the usual answer, which says nothing of the account.
+    expect((await signIn(shop, staff.email, 'not-the-pw')).status).toBe(401)
+
+    await forgot(staff.email)
+    const token = await tokenMailedTo(staff.email)
+    expect(
+      (await shop.call('POST', '/api/auth/reset-password', { token, password: 'a-longer-staff-pw' })).status,
+    ).toBe(200)
+    expect((await signIn(shop, staff.email, 'short-pw')).status).toBe(401)
+    expect((await signIn(shop, staff.email, 'a-longer-staff-pw')).status).toBe(200)
   })
 
   test('a link older than an hour is refused', async () => {

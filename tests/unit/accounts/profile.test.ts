@@ -37,7 +37,7 @@ const USER: PublicUser = {
 }
 
 describe('docs/product.md#sign-in texts for failed account calls', () => {
-  test('sign-in: the Google hint, the wait of a 429, or one generic text', () => {
+  test('sign-in: the Google hint, the wait of a 429, a staff password to renew, or one generic text', () => {
     const google = new ApiError(401, 'x', { error: 'x', useGoogle: true })
     expect(loginError(google).description).toBe(
       'This email is registered with Google. Please use Google Sign In.',
@@ -51,6 +51,12 @@ describe('docs/product.md#sign-in texts for failed account calls', () => {
     expect(loginError(new ApiError(429, 'Please wait 10 minutes.')).description).toBe(
       'Please wait 10 minutes.',
     )
+    const staff = new ApiError(403, 'Choose Forgot Password.', { error: 'x', newPasswordNeeded: true })
+    expect(loginError(staff)).toEqual({
+      title: 'New Password Needed',
+      description: 'Choose Forgot Password.',
+    })
+    expect(loginError(new ApiError(403, 'Forbidden.')).title).toBe('Sign In Failed')
   })
 
   test('registration, forgot and reset: the server message, or the network text', () => {
