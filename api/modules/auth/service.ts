@@ -77,10 +77,11 @@ function checkPassword(password: string): void {
 }
 
 /**
- * The staff rule at a password sign-in, the password being right: a staff password shorter than the rule was
- * chosen under the customer's (an account made staff before `staff add` replaced a customer's password), so
- * it opens nothing until a reset link sets a longer one (403). The attempt stays counted, so guesses at such
- * a password stay under the sign-in limit (decision 012).
+ * The staff rule wherever a password proves who someone is (a sign-in, the account deletion's check), the
+ * password being right: a staff password shorter than the rule was chosen under the customer's (an account
+ * made staff before `staff add` replaced a customer's password), so it proves nothing until a reset link
+ * sets a longer one (403). The attempt stays counted, so guesses at such a password stay under the sign-in
+ * limit (decision 012).
  */
 function refuseShortStaffPassword(user: UserRecord, password: string): void {
   if (user.role === 'staff' && password.length < STAFF_PASSWORD_MIN_LENGTH) {
@@ -337,6 +338,7 @@ export function createAuthService(deps: {
       if (!(await Bun.password.verify(password, user.passwordHash))) {
         throw forbidden(MESSAGES.wrongPasswordToDelete, { reauthenticate: 'password' })
       }
+      refuseShortStaffPassword(user, password)
       await attempt.succeeded()
     },
 

@@ -26,7 +26,7 @@ function flagged(error: unknown, flag: 'useGoogle' | 'newPasswordNeeded'): boole
  */
 export function loginError(error: unknown): ToastText {
   if (flagged(error, 'useGoogle')) return { title: 'Use Google Sign In', description: USE_GOOGLE }
-  if (serverSaid(error) && flagged(error, 'newPasswordNeeded'))
+  if (serverSaid(error) && error.status === 403 && flagged(error, 'newPasswordNeeded'))
     return { title: 'New Password Needed', description: error.message }
   if (serverSaid(error) && error.status === 429)
     return { title: 'Too Many Attempts', description: error.message }

@@ -149,4 +149,25 @@ describe('an account with a password and Google', () => {
     expect(await res.json()).toEqual({ error: 'Please enter your password to delete your account.' })
     expect((await deleteAccount(cookie, { password: PASSWORD })).status).toBe(204)
   })
+
+  test('a staff password shorter than the staff rule proves nothing, here as at sign-in', async () => {
+    const email = uniqueEmail('old.staff')
+    await shop.services.accounts.create({
+      email,
+      passwordHash: await Bun.password.hash('short-pw', 'argon2id'),
+      googleSubject: `google-${email}`,
+      firstName: 'Jo',
+      lastName: 'Mason',
+    })
+    await shop.deps.db.update(users).set({ role: 'staff' }).where(eq(users.email, email))
+    const cookie = await signInWithGoogle(email)
+    const res = await deleteAccount(cookie, { password: 'short-pw' })
+    expect(res.status).toBe(403)
+    expect(await res.json()).toEqual({
+      error:
+        "A staff account's password must be at least 12 characters long, and this one is shorter. Choose 'Forgot Password' to set a new one.",
+      newPasswordNeeded: true,
+    })
+    expect((await whoAmI(shop, cookie)).status).toBe(200)
+  })
 })

@@ -57,6 +57,10 @@ describe('docs/product.md#sign-in texts for failed account calls', () => {
       description: 'Choose Forgot Password.',
     })
     expect(loginError(new ApiError(403, 'Forbidden.')).title).toBe('Sign In Failed')
+    // Only a 403 says it: the flag on any other answer is not the server's refusal of a short staff password.
+    expect(loginError(new ApiError(401, 'x', { error: 'x', newPasswordNeeded: true })).title).toBe(
+      'Sign In Failed',
+    )
   })
 
   test('registration, forgot and reset: the server message, or the network text', () => {
