@@ -89,6 +89,36 @@ test('stepper, remove, totals, weight and package size', async ({ page, axe }) =
   await axe()
 })
 
+test('a quantity typed into the box replaces the one there; an emptied box waits, and shows the line again when left', async ({
+  page,
+}) => {
+  await seedCart(page, [{ slug: 'repair', quantity: 2 }])
+  const box = page.getByLabel('Quantity of Workforce Repair Original Grit', { exact: true })
+  const line = page.locator('[data-cart-line="repair"] [data-line-total]')
+  // As a thumb does it: into the box, the digit deleted, the new one typed.
+  await box.click()
+  await box.press('End')
+  await box.press('Backspace')
+  await expect(box).toHaveValue('')
+  await expect(line).toHaveText('$26.00')
+  await box.pressSequentially('5')
+  await expect(box).toHaveValue('5')
+  await expect(line).toHaveText('$65.00')
+  await expect(summary(page, 'Items')).toHaveText('5')
+  // Emptied and left: the line keeps its quantity, and the box shows it again.
+  await box.press('Backspace')
+  await expect(box).toHaveValue('')
+  await page.getByRole('heading', { level: 1, name: 'Shopping Cart' }).click()
+  await expect(box).toHaveValue('5')
+  await expect(summary(page, 'Items')).toHaveText('5')
+  // A 0 waits too; the stepper then goes on from the line's quantity.
+  await box.fill('0')
+  await expect(summary(page, 'Items')).toHaveText('5')
+  await page.getByRole('button', { name: 'Increase quantity of Workforce Repair Original Grit' }).click()
+  await expect(box).toHaveValue('6')
+  await expect(line).toHaveText('$78.00')
+})
+
 test('GRIT15 applies 15%, survives a reload and can be removed', async ({ page, axe }) => {
   await seedCart(page, [
     { slug: 'whisker-oil', quantity: 1 },

@@ -1,5 +1,6 @@
 import { formatCents, formatCurrency } from '@core/rules/money'
 import { purchasable, type StockState } from '@core/rules/stock'
+import { useState } from 'react'
 import { MAX_QUANTITY } from './cart-logic'
 import { removeFromCart, setLineQuantity } from './checkout-store'
 import type { CartLine } from './store'
@@ -44,7 +45,13 @@ function StockWarning({ line, left }: { line: CartLine; left: number }) {
 export function CartLineRow({ line, stock }: { line: CartLine; stock?: StockState | null }) {
   const { product, quantity, selectedVariant } = line
   const id = `qty-${lineId(line)}`
-  const setQuantity = (value: number) => setLineQuantity(product.id, value, selectedVariant)
+  // What the shopper is typing, while it is not (yet) a quantity: an emptied field stays empty, so typing 5
+  // after clearing a 2 gives 5, not 25. Leaving the field shows the line's quantity again.
+  const [typed, setTyped] = useState<string | null>(null)
+  const setQuantity = (value: number) => {
+    setTyped(null)
+    setLineQuantity(product.id, value, selectedVariant)
+  }
   const left = purchasable(stock, quantity)
   return (
     <li className="flex gap-4 p-4" data-cart-line={product.slug}>
@@ -84,13 +91,16 @@ export function CartLineRow({ line, stock }: { line: CartLine; stock?: StockStat
                 inputMode="numeric"
                 min={1}
                 max={MAX_QUANTITY}
-                value={quantity}
+                value={typed ?? quantity}
                 className="w-14 border-x border-line bg-transparent py-1 text-center"
                 // An emptied or zero field waits for a real number; the remove button is for removing.
                 onChange={(event) => {
-                  const value = Number(event.target.value)
-                  if (value >= 1) setQuantity(value)
+                  const text = event.target.value
+                  const value = Number(text)
+                  if (text !== '' && Number.isInteger(value) && value >= 1) setQuantity(value)
+                  else setTyped(text)
                 }}
+                onBlur={() => setTyped(null)}
               />
               <button
                 type="button"
