@@ -229,6 +229,22 @@ export function productSchema<Image extends ZodType>(image: () => Image) {
       .array(strict({ name: text(), notes: text() }), {
         error: 'must be a list of scents, each with name: and notes:',
       })
+      // Stock is counted and sold by a scent's name, and the shopper picks it by its name: two alike (in
+      // any capitals) would be one count under two choices.
+      .superRefine((scents, context) => {
+        const seen = new Set<string>()
+        for (const [index, scent] of scents.entries()) {
+          const name = scent.name.toLowerCase()
+          if (seen.has(name)) {
+            context.addIssue({
+              code: 'custom',
+              path: [index, 'name'],
+              message: `another scent of this product is named ${scent.name} already: give each its own name`,
+            })
+          }
+          seen.add(name)
+        }
+      })
       .default([]),
     ingredients: splitList,
     usage: text(),

@@ -54,6 +54,13 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('two scents of one product with the same name, in any capitals', () => {
+    edit('content/products/whisker-oil.mdx', '  - name: Unscented', '  - name: cedar shop')
+    expect(problems()).toBe(
+      `content/products/whisker-oil.mdx, line ${lineOf('content/products/whisker-oil.mdx', 'scents:')}: scents, item 3, name: another scent of this product is named cedar shop already: give each its own name`,
+    )
+  })
+
   test('a colon in unquoted text is explained', () => {
     edit('content/teasers/x-treme.mdx', /^heading: .*$/m, 'heading: X-TREME: Coming Soon')
     expect(problems()).toBe(
