@@ -20,7 +20,8 @@ document.addEventListener('click', (event) => {
   const button =
     event.target instanceof Element ? event.target.closest<HTMLElement>('[data-add-to-cart]') : null
   const product = button && productOf(button)
-  if (product) addToCart(product, 1)
+  // The card's scent: the product's first (ProductCard.astro), none for a product without scents.
+  if (product) addToCart(product, 1, button.dataset.variant || undefined)
 })
 
 // The cards' buttons add to the cart from here on. The shop page (./shop.ts imports this module, so it runs
