@@ -102,6 +102,10 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await expect(dialog.getByText('CANCELLED').first()).toBeVisible()
   await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0)
   await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  // Its row says so at once (not at the list's next poll, 15 s on), and offers nothing to do to it.
+  const cancelledRow = staff.locator(`tr[data-order="${cancelNumber}"]`)
+  await expect(cancelledRow).toContainText('CANCELLED', { timeout: 3_000 })
+  await expect(cancelledRow.getByRole('button', { name: /Mark Shipped|Retry/ })).toHaveCount(0)
 
   // Refund one unit of the shipped order's first line, back on the shelf.
   await staff.getByRole('button', { name: `#${shippedNumber} details` }).click()

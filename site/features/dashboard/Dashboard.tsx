@@ -209,6 +209,8 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
             setDetail(null)
             opener.current?.focus()
           }}
+          // The order's row and the day's figures, and the shelf a cancel or restocking refund put units back on.
+          onChanged={() => void Promise.allSettled([orders.refresh(), stats.refresh(), products.refresh()])}
         />
       )}
     </div>

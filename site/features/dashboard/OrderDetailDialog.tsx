@@ -12,21 +12,27 @@ import { StatusBadge } from './StatusBadge'
 /**
  * One order in a modal dialog: lines, addresses, totals, label and actions, and its history (who moved it,
  * when and why). The browser's modal dialog keeps focus inside and closes on Escape. `version` changes
- * when an action elsewhere may have moved the order, so the view loads again.
+ * when an action elsewhere may have moved the order, so the view loads again; a cancel or refund made here
+ * has the lists behind it load again too (`onChanged`), so no row keeps offering what no longer applies.
  */
 export function OrderDetailDialog(props: {
   orderId: number
   version: number
   actions: OrderActions
   onClose: () => void
+  /** A cancel or refund was made here: the lists behind the dialog load again. */
+  onChanged: () => void
 }) {
   const dialog = useRef<HTMLDialogElement>(null)
   const [order, setOrder] = useState<OrderDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
   // A cancel or refund made here: its message, and the order loaded again.
   const [done, setDone] = useState<{ message: string; count: number }>({ message: '', count: 0 })
-  const { onClose } = props
-  const changed = (message: string) => setDone((before) => ({ message, count: before.count + 1 }))
+  const { onClose, onChanged } = props
+  const changed = (message: string) => {
+    setDone((before) => ({ message, count: before.count + 1 }))
+    onChanged()
+  }
 
   useEffect(() => {
     const element = dialog.current
