@@ -75,6 +75,14 @@ function dollars(cents: number): number {
   return Math.round(cents) / 100
 }
 
+/**
+ * The tracking number a customer is shown: none for a cancelled order, which never shipped, so its number
+ * belongs to a label voided at the carrier and would track nothing.
+ */
+function trackingShown(order: Order): string | null {
+  return order.status === 'cancelled' ? null : order.shippoTrackingNumber
+}
+
 function orderSummary(order: Order, refunds: readonly Refund[]): UserOrder {
   return {
     _id: String(order.id),
@@ -82,7 +90,7 @@ function orderSummary(order: Order, refunds: readonly Refund[]): UserOrder {
     createdAt: order.createdAt.toISOString(),
     status: order.status,
     totalAmount: dollars(order.totalCents),
-    trackingNumber: order.shippoTrackingNumber,
+    trackingNumber: trackingShown(order),
     items: order.lines.map((line) => ({ productName: lineLabel(line), quantity: line.quantity })),
     refunded: customerRefunded(refunds),
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
@@ -96,7 +104,7 @@ function orderDetail(order: Order, refunds: readonly Refund[]): UserOrderDetail 
     number: formatOrderNumber(order.id),
     createdAt: order.createdAt.toISOString(),
     status: order.status,
-    trackingNumber: order.shippoTrackingNumber,
+    trackingNumber: trackingShown(order),
     carrier: order.shippingCarrier,
     shippingService: order.shippingService,
     items: order.lines.map((line) => ({

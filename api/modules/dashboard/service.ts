@@ -136,7 +136,8 @@ function dashboardOrder(order: ListedOrder): DashboardOrder {
     failureReason: order.status === 'failed' ? order.failureReason : null,
     discountWarning: order.discountWarning,
     stockWarning: order.stockWarning,
-    labelUrl: order.labelUrl ? `/api/orders/${order.id}/label` : null,
+    // A cancelled order never ships: its label, voided at the carrier (or being voided), is not offered to print.
+    labelUrl: order.labelUrl && order.status !== 'cancelled' ? `/api/orders/${order.id}/label` : null,
   }
 }
 

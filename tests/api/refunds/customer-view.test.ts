@@ -46,8 +46,17 @@ test('a cancelled order and a partly refunded one, as their customer sees them',
   const number = (id: number) => String(id).padStart(6, '0')
   const asCustomer = (path: string) => r.shop.call('GET', path, undefined, { cookie: customer.cookie })
 
+  // Its label was bought before the cancel, and voided: its number tracks nothing, so neither the customer
+  // nor staff are offered it.
+  expect((await orderRow(r.shop, cancelled.id))?.shippoTrackingNumber).toBeTruthy()
+  const staffRows = await json<{ id: number; labelUrl: string | null }[]>(
+    await r.asStaff('GET', `/api/orders?q=${number(cancelled.id)}`),
+    200,
+  )
+  expect(staffRows.map((order) => [order.id, order.labelUrl])).toEqual([[cancelled.id, null]])
   const page = await json<UserOrderDetail>(await asCustomer(`/api/user/orders/${number(cancelled.id)}`), 200)
   expect(page.status).toBe('cancelled')
+  expect(page.trackingNumber).toBeNull()
   expect(page.cancelledAt).not.toBeNull()
   expect(page.refunded).toBe(total / 100)
   expect(page.refunds).toEqual([
@@ -66,7 +75,10 @@ test('a cancelled order and a partly refunded one, as their customer sees them',
   expect(list.find((order) => order.number === number(cancelled.id))).toMatchObject({
     status: 'cancelled',
     refunded: total / 100,
+    trackingNumber: null,
   })
+  // The shipped-to-be order keeps its number.
+  expect(list.find((order) => order.number === number(refunded.id))?.trackingNumber).toBeTruthy()
   expect(list.find((order) => order.number === number(refunded.id))).toMatchObject({
     refunded: line.paid / 2,
     cancelledAt: null,
