@@ -75,7 +75,7 @@ export function OrderDetailDialog(props: {
           Close
         </button>
       </div>
-      <div className="grid gap-5 overflow-y-auto p-4">
+      <div className="dashboard-dialog-body grid gap-5 overflow-y-auto p-4">
         {error && (
           <p role="alert" className="font-semibold text-danger">
             {error}

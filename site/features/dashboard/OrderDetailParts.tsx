@@ -21,34 +21,38 @@ export function AddressLines({ address }: { address: Address }) {
 export function OrderLinesTable({ order, number }: { order: OrderDetail; number: string }) {
   return (
     <>
-      <table className="dashboard-table w-full border-collapse text-sm">
-        <caption className="sr-only">Items in order {number}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Qty</th>
-            <th scope="col">Weight</th>
-            <th scope="col">Price</th>
-            <th scope="col">Line total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.lines.map((line) => (
-            <tr key={line.id}>
-              <td>
-                {line.name}
-                {line.variant && line.variant !== line.name && (
-                  <span className="text-muted"> ({line.variant})</span>
-                )}
-              </td>
-              <td>{line.quantity}</td>
-              <td>{formatOunces(line.weight)}</td>
-              <td>{formatCurrency(line.unitAmount)}</td>
-              <td>{formatCurrency(line.lineTotal)}</td>
+      {/* On a phone the table scrolls on its own, and the dialog around it stays the screen's width. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
+      <section className="overflow-x-auto" aria-label={`Items in order ${number}`} tabIndex={0}>
+        <table className="dashboard-table w-full border-collapse text-sm">
+          <caption className="sr-only">Items in order {number}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Qty</th>
+              <th scope="col">Weight</th>
+              <th scope="col">Price</th>
+              <th scope="col">Line total</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {order.lines.map((line) => (
+              <tr key={line.id}>
+                <td>
+                  {line.name}
+                  {line.variant && line.variant !== line.name && (
+                    <span className="text-muted"> ({line.variant})</span>
+                  )}
+                </td>
+                <td>{line.quantity}</td>
+                <td>{formatOunces(line.weight)}</td>
+                <td>{formatCurrency(line.unitAmount)}</td>
+                <td>{formatCurrency(line.lineTotal)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
       <dl className="grid max-w-xs grid-cols-2 gap-1 text-sm">
         <dt>Subtotal</dt>
         <dd className="text-right">{formatCurrency(order.subtotal)}</dd>

@@ -40,30 +40,35 @@ export function OrdersTable(props: {
             : 'No orders yet. Paid orders appear here within seconds.'}
         </p>
       ) : (
-        // Status and actions come first; the rest scrolls sideways on a narrow screen. Focusable, so keyboard
-        // users can scroll it too.
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
-        <section className="overflow-x-auto" aria-label="Orders table" tabIndex={0}>
-          <table className="dashboard-table w-full min-w-[50rem] border-collapse text-sm">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-                <th scope="col">Items</th>
-                <th scope="col">Package</th>
-                <th scope="col">Total</th>
-                <th scope="col">Tracking</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order) => (
-                <OrderRow key={order.id} order={order} actions={actions} />
-              ))}
-            </tbody>
-          </table>
-        </section>
+        // Status and actions come first; the rest scrolls sideways on a narrow screen, which a phone is told.
+        // Focusable, so keyboard users can scroll it too.
+        <>
+          <p className="mb-2 text-xs text-muted sm:hidden">
+            The table scrolls sideways: swipe it for the status, actions, totals and tracking.
+          </p>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
+          <section className="overflow-x-auto" aria-label="Orders table" tabIndex={0}>
+            <table className="dashboard-table w-full min-w-[50rem] border-collapse text-sm">
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                  <th scope="col">Items</th>
+                  <th scope="col">Package</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">Tracking</th>
+                </tr>
+              </thead>
+              <tbody>
+                {orders.map((order) => (
+                  <OrderRow key={order.id} order={order} actions={actions} />
+                ))}
+              </tbody>
+            </table>
+          </section>
+        </>
       )}
       {orders.length >= view.limit && view.limit < MAX_ROWS && (
         <button

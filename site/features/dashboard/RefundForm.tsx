@@ -97,10 +97,13 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
         <>
           {order.lines.map((line) => {
             const left = line.quantity - line.refundedQuantity
+            // Named as the order's lines are, with the scent: one product may be on two lines.
+            const name =
+              line.variant && line.variant !== line.name ? `${line.name} (${line.variant})` : line.name
             return (
               <label key={line.id} className="flex items-center justify-between gap-2">
                 <span>
-                  {line.name} ({left} of {line.quantity} left to refund)
+                  {name} ({left} of {line.quantity} left to refund)
                 </span>
                 <input
                   type="number"
@@ -109,7 +112,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
                   max={left}
                   disabled={left === 0}
                   value={units[line.id] ?? 0}
-                  aria-label={`Units of ${line.name} to refund`}
+                  aria-label={`Units of ${name} to refund`}
                   onChange={(e) =>
                     setUnits({
                       ...units,
