@@ -83,19 +83,20 @@ export default function OrderPage() {
           <h2 id="items-heading" className="text-xl font-bold uppercase">
             Items
           </h2>
+          {/* The number columns keep room on their left: on a phone 'Price' and 'Qty' never run together. */}
           <table className="mt-4 w-full text-sm">
             <thead>
               <tr className="border-b border-line text-left text-muted">
                 <th scope="col" className="py-2 font-semibold">
                   Product
                 </th>
-                <th scope="col" className="py-2 text-right font-semibold">
+                <th scope="col" className="py-2 pl-3 text-right font-semibold">
                   Price
                 </th>
-                <th scope="col" className="py-2 text-right font-semibold">
+                <th scope="col" className="py-2 pl-3 text-right font-semibold">
                   Qty
                 </th>
-                <th scope="col" className="py-2 text-right font-semibold">
+                <th scope="col" className="py-2 pl-3 text-right font-semibold">
                   Total
                 </th>
               </tr>
@@ -104,9 +105,9 @@ export default function OrderPage() {
               {order.items.map((item) => (
                 <tr key={`${item.productName}:${item.variant ?? ''}`} className="border-b border-line">
                   <td className="py-2">{lineLabel({ name: item.productName, variant: item.variant })}</td>
-                  <td className="py-2 text-right">{formatCurrency(item.unitAmount)}</td>
-                  <td className="py-2 text-right">{item.quantity}</td>
-                  <td className="py-2 text-right">{formatCurrency(item.lineTotal)}</td>
+                  <td className="py-2 pl-3 text-right">{formatCurrency(item.unitAmount)}</td>
+                  <td className="py-2 pl-3 text-right">{item.quantity}</td>
+                  <td className="py-2 pl-3 text-right">{formatCurrency(item.lineTotal)}</td>
                 </tr>
               ))}
             </tbody>

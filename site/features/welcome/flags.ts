@@ -18,11 +18,26 @@ export function markVisited(storage: FlagStorage): void {
 }
 
 /**
- * Where the first visit's welcome waits for another page: on top of paying it would sit over the buttons,
- * and the pages of signed-in customers and staff would greet someone who has an account with 'Create
- * account'.
+ * Where the first visit's welcome waits for another page: on top of paying it would sit over the buttons;
+ * the pages of signed-in customers and staff would greet someone who has an account with 'Create
+ * account'; and on the account forms (a first visit from an e-mailed link lands on one) it would cover the
+ * form it invites to, or the one the visitor came to use.
  */
-const NO_WELCOME_PATHS = ['/cart', '/shipping', '/checkout', '/success', '/profile', '/account', '/dashboard']
+const NO_WELCOME_PATHS = [
+  '/cart',
+  '/shipping',
+  '/checkout',
+  '/success',
+  '/profile',
+  '/account',
+  '/dashboard',
+  '/signup',
+  '/login',
+  '/forgot-password',
+  '/reset-password',
+  '/verify-email',
+  '/google-sign-in',
+]
 
 export function offersWelcome(pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/'

@@ -36,10 +36,24 @@ describe('welcome visit flags', () => {
       '/account',
       '/account/orders',
       '/dashboard',
+      '/signup',
+      '/login',
+      '/forgot-password',
+      '/reset-password',
+      '/verify-email',
+      '/google-sign-in',
     ]) {
       expect(offersWelcome(path)).toBe(false)
     }
-    for (const path of ['/', '/shop', '/about', '/products/whisker-oil', '/cartography', '/accounts-faq']) {
+    for (const path of [
+      '/',
+      '/shop',
+      '/about',
+      '/products/whisker-oil',
+      '/cartography',
+      '/accounts-faq',
+      '/logins',
+    ]) {
       expect(offersWelcome(path)).toBe(true)
     }
   })
