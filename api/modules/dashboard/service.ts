@@ -384,12 +384,16 @@ export function createDashboardService(deps: {
       }
     },
 
-    /** Where staff read the label; 404 when the order has none. */
+    /** Where staff read the label; 404 when the order has none, 409 when it was cancelled (label voided). */
     async label(segment: string): Promise<{ number: string; source: LabelSource }> {
       const id = orderIdFrom(segment)
       const source = id === null ? null : await orders.label(id)
       if (id === null || !source) throw notFound('This order has no label yet.')
-      return { number: formatOrderNumber(id), source }
+      const number = formatOrderNumber(id)
+      if (source === 'cancelled') {
+        throw conflict(`Order ${number} is cancelled: its label was voided at the carrier. Do not ship it.`)
+      }
+      return { number, source }
     },
 
     /** Retry a failed order's label purchase; 409 with the reason for any other status. */

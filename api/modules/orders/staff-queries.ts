@@ -45,14 +45,16 @@ export function createStaffQueries(deps: { db: Database; dataDir: string }) {
 
     /**
      * Where an order's label can be read: the built-in carrier's PDF under DATA_DIR/labels, or the carrier's
-     * https address. Null when the order has none (or its stored address is neither).
+     * https address. Null when the order has none (or its stored address is neither); 'cancelled' when the
+     * order was cancelled, its label voided at the carrier (or being voided): never to be printed.
      */
-    async label(orderId: number): Promise<LabelSource | null> {
+    async label(orderId: number): Promise<LabelSource | 'cancelled' | null> {
       const [row] = await db
-        .select({ labelUrl: orders.labelUrl })
+        .select({ labelUrl: orders.labelUrl, status: orders.status })
         .from(orders)
         .where(eq(orders.id, orderId))
         .limit(1)
+      if (row?.status === 'cancelled' && row.labelUrl) return 'cancelled'
       return labelSource(row?.labelUrl ?? null, labelsDirFor(deps.dataDir))
     },
 

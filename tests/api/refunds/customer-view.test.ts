@@ -54,6 +54,13 @@ test('a cancelled order and a partly refunded one, as their customer sees them',
     200,
   )
   expect(staffRows.map((order) => [order.id, order.labelUrl])).toEqual([[cancelled.id, null]])
+  // A screen loaded before the cancel still holds the link: the label is refused all the same.
+  const label = await r.asStaff('GET', `/api/orders/${cancelled.id}/label`)
+  expect(label.status).toBe(409)
+  expect(await label.json()).toEqual({
+    error: `Order ${number(cancelled.id)} is cancelled: its label was voided at the carrier. Do not ship it.`,
+  })
+  expect((await r.asStaff('GET', `/api/orders/${refunded.id}/label`)).status).toBe(200)
   const page = await json<UserOrderDetail>(await asCustomer(`/api/user/orders/${number(cancelled.id)}`), 200)
   expect(page.status).toBe('cancelled')
   expect(page.trackingNumber).toBeNull()
