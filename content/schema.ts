@@ -234,7 +234,8 @@ export function productSchema<Image extends ZodType>(image: () => Image) {
       .superRefine((scents, context) => {
         const seen = new Set<string>()
         for (const [index, scent] of scents.entries()) {
-          const name = scent.name.toLowerCase()
+          // Spaces of any kind and number read alike on the page: folded too.
+          const name = scent.name.toLowerCase().replace(/\s+/g, ' ').trim()
           if (seen.has(name)) {
             context.addIssue({
               code: 'custom',

@@ -54,11 +54,13 @@ describe('npm run check:content', () => {
     )
   })
 
-  test('two scents of one product with the same name, in any capitals', () => {
+  test('two scents of one product with the same name, in any capitals or spacing', () => {
     edit('content/products/whisker-oil.mdx', '  - name: Unscented', '  - name: cedar shop')
     expect(problems()).toBe(
       `content/products/whisker-oil.mdx, line ${lineOf('content/products/whisker-oil.mdx', 'scents:')}: scents, item 3, name: another scent of this product is named cedar shop already: give each its own name`,
     )
+    edit('content/products/whisker-oil.mdx', '  - name: cedar shop', '  - name: "Cedar\u00a0 Shop"')
+    expect(problems()).toContain('scents, item 3, name: another scent of this product is named')
   })
 
   test('a colon in unquoted text is explained', () => {
