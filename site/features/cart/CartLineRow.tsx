@@ -6,9 +6,15 @@ import { removeFromCart, setLineQuantity } from './checkout-store'
 import type { CartLine } from './store'
 import { unitCents } from './totals'
 
-/** A line's key and the stem of its quantity input's id. */
+/**
+ * A line's key and the stem of its quantity input's id: letters, digits and '-' as they are, any other
+ * character as its code between underscores, so two scents never share one ('Rose & Oud', 'Rose + Oud').
+ */
 export function lineId(line: CartLine): string {
-  return `${line.product.id}-${line.selectedVariant ?? ''}`.replace(/[^\w-]/g, '_')
+  return `${line.product.id}-${line.selectedVariant ?? ''}`.replace(
+    /[^A-Za-z0-9-]/g,
+    (character) => `_${character.codePointAt(0)?.toString(16)}_`,
+  )
 }
 
 /** When a line asks for more than is left: what to tell the shopper, and the way to fix it. */

@@ -32,19 +32,40 @@ export function clampQuantity(quantity: number): number {
   return Math.min(MAX_QUANTITY, Math.max(1, Math.floor(quantity)))
 }
 
-function sameLine(line: CartLine, productId: number, variant?: string): boolean {
-  return line.product.id === productId && line.selectedVariant === variant
+/**
+ * Whether `line` is the product's line in `variant`. A line without a scent is sold as the product's first
+ * (the server names it so, docs/decisions/026-stock-reserved-at-checkout.md): when the page adding knows
+ * that first scent (`firstScent`), a line without one and the first scent are one line, whichever came first.
+ */
+function sameLine(line: CartLine, productId: number, variant?: string, firstScent?: string): boolean {
+  if (line.product.id !== productId) return false
+  if (line.selectedVariant === variant) return true
+  return firstScent !== undefined && (line.selectedVariant ?? firstScent) === (variant ?? firstScent)
 }
 
-/** Adds `quantity` (default 1) of a product: raises an existing line's quantity, else appends a line. */
+/** The product's line that an add of `variant` goes to (see sameLine), if the cart has one. */
+export function lineFor(
+  lines: readonly CartLine[],
+  productId: number,
+  variant?: string,
+  firstScent?: string,
+): CartLine | undefined {
+  return lines.find((line) => sameLine(line, productId, variant, firstScent))
+}
+
+/**
+ * Adds `quantity` (default 1) of a product: raises an existing line's quantity (the line keeps the scent it
+ * was added with), else appends a line. `firstScent`: the product's first scent, when the page knows it.
+ */
 export function addLine(
   lines: readonly CartLine[],
   product: CartProduct,
   quantity = 1,
   variant?: string,
+  firstScent?: string,
 ): CartLine[] {
   const added = clampQuantity(quantity)
-  const existing = lines.find((line) => sameLine(line, product.id, variant))
+  const existing = lineFor(lines, product.id, variant, firstScent)
   if (!existing) {
     const line: CartLine = { product, quantity: added }
     if (variant !== undefined) line.selectedVariant = variant

@@ -1,7 +1,7 @@
 import { persistentAtom } from '@nanostores/persistent'
 import { atom, computed } from 'nanostores'
 import { safeJson } from '../../lib/storage'
-import { addLine, type CartLine, type CartProduct } from './cart-logic'
+import { addLine, type CartLine, type CartProduct, lineFor } from './cart-logic'
 
 export type { CartLine, CartProduct }
 
@@ -52,12 +52,12 @@ export function hideCartNotification(): void {
   cartNotification.set({ ...cartNotification.get(), isVisible: false })
 }
 
-export function addToCart(product: CartProduct, quantity = 1, variant?: string): void {
+export function addToCart(product: CartProduct, quantity = 1, variant?: string, firstScent?: string): void {
   const before = cartLines.get()
-  const after = addLine(before, product, quantity, variant)
+  const after = addLine(before, product, quantity, variant, firstScent)
   cartLines.set(after)
-  const line = after.find((l) => l.product.id === product.id && l.selectedVariant === variant)
-  const previous = before.find((l) => l.product.id === product.id && l.selectedVariant === variant)
+  const line = lineFor(after, product.id, variant, firstScent)
+  const previous = lineFor(before, product.id, variant, firstScent)
   // Report what was really added: a line at its limit takes fewer than asked.
   const added = (line?.quantity ?? 0) - (previous?.quantity ?? 0)
   clearTimeout(notificationTimer)

@@ -20,8 +20,9 @@ document.addEventListener('click', (event) => {
   const button =
     event.target instanceof Element ? event.target.closest<HTMLElement>('[data-add-to-cart]') : null
   const product = button && productOf(button)
-  // The card's scent: the product's first (ProductCard.astro), none for a product without scents.
-  if (product) addToCart(product, 1, button.dataset.variant || undefined)
+  // No scent (sold as the product's first, whatever the content names first now), to the line of the first
+  // scent the page was built with if the cart has one (ProductCard.astro).
+  if (product) addToCart(product, 1, undefined, button.dataset.firstScent || undefined)
 })
 
 // The cards' buttons add to the cart from here on. The shop page (./shop.ts imports this module, so it runs

@@ -68,5 +68,7 @@ document.addEventListener('submit', (event) => {
   const variant = data.get('variant')
   const input = form.querySelector<HTMLInputElement>('input[name=quantity]')
   if (input) input.value = String(quantity)
-  addToCart(product, quantity, typeof variant === 'string' ? variant : undefined)
+  // The first scent listed: a card's line without a scent is that scent's line (../cart/cart-logic.ts).
+  const firstScent = form.querySelector<HTMLInputElement>('input[name=variant]')?.value
+  addToCart(product, quantity, typeof variant === 'string' ? variant : undefined, firstScent)
 })

@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { lineId } from '../../../site/features/cart/CartLineRow'
 import {
   addLine,
   clampQuantity,
+  lineFor,
   MAX_QUANTITY,
   removeLine,
   updateQuantity,
@@ -34,6 +36,31 @@ describe('addLine', () => {
   test('keeps different variants of one product apart', () => {
     const lines = addLine(addLine([], oil, 1, 'Cedar Shop'), oil, 1, 'Unscented')
     expect(lines.map((line) => line.selectedVariant)).toEqual(['Cedar Shop', 'Unscented'])
+  })
+
+  test("a line without a scent is the first scent's line when the adding page names it, either way round", () => {
+    // A card adds no scent; the product page adds the first one: one line, keeping the scent it began with.
+    const fromCard = addLine([], oil, 1, undefined, 'Hammered Citrus')
+    expect(addLine(fromCard, oil, 2, 'Hammered Citrus', 'Hammered Citrus')).toEqual([
+      { product: oil, quantity: 3 },
+    ])
+    const fromPage = addLine([], oil, 1, 'Hammered Citrus', 'Hammered Citrus')
+    expect(addLine(fromPage, oil, 1, undefined, 'Hammered Citrus')).toEqual([
+      { product: oil, quantity: 2, selectedVariant: 'Hammered Citrus' },
+    ])
+    // Another scent stays apart, and so does the first when the page does not say which it is.
+    expect(addLine(fromCard, oil, 1, 'Cedar Shop', 'Hammered Citrus')).toHaveLength(2)
+    expect(addLine(fromCard, oil, 1, 'Hammered Citrus')).toHaveLength(2)
+    expect(
+      addLine(
+        [{ product: oil, quantity: 1, selectedVariant: 'Cedar Shop' }],
+        oil,
+        1,
+        undefined,
+        'Hammered Citrus',
+      ),
+    ).toHaveLength(2)
+    expect(lineFor(fromPage, oil.id, undefined, 'Hammered Citrus')?.quantity).toBe(1)
   })
 
   test('caps a line at the maximum quantity', () => {
@@ -118,4 +145,14 @@ test('adding never changes the item count by anything but the clamped amount', (
       return cartTotals(lines).itemCount === expected && lines.length === (adds.length ? 1 : 0)
     }),
   )
+})
+
+describe('lineId', () => {
+  test('two scents never share a row key or an input id, whatever their punctuation', () => {
+    const ids = ['Rose & Oud', 'Rose + Oud', 'Rose_Oud', 'Rose-Oud', 'Rose Oud', undefined].map((variant) =>
+      lineId({ product: oil, quantity: 1, ...(variant === undefined ? {} : { selectedVariant: variant }) }),
+    )
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]+$/)
+  })
 })
