@@ -6,7 +6,7 @@ import { loadUser } from '../account/auth-store'
 import { discountApplied } from '../cart/checkout-store'
 import { openSessionField, rememberOpenSession } from '../cart/open-session'
 import { type CartLine, cartLines } from '../cart/store'
-import { showToast } from '../toasts/store'
+import { dismissToast, showToast } from '../toasts/store'
 import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
 import {
   type AddressKey,
@@ -75,7 +75,7 @@ export function useShippingCheckout() {
     if (busy) return
     const problem = ratesProblem(draft)
     if (problem.kind !== 'none') return form.report(problem)
-    form.setErrors({})
+    form.clearProblems()
     setBusy('rates')
     setStatus('Calculating shipping rates…')
     const requestBinding = binding
@@ -122,7 +122,7 @@ export function useShippingCheckout() {
       showToast({ ...ORDER_TOO_LOW, variant: 'error' })
       return
     }
-    form.setErrors({})
+    form.clearProblems()
     setBusy('session')
     try {
       const answer = await apiRequest<SessionAnswer>(
@@ -173,6 +173,9 @@ function useDraftForm() {
   const [saved, setSaved] = useState<SavedRates | null>(null)
   // A fresh object per request, so asking to focus the same field twice still moves focus.
   const [focusTarget, setFocusTarget] = useState<{ id: FieldKey } | null>(null)
+  // The toast that named the last problem: taken away once the step goes through, so 'Please enter a valid
+  // ZIP code' does not stay on screen over the rates the corrected ZIP brought.
+  const problemToast = useRef<number | null>(null)
 
   // Restore what was typed in this tab; an empty cart has nothing to ship (docs/product.md#shipping).
   useEffect(() => {
@@ -219,7 +222,18 @@ function useDraftForm() {
       setErrors(problem.fields)
       const first = firstField(problem.fields)
       if (first) setFocusTarget({ id: first })
-      showToast({ title: problem.title, description: problem.description, variant: 'error' })
+      if (problemToast.current !== null) dismissToast(problemToast.current)
+      problemToast.current = showToast({
+        title: problem.title,
+        description: problem.description,
+        variant: 'error',
+      })
+    },
+    /** The step found nothing missing: no field marked, and the toast that named the last problem gone. */
+    clearProblems() {
+      setErrors({})
+      if (problemToast.current !== null) dismissToast(problemToast.current)
+      problemToast.current = null
     },
   }
 }
