@@ -5,7 +5,7 @@
 import type { CreateSessionBody } from '@core/contracts/checkout'
 import { isEmail } from '@core/rules/address'
 import { allocateDiscount, chargeableLines, type DiscountTerms, discountCents } from '@core/rules/discounts'
-import { MIN_CHARGE_CENTS } from '@core/rules/money'
+import { formatCents, MIN_CHARGE_CENTS } from '@core/rules/money'
 import { type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { checkoutSessions } from '../../../db/schema/checkout'
@@ -110,9 +110,14 @@ function providerRequest(checkout: {
     lineItems: items.map((item) => {
       const line = cart.lines[Number(item.key)]
       if (!line) throw new Error(`chargeable line ${item.key} has no cart line`)
+      // A price the code lowered says so on the provider's page, which shows no discount line of its own.
+      const before =
+        terms && item.unitCents < line.unitCents
+          ? `${formatCents(line.unitCents)} each before the code ${terms.code}. `
+          : ''
       return {
         name: lineName(line),
-        description: truncate(line.description, 200),
+        description: truncate(`${before}${line.description}`, 200),
         unitAmountCents: item.unitCents,
         quantity: item.quantity,
         productId: line.productId,

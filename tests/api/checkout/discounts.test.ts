@@ -85,6 +85,12 @@ describe('discounts are re-validated and applied on the server', () => {
       [1916, 1],
       [1642, 2],
     ])
+    // The provider's page shows no discount line of its own: each lowered price says what it was.
+    const descriptions = (sent?.line_items as Record<string, Record<string, Record<string, string>>>[]).map(
+      (line) => line.price_data?.product_data?.description ?? '',
+    )
+    expect(descriptions[0]).toStartWith(`$21.00 each before the code ${FIVE_OFF}. `)
+    expect(descriptions[1]).toStartWith(`$18.00 each before the code ${FIVE_OFF}. `)
     expect(shippingSent(sent)).toBe(0)
     expect(stripe.sessions.get(sessionId)?.amount_total).toBe(5200)
     expect(sent?.metadata).toMatchObject({ discount_code: FIVE_OFF })
