@@ -86,9 +86,8 @@ describe('discounts are re-validated and applied on the server', () => {
       [1642, 2],
     ])
     // The provider's page shows no discount line of its own: each lowered price says what it was.
-    const descriptions = (sent?.line_items as Record<string, Record<string, Record<string, string>>>[]).map(
-      (line) => line.price_data?.product_data?.description ?? '',
-    )
+    const sentLines = (sent?.line_items ?? []) as Record<string, Record<string, Record<string, string>>>[]
+    const descriptions = sentLines.map((line) => line.price_data?.product_data?.description ?? '')
     expect(descriptions[0]).toStartWith(`$21.00 each before the code ${FIVE_OFF}. `)
     expect(descriptions[1]).toStartWith(`$18.00 each before the code ${FIVE_OFF}. `)
     expect(shippingSent(sent)).toBe(0)
