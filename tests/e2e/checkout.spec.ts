@@ -238,7 +238,7 @@ test.describe('/shipping', () => {
     await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
     const missing = toast(page, 'Missing Information', 'Please fill in all required shipping address fields.')
     await expect(missing).toBeVisible()
-    // The pointer resting on it keeps it (docs/product.md#shell): only the step going through takes it away.
+    // The pointer resting on it keeps it (docs/product.md#every-page): only the step going through takes it away.
     await missing.hover()
     await fillShippingAddress(page)
     await page.getByRole('button', { name: 'Get Shipping Rates' }).focus()
