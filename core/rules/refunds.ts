@@ -140,10 +140,9 @@ export function linePaidCents(line: PaidLine): number {
   return line.unitCents * line.quantity - line.discountCents
 }
 
-/** What the first `units` units of a line paid, rounded half up: the parts of any split add up exactly. */
-function paidByFirst(line: PaidLine, units: number): number {
-  const paid = linePaidCents(line)
-  return Math.floor((2 * paid * units + line.quantity) / (2 * line.quantity))
+/** What the first `units` of `quantity` units paid `paidCents` in all, rounded half up: any split adds up exactly. */
+function paidByFirst(paidCents: number, quantity: number, units: number): number {
+  return Math.floor((2 * paidCents * units + quantity) / (2 * quantity))
 }
 
 /**
@@ -152,8 +151,21 @@ function paidByFirst(line: PaidLine, units: number): number {
  * Shipping is never part of a line: it is refunded by amount or by a cancel.
  */
 export function lineRefundCents(line: PaidLine, already: number, units: number): number {
-  if (!Number.isSafeInteger(units) || units < 1 || already < 0 || already + units > line.quantity) {
-    throw new RangeError(`cannot refund ${units} more of ${line.quantity} units (${already} refunded)`)
+  return unitsRefundCents(linePaidCents(line), line.quantity, already, units)
+}
+
+/**
+ * `lineRefundCents` for a line known by what it paid in all (`paidCents` for `quantity` units): the staff
+ * page's refund form shows the amount the server will refund before it is asked.
+ */
+export function unitsRefundCents(
+  paidCents: number,
+  quantity: number,
+  already: number,
+  units: number,
+): number {
+  if (!Number.isSafeInteger(units) || units < 1 || already < 0 || already + units > quantity) {
+    throw new RangeError(`cannot refund ${units} more of ${quantity} units (${already} refunded)`)
   }
-  return paidByFirst(line, already + units) - paidByFirst(line, already)
+  return paidByFirst(paidCents, quantity, already + units) - paidByFirst(paidCents, quantity, already)
 }

@@ -122,8 +122,10 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   const audit = await new AxeBuilder({ page: staff }).include('.dashboard-dialog').analyze()
   expect(audit.violations.map((violation) => violation.id)).toEqual([])
   await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  // The amount asked about is the one the server refunds, to the cent.
+  await expect(dialog.getByText("Refund $21.00 to the customer's card?")).toBeVisible()
   await dialog.getByRole('button', { name: 'Yes, Refund' }).click()
-  await expect(dialog.getByRole('status')).toContainText(`of order ${shippedNumber}`)
+  await expect(dialog.getByRole('status')).toContainText(`$21.00 of order ${shippedNumber}`)
   await expect(dialog.getByRole('list', { name: `Refunds of order ${shippedNumber}` })).toContainText(
     'Cracked lid',
   )

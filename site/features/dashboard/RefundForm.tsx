@@ -1,4 +1,5 @@
-import { formatCurrency } from '@core/rules/money'
+import { formatCents, formatCurrency } from '@core/rules/money'
+import { unitsRefundCents } from '@core/rules/refunds'
 import { useId, useState } from 'react'
 import { type OrderDetail, type RefundBody, refundOrder } from './api'
 
@@ -73,10 +74,13 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
     }
   }
 
-  const chosen = order.lines.reduce(
-    (sum, line) => sum + ((units[line.id] ?? 0) * line.paid) / line.quantity,
-    0,
-  )
+  // What the server will refund for the units chosen, to the cent: each line's paid amount split as the
+  // server splits it (core/rules/refunds.ts), after the units already refunded.
+  const chosenCents = order.lines.reduce((sum, line) => {
+    const count = units[line.id] ?? 0
+    if (count < 1 || line.refundedQuantity + count > line.quantity) return sum
+    return sum + unitsRefundCents(Math.round(line.paid * 100), line.quantity, line.refundedQuantity, count)
+  }, 0)
   return (
     <fieldset className="grid w-full gap-2 rounded-md border border-line p-3 text-sm" disabled={busy}>
       <legend className="px-1 font-bold uppercase">Refund (up to {formatCurrency(order.refundable)})</legend>
@@ -153,8 +157,8 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
         <fieldset className="grid gap-2">
           <legend className="sr-only">Confirm the refund</legend>
           <p>
-            Refund {confirming.amount ? `$${confirming.amount}` : `about ${formatCurrency(chosen)}`} to the
-            customer's card? The customer gets an e-mail.
+            Refund {confirming.amount ? `$${confirming.amount}` : formatCents(chosenCents)} to the customer's
+            card? The customer gets an e-mail.
           </p>
           <div className="flex gap-2">
             <button

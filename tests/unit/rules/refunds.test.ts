@@ -6,6 +6,7 @@ import {
   parseRefundRequest,
   REFUND_REASON_MAX,
   refundStatusAfter,
+  unitsRefundCents,
 } from '@core/rules/refunds'
 import fc from 'fast-check'
 
@@ -21,6 +22,29 @@ describe('a line refund is its share of what was paid', () => {
     expect(parts.reduce((sum, part) => sum + part, 0)).toBe(5300)
     // The discount is spread over the units, never more than a cent apart.
     expect(Math.max(...parts) - Math.min(...parts)).toBeLessThanOrEqual(1)
+  })
+
+  test("the staff page's figure from the line's paid amount is the server's, to the cent", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.nat(),
+        fc.nat(),
+        (unitCents, quantity, discountPercent, alreadySeed, unitsSeed) => {
+          const discountCents = Math.floor((unitCents * quantity * discountPercent) / 100)
+          const paid = { unitCents, quantity, discountCents }
+          const already = alreadySeed % quantity
+          const units = 1 + (unitsSeed % (quantity - already))
+          // The page has the paid amount in dollars, as the staff API answers it.
+          const paidDollars = linePaidCents(paid) / 100
+          expect(unitsRefundCents(Math.round(paidDollars * 100), quantity, already, units)).toBe(
+            lineRefundCents(paid, already, units),
+          )
+        },
+      ),
+    )
   })
 
   test('the whole line at once is what it paid; shipping is never part of it', () => {
