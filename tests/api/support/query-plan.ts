@@ -1,5 +1,5 @@
 // The query plan SQLite chose for a statement the shop sent: for tests that hold a hot path to its index.
-import { Database } from 'bun:sqlite'
+import Libsql from 'libsql'
 import type { TestApp } from './test-app'
 
 /**
@@ -26,13 +26,15 @@ export async function planOfSent(
   const statement = sent.find((each) => each.sql.startsWith(sqlStart))
   if (!statement) throw new Error(`no statement starting with ${sqlStart} was sent`)
   // Asked on a connection of its own: the client runs an EXPLAIN of an UPDATE as a write and leaves it
-  // unfinished, which would fail the writer's commit.
-  const reader = new Database(shop.deps.config.databaseUrl.slice('file:'.length), { readonly: true })
+  // unfinished, which would fail the writer's commit. Through libSQL, as the shop's own connections are:
+  // another SQLite library in this process would not see their locks, and closing its connection would
+  // drop them (POSIX locks belong to the process).
+  const reader = new Libsql(shop.deps.config.databaseUrl.slice('file:'.length))
   try {
-    return reader
-      .query<{ detail: string }, (string | number)[]>(`explain query plan ${statement.sql}`)
-      .all(...(statement.args as (string | number)[]))
-      .map((row) => row.detail)
+    const rows = reader.prepare(`explain query plan ${statement.sql}`).all(statement.args) as {
+      detail: string
+    }[]
+    return rows.map((row) => row.detail)
   } finally {
     reader.close()
   }
