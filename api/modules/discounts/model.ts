@@ -1,5 +1,5 @@
 import { customerKey } from '@core/rules/customer'
-import { and, eq, gt, or, type SQL } from 'drizzle-orm'
+import { and, eq, gt, or, type Placeholder, type SQL } from 'drizzle-orm'
 import { type discountCodes, discountRedemptions } from '../../../db/schema'
 
 export interface DiscountContext {
@@ -59,8 +59,15 @@ export function customerOf(context: DiscountContext): Customer | null {
   return email ? { email, key: customerKey(email), userId: context.userId ?? null } : null
 }
 
-/** The same customer, as the rules checked at payment see one: the same customer key, or the same account. */
-export function sameCustomer(customer: Customer): SQL {
+/**
+ * The same customer, as the rules checked at payment see one: the same customer key, or the same account.
+ * The key and account may be placeholders, for a statement built once (redemptions.ts).
+ */
+export function sameCustomer(customer: {
+  key: string | Placeholder
+  /** Null for a guest: then only the customer key matches. */
+  userId: string | Placeholder | null
+}): SQL {
   const byKey = eq(discountRedemptions.customerKey, customer.key)
   return (customer.userId ? or(byKey, eq(discountRedemptions.userId, customer.userId)) : byKey) as SQL
 }

@@ -35,12 +35,10 @@ interface FirstOrderCustomer {
  * the rules at payment see one (`sameCustomer`): the customer key, or the account.
  */
 function firstOrderReservations({ key, userId, now }: FirstOrderCustomer): SQL {
-  const byKey = sql`${discountRedemptions.customerKey} = ${key}`
-  const who = userId ? sql`(${byKey} or ${discountRedemptions.userId} = ${userId})` : byKey
   return sql`select ${discountRedemptions.reservationKey} as key from ${discountRedemptions}
     where ${discountRedemptions.status} = 'reserved'
       and ${discountRedemptions.expiresAt} > ${now}
-      and ${who}
+      and ${sameCustomer({ key, userId })}
       and ${discountRedemptions.code} in (select code from ${discountCodes} where first_order_only)`
 }
 
