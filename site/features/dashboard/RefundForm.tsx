@@ -1,3 +1,4 @@
+import { lineLabel } from '@core/rules/catalog'
 import { formatCents, formatCurrency } from '@core/rules/money'
 import { unitsRefundCents } from '@core/rules/refunds'
 import { useId, useState } from 'react'
@@ -102,8 +103,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
           {order.lines.map((line) => {
             const left = line.quantity - line.refundedQuantity
             // Named as the order's lines are, with the scent: one product may be on two lines.
-            const name =
-              line.variant && line.variant !== line.name ? `${line.name} (${line.variant})` : line.name
+            const name = lineLabel(line)
             return (
               <label key={line.id} className="flex items-center justify-between gap-2">
                 <span>
