@@ -72,6 +72,14 @@ export function statusesThatCanMoveTo(to: OrderStatus): OrderStatus[] {
 }
 
 /**
+ * A cancelled order never ships (only an order that never shipped can be cancelled): its label is voided at
+ * the carrier, so the label is not to be printed and its tracking number tracks nothing.
+ */
+export function labelVoided(status: string): boolean {
+  return status === 'cancelled'
+}
+
+/**
  * Order numbers are sequential and shown padded to this many digits. The one transaction that makes an
  * order writes its number in SQL too (api/modules/orders/number.ts), from this same width.
  */

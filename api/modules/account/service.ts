@@ -14,7 +14,7 @@ import {
 } from '@core/rules/account'
 import { isUsState } from '@core/rules/address'
 import { lineLabel } from '@core/rules/catalog'
-import { formatOrderNumber } from '@core/rules/order-status'
+import { formatOrderNumber, labelVoided } from '@core/rules/order-status'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
@@ -80,7 +80,7 @@ function dollars(cents: number): number {
  * belongs to a label voided at the carrier and would track nothing.
  */
 function trackingShown(order: Order): string | null {
-  return order.status === 'cancelled' ? null : order.shippoTrackingNumber
+  return labelVoided(order.status) ? null : order.shippoTrackingNumber
 }
 
 function orderSummary(order: Order, refunds: readonly Refund[]): UserOrder {

@@ -29,6 +29,7 @@ import {
 import {
   formatOrderNumber,
   isOrderStatus,
+  labelVoided,
   ORDER_STATUSES,
   type OrderStatus,
   statusLabel,
@@ -137,7 +138,7 @@ function dashboardOrder(order: ListedOrder): DashboardOrder {
     discountWarning: order.discountWarning,
     stockWarning: order.stockWarning,
     // A cancelled order never ships: its label, voided at the carrier (or being voided), is not offered to print.
-    labelUrl: order.labelUrl && order.status !== 'cancelled' ? `/api/orders/${order.id}/label` : null,
+    labelUrl: order.labelUrl && !labelVoided(order.status) ? `/api/orders/${order.id}/label` : null,
   }
 }
 

@@ -1,5 +1,5 @@
 /** What staff read about orders: pages of them, one order's history, the counts, where a label is. */
-import { ORDER_STATUSES, type OrderStatus } from '@core/rules/order-status'
+import { labelVoided, ORDER_STATUSES, type OrderStatus } from '@core/rules/order-status'
 import { and, asc, count, desc, eq, gte, inArray, lt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orderHistory, orderStatusCounts, orders } from '../../../db/schema/orders'
@@ -54,7 +54,7 @@ export function createStaffQueries(deps: { db: Database; dataDir: string }) {
         .from(orders)
         .where(eq(orders.id, orderId))
         .limit(1)
-      if (row?.status === 'cancelled' && row.labelUrl) return 'cancelled'
+      if (row?.labelUrl && labelVoided(row.status)) return 'cancelled'
       return labelSource(row?.labelUrl ?? null, labelsDirFor(deps.dataDir))
     },
 
