@@ -470,6 +470,7 @@ export function createDemoPayments(
         amountTotal: row.amountTotal,
         lineItems: request.lineItems.map((item) => ({
           name: item.name,
+          description: item.description ?? '',
           quantity: item.quantity,
           unitAmount: item.unitAmountCents,
         })),

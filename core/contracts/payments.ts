@@ -22,7 +22,15 @@ export const demoSessionSummary = t.Object({
   currency: t.String(),
   /** Cents. */
   amountTotal: wholeNumber(),
-  lineItems: t.Array(t.Object({ name: t.String(), quantity: wholeNumber(), unitAmount: wholeNumber() })),
+  lineItems: t.Array(
+    t.Object({
+      name: t.String(),
+      /** As the provider's page shows it under the name: a price a code lowered says what it was. */
+      description: t.String(),
+      quantity: wholeNumber(),
+      unitAmount: wholeNumber(),
+    }),
+  ),
   shipping: t.Object({
     displayName: t.String(),
     amount: wholeNumber(),

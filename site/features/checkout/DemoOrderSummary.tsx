@@ -16,10 +16,13 @@ export function DemoOrderSummary({ summary }: { summary: DemoSessionSummary }) {
           // Lines may repeat a name (a split discounted line), so the position keys them.
           // biome-ignore lint/suspicious/noArrayIndexKey: the list never reorders
           <li key={index} className="flex justify-between gap-4">
-            <span>
+            <span className="min-w-0">
               {item.name} × {item.quantity}
+              {item.description ? (
+                <span className="block text-xs text-muted [overflow-wrap:anywhere]">{item.description}</span>
+              ) : null}
             </span>
-            <span>{formatCents(item.unitAmount * item.quantity)}</span>
+            <span className="shrink-0">{formatCents(item.unitAmount * item.quantity)}</span>
           </li>
         ))}
       </ul>

@@ -60,11 +60,18 @@ describe('demo checkout end to end', () => {
       currency: 'usd',
       amountTotal: 2100 + 2 * 1300,
       lineItems: [
-        { name: 'Hammered Citrus', quantity: 1, unitAmount: 2100 },
-        { name: 'Workforce Repair Original Grit', quantity: 2, unitAmount: 1300 },
+        { name: 'Hammered Citrus', description: expect.any(String), quantity: 1, unitAmount: 2100 },
+        {
+          name: 'Workforce Repair Original Grit',
+          description: expect.any(String),
+          quantity: 2,
+          unitAmount: 1300,
+        },
       ],
       shipping: { displayName: 'USPS Ground Advantage', amount: 0, minDays: 3, maxDays: 5 },
     })
+    // No code, so each line's description is the product's own, as the provider's page would show it.
+    for (const item of summary.lineItems) expect(item.description).not.toContain('before the code')
 
     const declined = await pay(sessionId, { ...CARD, cardNumber: '4000 0000 0000 0002' })
     expect(declined.status).toBe(402)
@@ -197,6 +204,25 @@ describe('demo checkout end to end', () => {
       error: 'This checkout session has expired. Please return to your cart and try again.',
     })
   })
+})
+
+test('a price a code lowered says so on the demo payment page too', async () => {
+  // SAVE5 (api/modules/discounts/seed.ts): $5.00 off from $20.00, spread over the lines.
+  const items = [{ id: 1, quantity: 1 }]
+  const rate = rateFor(
+    await getRates(shop, items, undefined, { discount_code: 'SAVE5' }),
+    'USPS Ground Advantage',
+  )
+  const { sessionId } = await createSession(shop, items, rate, { discount_code: 'SAVE5' })
+  const summary = await (await shop.call('GET', `/api/demo-payments/${sessionId}`)).json()
+  expect(summary.lineItems).toEqual([
+    {
+      name: 'Hammered Citrus',
+      description: expect.stringMatching(/^\$21\.00 each before the code SAVE5\. \S/),
+      quantity: 1,
+      unitAmount: 1600,
+    },
+  ])
 })
 
 test('a new demo session is answered as stored, and a repeated request gets the stored one back', async () => {
