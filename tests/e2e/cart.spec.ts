@@ -9,6 +9,7 @@ import { expect, test } from './support/fixtures'
 interface SeedLine {
   slug: string
   quantity: number
+  selectedVariant?: string
 }
 
 /** Puts lines in the saved cart, with products exactly as the shop's buttons describe them. */
@@ -19,9 +20,10 @@ async function seedCart(page: Page, lines: SeedLine[], discount?: object): Promi
     .evaluateAll((buttons) =>
       buttons.map((button) => JSON.parse((button as HTMLElement).dataset.product ?? '')),
     )
-  const cart = lines.map(({ slug, quantity }) => ({
+  const cart = lines.map(({ slug, quantity, selectedVariant }) => ({
     product: products.find((p) => p.slug === slug),
     quantity,
+    ...(selectedVariant ? { selectedVariant } : {}),
   }))
   await page.evaluate(
     ([cart, discount]) => {
@@ -43,6 +45,25 @@ function summary(page: Page, label: string) {
     .filter({ has: page.getByText(label, { exact: true }) })
     .locator('dd')
 }
+
+test('a cart saved with a line without a scent and one of the first scent shows them as one line', async ({
+  page,
+}) => {
+  // Saved before the two counted as one (Alpine is Alpine Wash's first scent): 1 + 2 of the same bottle.
+  await seedCart(page, [
+    { slug: 'whisker-wash', quantity: 1 },
+    { slug: 'repair', quantity: 1 },
+    { slug: 'whisker-wash', quantity: 2, selectedVariant: 'Alpine' },
+  ])
+  await expect(page.locator('[data-cart-line="whisker-wash"]')).toHaveCount(1)
+  await expect(page.getByLabel('Quantity of Alpine Wash', { exact: true })).toHaveValue('3')
+  await expect(summary(page, 'Items')).toHaveText('4')
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
+  expect(saved).toEqual([
+    { product: expect.objectContaining({ slug: 'whisker-wash' }), quantity: 3 },
+    { product: expect.objectContaining({ slug: 'repair' }), quantity: 1 },
+  ])
+})
 
 test('stepper, remove, totals, weight and package size', async ({ page, axe }) => {
   // Hammered Citrus $21.00 / 3.0 oz; Workforce Repair $13.00 / 2.6 oz.

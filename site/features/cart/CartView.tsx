@@ -7,6 +7,7 @@ import { CartSummary } from './CartSummary'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
 import { confirmOpenSession, withOwnHold } from './open-session'
+import { joinFirstScentLines } from './saved-cart'
 import { type CartLine, cartLines } from './store'
 import { cartTotals } from './totals'
 
@@ -24,6 +25,17 @@ function stockInTime(): Promise<readonly LiveProduct[]> {
   const late = new Promise<LiveProduct[]>((resolve) => setTimeout(() => resolve([]), STOCK_WAIT_MS))
   const stock = Promise.all([liveCatalog().catch(() => []), confirmOpenSession()]).then(([live]) => live)
   return Promise.race([stock, late])
+}
+
+/** Joins a saved cart's line without a scent and its first scent's line (cart-logic.ts), once the first scents are known. */
+function joinSavedFirstScentLines(products: readonly LiveProduct[]) {
+  if (products.length === 0) return
+  const saved = cartLines.get()
+  const joined = joinFirstScentLines(
+    saved,
+    (id) => products.find((product) => product.id === id)?.variants[0]?.name,
+  )
+  if (joined !== saved) cartLines.set([...joined])
 }
 
 /** A saved code may have expired or stopped applying since it was accepted: asked once per visit. */
@@ -54,7 +66,10 @@ export default function CartView() {
   useEffect(() => {
     recheckSavedDiscount()
     // The lines show once what is left is known, so a warning under a line never pushes the page about.
-    void stockInTime().then(setLive)
+    void stockInTime().then((products) => {
+      joinSavedFirstScentLines(products)
+      setLive(products)
+    })
   }, [])
 
   if (!live) {

@@ -9,6 +9,7 @@ import {
   removeLine,
   updateQuantity,
 } from '../../../site/features/cart/cart-logic'
+import { joinFirstScentLines } from '../../../site/features/cart/saved-cart'
 import type { CartLine, CartProduct } from '../../../site/features/cart/store'
 import { cartTotals } from '../../../site/features/cart/totals'
 
@@ -99,6 +100,54 @@ describe('updateQuantity and removeLine', () => {
   test('removeLine matches product id and variant', () => {
     expect(removeLine(lines, 1, 'Unscented')).toEqual([lines[0], lines[2]] as CartLine[])
     expect(removeLine(lines, 99)).toEqual(lines)
+  })
+})
+
+describe('joinFirstScentLines', () => {
+  const firstScents: Record<number, string> = { 1: 'Hammered Citrus' }
+  const firstScentOf = (productId: number) => firstScents[productId]
+
+  test('a saved line without a scent and one of the first scent become the line that came first', () => {
+    const saved: CartLine[] = [
+      { product: oil, quantity: 2 },
+      { product: balm, quantity: 1 },
+      { product: oil, quantity: 3, selectedVariant: 'Hammered Citrus' },
+    ]
+    expect(joinFirstScentLines(saved, firstScentOf)).toEqual([
+      { product: oil, quantity: 5 },
+      { product: balm, quantity: 1 },
+    ])
+    expect(joinFirstScentLines([saved[2], saved[0]] as CartLine[], firstScentOf)).toEqual([
+      { product: oil, quantity: 5, selectedVariant: 'Hammered Citrus' },
+    ])
+  })
+
+  test('other scents, products without scents and a joined line past 99 keep to the rules', () => {
+    const lines: CartLine[] = [
+      { product: oil, quantity: 60 },
+      { product: oil, quantity: 1, selectedVariant: 'Unscented' },
+      { product: oil, quantity: 60, selectedVariant: 'Hammered Citrus' },
+      { product: balm, quantity: 1 },
+    ]
+    expect(joinFirstScentLines(lines, firstScentOf)).toEqual([
+      { product: oil, quantity: MAX_QUANTITY },
+      { product: oil, quantity: 1, selectedVariant: 'Unscented' },
+      { product: balm, quantity: 1 },
+    ])
+  })
+
+  test('the same array comes back when nothing joins, so the store is not written', () => {
+    const lines: CartLine[] = [
+      { product: oil, quantity: 1, selectedVariant: 'Unscented' },
+      { product: balm, quantity: 1 },
+    ]
+    expect(joinFirstScentLines(lines, firstScentOf)).toBe(lines)
+    // A product the catalogue no longer lists (no first scent known) keeps its lines apart.
+    const unknown: CartLine[] = [
+      { product: oil, quantity: 1 },
+      { product: oil, quantity: 1, selectedVariant: 'Hammered Citrus' },
+    ]
+    expect(joinFirstScentLines(unknown, () => undefined)).toBe(unknown)
   })
 })
 
