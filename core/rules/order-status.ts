@@ -80,6 +80,17 @@ export function labelVoided(status: string): boolean {
 }
 
 /**
+ * The tracking number a customer is shown (order pages, order list, data export): none for a cancelled order,
+ * whose number belongs to a voided label and would track nothing.
+ */
+export function trackingNumberShown(order: {
+  status: string
+  shippoTrackingNumber: string | null
+}): string | null {
+  return labelVoided(order.status) ? null : order.shippoTrackingNumber
+}
+
+/**
  * Order numbers are sequential and shown padded to this many digits. The one transaction that makes an
  * order writes its number in SQL too (api/modules/orders/number.ts), from this same width.
  */

@@ -14,7 +14,7 @@ import {
 } from '@core/rules/account'
 import { isUsState } from '@core/rules/address'
 import { lineLabel } from '@core/rules/catalog'
-import { formatOrderNumber, labelVoided } from '@core/rules/order-status'
+import { formatOrderNumber, trackingNumberShown } from '@core/rules/order-status'
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
@@ -75,14 +75,6 @@ function dollars(cents: number): number {
   return Math.round(cents) / 100
 }
 
-/**
- * The tracking number a customer is shown: none for a cancelled order, which never shipped, so its number
- * belongs to a label voided at the carrier and would track nothing.
- */
-function trackingShown(order: Order): string | null {
-  return labelVoided(order.status) ? null : order.shippoTrackingNumber
-}
-
 function orderSummary(order: Order, refunds: readonly Refund[]): UserOrder {
   return {
     _id: String(order.id),
@@ -90,7 +82,7 @@ function orderSummary(order: Order, refunds: readonly Refund[]): UserOrder {
     createdAt: order.createdAt.toISOString(),
     status: order.status,
     totalAmount: dollars(order.totalCents),
-    trackingNumber: trackingShown(order),
+    trackingNumber: trackingNumberShown(order),
     items: order.lines.map((line) => ({ productName: lineLabel(line), quantity: line.quantity })),
     refunded: customerRefunded(refunds),
     cancelledAt: order.cancelledAt?.toISOString() ?? null,
@@ -104,7 +96,7 @@ function orderDetail(order: Order, refunds: readonly Refund[]): UserOrderDetail 
     number: formatOrderNumber(order.id),
     createdAt: order.createdAt.toISOString(),
     status: order.status,
-    trackingNumber: trackingShown(order),
+    trackingNumber: trackingNumberShown(order),
     carrier: order.shippingCarrier,
     shippingService: order.shippingService,
     items: order.lines.map((line) => ({

@@ -6,7 +6,7 @@
  */
 
 import type { AccountExport, ExportedOrder } from '@core/contracts/privacy'
-import { formatOrderNumber } from '@core/rules/order-status'
+import { formatOrderNumber, trackingNumberShown } from '@core/rules/order-status'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
 import type { ShippingAddress } from '../../adapters/types'
@@ -68,7 +68,7 @@ function exportedOrder(order: Order, refunds: readonly Refund[]): ExportedOrder 
     total: dollars(order.totalCents),
     carrier: order.shippingCarrier,
     shippingService: order.shippingService,
-    trackingNumber: order.shippoTrackingNumber,
+    trackingNumber: trackingNumberShown(order),
     shippingAddress: orderAddress(order.shippingAddress),
     billingAddress: orderAddress(order.billingAddress),
     cancelledAt: order.cancelledAt?.toISOString() ?? null,

@@ -92,10 +92,18 @@ test('a cancelled order and a partly refunded one, as their customer sees them',
   })
 
   const exported = await json<{
-    orders: { number: string; refunds: unknown[]; cancelledAt: string | null }[]
+    orders: {
+      number: string
+      refunds: unknown[]
+      cancelledAt: string | null
+      trackingNumber: string | null
+    }[]
   }>(await asCustomer('/api/user/export'), 200)
   const exportedCancel = exported.orders.find((order) => order.number === number(cancelled.id))
   expect(exportedCancel?.cancelledAt).not.toBeNull()
+  // The export says what the order page says: no tracking number for the voided label.
+  expect(exportedCancel?.trackingNumber).toBeNull()
+  expect(exported.orders.find((order) => order.number === number(refunded.id))?.trackingNumber).toBeTruthy()
   expect(exportedCancel?.refunds).toHaveLength(1)
   expect(exported.orders.find((order) => order.number === number(refunded.id))?.refunds).toHaveLength(1)
 })
