@@ -116,6 +116,10 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   // On a phone too the dialog keeps to the screen's width: only the items table scrolls sideways, in its box.
   const body = dialog.locator('.dashboard-dialog-body')
   expect(await body.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0)
+  // That box is a named region a keyboard can reach and scroll.
+  const items = dialog.getByRole('region', { name: `Items in order ${shippedNumber}` })
+  await items.focus()
+  await expect(items).toBeFocused()
   await expect(dialog.getByLabel('Put the refunded units back on the shelf')).toBeChecked()
   await dialog.getByLabel('Reason (optional)').fill('Cracked lid')
   // axe on the staff page (the fixture checks the shopper's): the dialog with its refund form open.

@@ -3,6 +3,7 @@ import { statusLabel } from '@core/rules/order-status'
 import { postalAddressLines } from '@core/rules/postal-address'
 import type { OrderDetail } from './api'
 import { formatDateTime, formatOunces } from './dashboard-logic'
+import { ScrollRegion } from './ScrollRegion'
 
 type Address = OrderDetail['shippingAddress']
 
@@ -22,8 +23,7 @@ export function OrderLinesTable({ order, number }: { order: OrderDetail; number:
   return (
     <>
       {/* On a phone the table scrolls on its own, and the dialog around it stays the screen's width. */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
-      <section className="overflow-x-auto" aria-label={`Items in order ${number}`} tabIndex={0}>
+      <ScrollRegion label={`Items in order ${number}`}>
         <table className="dashboard-table w-full border-collapse text-sm">
           <caption className="sr-only">Items in order {number}</caption>
           <thead>
@@ -52,7 +52,7 @@ export function OrderLinesTable({ order, number }: { order: OrderDetail; number:
             ))}
           </tbody>
         </table>
-      </section>
+      </ScrollRegion>
       <dl className="grid max-w-xs grid-cols-2 gap-1 text-sm">
         <dt>Subtotal</dt>
         <dd className="text-right">{formatCurrency(order.subtotal)}</dd>

@@ -4,6 +4,7 @@ import { formatDateTime, formatDimensions, formatOunces, isFiltered, packageName
 import { OrderActionButtons } from './OrderActionButtons'
 import { OrderFilters } from './OrderFilters'
 import type { OrderActions } from './order-actions'
+import { ScrollRegion } from './ScrollRegion'
 import { Section } from './Section'
 import { StatusBadge } from './StatusBadge'
 import type { Polled } from './use-polling'
@@ -41,13 +42,11 @@ export function OrdersTable(props: {
         </p>
       ) : (
         // Status and actions come first; the rest scrolls sideways on a narrow screen, which a phone is told.
-        // Focusable, so keyboard users can scroll it too.
         <>
           <p className="mb-2 text-xs text-muted sm:hidden">
             The table scrolls sideways: swipe it for the status, actions, totals and tracking.
           </p>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
-          <section className="overflow-x-auto" aria-label="Orders table" tabIndex={0}>
+          <ScrollRegion label="Orders table">
             <table className="dashboard-table w-full min-w-[50rem] border-collapse text-sm">
               <thead>
                 <tr>
@@ -67,7 +66,7 @@ export function OrdersTable(props: {
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollRegion>
         </>
       )}
       {orders.length >= view.limit && view.limit < MAX_ROWS && (
