@@ -225,6 +225,12 @@ export const orderRefundLines = sqliteTable(
       .references(() => orderLines.id, { onDelete: 'cascade' }),
     quantity: integer('quantity').notNull(),
     amountCents: integer('amount_cents').notNull(),
+    /**
+     * The units of this line the refund put back on the shelf, as worked out when it was made (fewer than
+     * `quantity` when some were back already: a unit refunded again after a failure is the same unit);
+     * 0 until then, and again once a failure took them off (docs/decisions/027).
+     */
+    restockedQuantity: integer('restocked_quantity').notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.refundId, table.lineId] }),

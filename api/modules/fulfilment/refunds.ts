@@ -81,7 +81,8 @@ export interface RefundFulfilmentDeps {
     | 'providerRefundStatements'
     | 'historyNote'
     | 'markRestockedStatement'
-    | 'unmarkRestockedStatement'
+    | 'putBackStatements'
+    | 'unmarkRestockedStatements'
     | 'refundEmailJob'
     | 'cancelledEmailJob'
     | 'voidLabelJob'
@@ -180,7 +181,9 @@ interface NewsTarget {
   id: string | SQL
   origin: Refund['origin']
   amountCents: number
-  /** Units to put back when it is made: a restocking refund's lines. */
+  /** A restocking refund's lines and units asked back: what each puts back is recorded when it is made. */
+  restockLines: { lineId: number; quantity: number }[]
+  /** Units to put back when it is made: what `restockLines` recorded. */
   restockUnits: RestockUnit[]
   /** Units to take off again when it fails after it put them back (negative: the restock's statements subtract them). */
   takeBackUnits: RestockUnit[]
@@ -191,12 +194,15 @@ function targetOf(refund: Refund): NewsTarget {
     id: refund.id,
     origin: refund.origin,
     amountCents: refund.amountCents,
+    restockLines: refund.restock
+      ? refund.lines.map((line) => ({ lineId: line.lineId, quantity: line.quantity }))
+      : [],
     restockUnits: refund.restock
       ? refund.lines.map((line) => ({
           productId: line.productId,
           variant: line.variant,
           stockVariant: line.stockVariant,
-          quantity: unitsNotBackSql(line.lineId, line.quantity),
+          quantity: unitsPutBackBySql(refund.id, line.lineId),
         }))
       : [],
     takeBackUnits: refund.restock
@@ -239,6 +245,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         // A cancel puts every unit back itself.
         const when = and(step.made, notCancelledSql(orderId)) as SQL
         statements.push(
+          ...orders.putBackStatements(target.id, target.restockLines, when),
           ...(await restock(target.restockUnits, when)),
           orders.markRestockedStatement(target.id, when),
           ...(await takeBackStatements(orderId, target.id, target.takeBackUnits, step.failed)),
@@ -280,7 +287,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
         and(when, moved) as SQL,
       ),
       ...(await restock(units, when)),
-      orders.unmarkRestockedStatement(refundId, when),
+      ...orders.unmarkRestockedStatements(refundId, when),
     ]
   }
 
@@ -609,6 +616,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
           id: byProviderId,
           origin: 'provider',
           amountCents: news.amountCents,
+          restockLines: [],
           restockUnits: [],
           takeBackUnits: [],
         },

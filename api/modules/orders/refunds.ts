@@ -62,18 +62,18 @@ export function restockedCountSql(orderId: number): SQL<number> {
 }
 
 /**
- * SQL: how many of `wanted` units of an order line can go back on the shelf: never more than the line's
- * units less those refunds already decided about. For a refund with restock (`keptOff` false), the units
- * refunds put back and still mark restocked, whatever became of those refunds since (a shipped order's refund
- * that succeeded and then failed leaves its units on the shelf, and refunding them again must not add them
- * twice; an unshipped order's takes them off again and is unmarked: unitsPutBackBySql). For a cancel (`keptOff`),
- * also the units refunds kept off the shelf (refunded without restock: a broken jar, even if the money's
- * refund failed later) and the units refunds still standing cover. Units carry no identity, and a unit
- * refunded again after a failure is the same unit: the largest of the three counts is taken, not their sum,
- * so no unit is counted twice (docs/decisions/027). A restocking refund not made yet puts nothing back once
- * the order is cancelled, so it is counted as if made just before the cancel (`asked`: its units as put
- * back) and its units are then left to the cancel. Worked out in the transaction that puts them back,
- * after any refund before it in that batch.
+ * SQL: how many of `wanted` units of an order line go back on the shelf now (docs/decisions/027). Units carry
+ * no identity, and a unit refunded again after a failure is the same unit, so counts are compared, never
+ * added up twice. On the shelf already: what the line's refunds put back, as each recorded it
+ * (`restocked_quantity`; a shipped order's failed refund leaves its units there, an unshipped order's takes
+ * them off again). For a refund with restock: what the line's standing restocking refunds cover (this one
+ * included) less what is on the shelf already, so refunding a returned unit again after its refund failed
+ * puts nothing back twice, while a second unit returned goes back. For a cancel (`keptOff`): the line's units
+ * no refund decided about, the largest of: those on the shelf, those kept off by refunds without restock (a
+ * broken jar, even if the money's refund failed; a jar refunded again after a failure counted once) and
+ * those standing refunds cover. A restocking refund not made yet puts nothing back once the order is
+ * cancelled, so it is counted as if made just before the cancel (`asked`) and its units are left to the
+ * cancel. Worked out in the transaction that puts them back, after any refund before it in that batch.
  */
 export function unitsNotBackSql(
   lineId: number,
@@ -81,28 +81,25 @@ export function unitsNotBackSql(
   options: { keptOff?: boolean } = {},
 ): SQL<number> {
   const units = (which: SQL) => sql`coalesce(sum(case when ${which} then rl.quantity else 0 end), 0)`
-  const putBack = units(sql`r.restocked_at is not null`)
-  // A restocking refund not made yet counts as if made just before the cancel: its share put back (`asked`).
+  const onShelf = sql`coalesce(sum(rl.restocked_quantity), 0)`
+  const standing = sql`r.status in (${counted})`
   const line = sql`(select l.quantity from ${orderLines} l where l.id = ${lineId})`
-  const asked = sql`min(${units(sql`r.status in (${counted}) and r.restock = 1 and r.restocked_at is null`)}, ${line} - ${putBack})`
-  const decided = options.keptOff
-    ? sql`(max(${putBack} + ${asked}, ${units(sql`r.restock = 0`)}, ${units(sql`r.status in (${counted})`)}) - ${asked})`
-    : putBack
-  return sql<number>`max(0, min(${wanted}, (select l.quantity from ${orderLines} l where l.id = ${lineId})
-    - (select ${decided} from ${orderRefundLines} rl
-        join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId})))`
+  let room: SQL
+  if (options.keptOff) {
+    const asked = sql`min(${units(sql`${standing} and r.restock = 1 and r.restocked_at is null`)}, ${line} - ${onShelf})`
+    const keptOff = sql`max(${units(sql`r.restock = 0 and ${standing}`)}, ${units(sql`r.restock = 0 and not ${standing}`)})`
+    room = sql`${line} - (max(${onShelf} + ${asked}, ${keptOff}, ${units(standing)}) - ${asked})`
+  } else {
+    room = sql`min(${line}, ${units(sql`${standing} and r.restock = 1`)}) - ${onShelf}`
+  }
+  return sql<number>`max(0, min(${wanted}, (select ${room} from ${orderRefundLines} rl
+    join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId})))`
 }
 
-/**
- * SQL: the units of an order line on the shelf because refund `refundId` put them back, while it is marked
- * restocked: what the line's restocking refunds put back in all (never more than the line: unitsNotBackSql)
- * less what the others put back. Taken off again when that refund fails and the order may still ship them.
- */
+/** SQL: the units of an order line that refund `refundId` put back on the shelf (0 before it is made, or once taken off again). */
 export function unitsPutBackBySql(refundId: string, lineId: number): SQL<number> {
-  const putBack = (others: SQL) => sql`min((select l.quantity from ${orderLines} l where l.id = ${lineId}),
-      (select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl join ${orderRefunds} r on r.id = rl.refund_id
-        where rl.line_id = ${lineId} and r.restocked_at is not null and (${others})))`
-  return sql<number>`(${putBack(sql`1`)} - ${putBack(sql`r.id != ${refundId}`)})`
+  return sql<number>`coalesce((select rl.restocked_quantity from ${orderRefundLines} rl
+    where rl.refund_id = ${refundId} and rl.line_id = ${lineId}), 0)`
 }
 
 /** SQL: the refund's units are marked as put back on the shelf. */
@@ -262,11 +259,41 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
     historyNote,
 
     /** The refund's units taken off the shelf again (it failed): unmarked, so a refund made again puts them back. */
-    unmarkRestockedStatement(id: string, when: SQL): Statement {
-      return db
-        .update(orderRefunds)
-        .set({ restockedAt: null })
-        .where(and(eq(orderRefunds.id, id), when))
+    unmarkRestockedStatements(id: string, when: SQL): Statement[] {
+      return [
+        db
+          .update(orderRefundLines)
+          .set({ restockedQuantity: 0 })
+          .where(and(eq(orderRefundLines.refundId, id), when)),
+        db
+          .update(orderRefunds)
+          .set({ restockedAt: null })
+          .where(and(eq(orderRefunds.id, id), when)),
+      ]
+    },
+
+    /**
+     * Records, for each of the refund's lines, the units it puts back now (unitsNotBackSql), before the
+     * shelf moves by them and the refund is marked restocked, when `when` holds.
+     */
+    putBackStatements(
+      id: string,
+      lines: readonly { lineId: number; quantity: number }[],
+      when: SQL,
+    ): Statement[] {
+      return lines.map((line) =>
+        db
+          .update(orderRefundLines)
+          .set({ restockedQuantity: unitsNotBackSql(line.lineId, line.quantity) })
+          .where(
+            and(
+              eq(orderRefundLines.refundId, id),
+              eq(orderRefundLines.lineId, line.lineId),
+              sql`not ${restockedSql(id)}`,
+              when,
+            ),
+          ),
+      )
     },
 
     /** The refund's units put back once: marked with the statements that move them, when `when` holds. */
@@ -427,6 +454,7 @@ async function withRefundLines(db: Database, rows: RefundRow[]): Promise<Refund[
       lineId: orderRefundLines.lineId,
       quantity: orderRefundLines.quantity,
       amountCents: orderRefundLines.amountCents,
+      restockedQuantity: orderRefundLines.restockedQuantity,
       name: orderLines.name,
       variant: orderLines.variant,
       stockVariant: orderLines.stockVariant,

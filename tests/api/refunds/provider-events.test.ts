@@ -267,6 +267,50 @@ describe('units of a refund the provider fails after it succeeded', () => {
     await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
   })
 
+  test("of a shipped order, one unit of a line: refunded again it is not put back twice; the line's other unit, returned, is", async () => {
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 2 }] })
+    await r.shop.runDueJobs()
+    await json(await r.asStaff('POST', `/api/orders/${id}/ship`), 200)
+    const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+    const one = { lines: [{ lineId: detail.lines[0]?.id ?? 0, quantity: 1 }], restock: true }
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, one), 201)
+    await r.events.deliver()
+    expect(await onHand(r.shop, REPAIR, '')).toBe(9)
+    const [made] = await refundRows(r.shop, id)
+    await r.demo.failRefund(made?.providerRefundId ?? '', 'expired_or_canceled_card')
+    await r.events.deliver()
+    // The returned jar stays on the shelf; refunded again for the money, it is the same jar.
+    expect(await onHand(r.shop, REPAIR, '')).toBe(9)
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, one), 201)
+    await r.events.deliver()
+    expect(await onHand(r.shop, REPAIR, '')).toBe(9)
+    // The customer sends the other jar back: it goes on the shelf.
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, one), 201)
+    await r.events.deliver()
+    expect(await onHand(r.shop, REPAIR, '')).toBe(10)
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+  })
+
+  test('a broken jar refunded without restock, failed and refunded again, is kept off the shelf once at a cancel', async () => {
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    const { id } = await payForOrder(r.shop, { items: [{ id: REPAIR, quantity: 3 }] })
+    expect(await onHand(r.shop, REPAIR, '')).toBe(7)
+    const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+    const broken = { lines: [{ lineId: detail.lines[0]?.id ?? 0, quantity: 1 }], restock: false }
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, broken), 201)
+    await r.events.deliver()
+    const [first] = await refundRows(r.shop, id)
+    await r.demo.failRefund(first?.providerRefundId ?? '', 'expired_or_canceled_card')
+    await r.events.deliver()
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, broken), 201)
+    await r.events.deliver()
+    // One jar broke; the two never sent go back: 7 + 2.
+    await json(await r.asStaff('POST', `/api/orders/${id}/cancel`, {}), 200)
+    expect(await onHand(r.shop, REPAIR, '')).toBe(9)
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+  })
+
   test('of a product nobody counts: the history does not say units were taken off', async () => {
     const { id } = await refundedWithRestock({ shipped: false, counted: false })
     const reasons = (await historyOf(id)).map((entry) => entry.reason)
