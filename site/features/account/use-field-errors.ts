@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { binder } from '../../components/form/fields'
 import { showToast } from '../toasts/store'
 import type { Problem } from './validation'
@@ -12,10 +12,14 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
   // A fresh object per report, so asking to focus the same field twice still moves focus.
   const [focus, setFocus] = useState<{ id: Field } | null>(null)
+  // Kept aside, not a dependency: a caller's `idOf` may be a new function on every render, and focus must
+  // move only when a report asks, never again on the next keystroke.
+  const idOfRef = useRef(idOf)
+  idOfRef.current = idOf
 
   useEffect(() => {
-    if (focus) document.getElementById(idOf(focus.id))?.focus()
-  }, [focus, idOf])
+    if (focus) document.getElementById(idOfRef.current(focus.id))?.focus()
+  }, [focus])
 
   return {
     errors,
