@@ -128,6 +128,10 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await dialog.getByRole('button', { name: 'Review Refund' }).click()
   // The amount asked about is the one the server refunds, to the cent.
   await expect(dialog.getByText("Refund $21.00 to the customer's card?")).toBeVisible()
+  // What was reviewed is what is sent: the choices wait, unchanged, until 'Back'.
+  await expect(dialog.getByRole('spinbutton').first()).toBeDisabled()
+  await expect(dialog.getByLabel('Put the refunded units back on the shelf')).toBeDisabled()
+  await expect(dialog.getByLabel('Reason (optional)')).toBeDisabled()
   await dialog.getByRole('button', { name: 'Yes, Refund' }).click()
   await expect(dialog.getByRole('status')).toContainText(`$21.00 of order ${shippedNumber}`)
   await expect(dialog.getByRole('list', { name: `Refunds of order ${shippedNumber}` })).toContainText(

@@ -24,6 +24,18 @@ function bodyOf(mode: Mode, units: Record<number, number>, amount: string, resto
 }
 
 /**
+ * What the server will refund for the units of `body`, to the cent: each line's paid amount split as the
+ * server splits it (core/rules/refunds.ts), after the units already refunded.
+ */
+function linesCents(order: OrderDetail, body: RefundBody): number {
+  return (body.lines ?? []).reduce((sum, { lineId, quantity }) => {
+    const line = order.lines.find((each) => each.id === lineId)
+    if (!line || quantity < 1 || line.refundedQuantity + quantity > line.quantity) return sum
+    return sum + unitsRefundCents(Math.round(line.paid * 100), line.quantity, line.refundedQuantity, quantity)
+  }, 0)
+}
+
+/**
  * Refund by items (units of each line, with a choice to put them back on the shelf) or by an amount (a
  * damaged jar, shipping), with a reason; a confirmation with the amount, then the server's answer.
  */
@@ -75,13 +87,8 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
     }
   }
 
-  // What the server will refund for the units chosen, to the cent: each line's paid amount split as the
-  // server splits it (core/rules/refunds.ts), after the units already refunded.
-  const chosenCents = order.lines.reduce((sum, line) => {
-    const count = units[line.id] ?? 0
-    if (count < 1 || line.refundedQuantity + count > line.quantity) return sum
-    return sum + unitsRefundCents(Math.round(line.paid * 100), line.quantity, line.refundedQuantity, count)
-  }, 0)
+  // What is asked about is what will be sent: the choices stay as they were reviewed until 'Back'.
+  const locked = confirming !== null
   return (
     <fieldset className="grid w-full gap-2 rounded-md border border-line p-3 text-sm" disabled={busy}>
       <legend className="px-1 font-bold uppercase">Refund (up to {formatCurrency(order.refundable)})</legend>
@@ -92,6 +99,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
               type="radio"
               name={`${id}-mode`}
               checked={mode === value}
+              disabled={locked}
               onChange={() => setMode(value)}
             />
             {value === 'lines' ? 'By items' : 'By amount'}
@@ -114,7 +122,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
                   className="field w-20"
                   min={0}
                   max={left}
-                  disabled={left === 0}
+                  disabled={left === 0 || locked}
                   value={units[line.id] ?? 0}
                   aria-label={`Units of ${name} to refund`}
                   onChange={(e) =>
@@ -128,7 +136,12 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
             )
           })}
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={restock}
+              disabled={locked}
+              onChange={(e) => setRestock(e.target.checked)}
+            />
             Put the refunded units back on the shelf
           </label>
         </>
@@ -140,13 +153,20 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
             inputMode="decimal"
             value={amount}
             placeholder="12.50"
+            disabled={locked}
             onChange={(e) => setAmount(e.target.value)}
           />
         </label>
       )}
       <label className="grid gap-1">
         Reason (optional)
-        <input className="field" maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <input
+          className="field"
+          maxLength={500}
+          value={reason}
+          disabled={locked}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </label>
       {error && (
         <p role="alert" className="font-semibold text-danger">
@@ -157,8 +177,8 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
         <fieldset className="grid gap-2">
           <legend className="sr-only">Confirm the refund</legend>
           <p>
-            Refund {confirming.amount ? `$${confirming.amount}` : formatCents(chosenCents)} to the customer's
-            card? The customer gets an e-mail.
+            Refund {confirming.amount ? `$${confirming.amount}` : formatCents(linesCents(order, confirming))}{' '}
+            to the customer's card? The customer gets an e-mail.
           </p>
           <div className="flex gap-2">
             <button
