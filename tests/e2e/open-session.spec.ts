@@ -96,3 +96,40 @@ test('back from the payment page, the cart keeps its code and units and opens a 
   expect(sessions.map((row) => row.status)).toEqual(['expired', 'open'])
   expect(sessions[0]?.id).toBe(first)
 })
+
+test('a payment page whose session has ended says so for the whole form and offers the cart', async ({
+  page,
+}) => {
+  await page.goto('/about')
+  await page.evaluate(
+    (lines) => window.localStorage.setItem('cart', JSON.stringify(lines)),
+    [cartLine(REPAIR, '13.00', 1)],
+  )
+  await page.goto('/cart')
+  await waitForIsland(page, 'CartView')
+  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+  await waitForIsland(page, 'ShippingCheckout')
+  await page.getByLabel('E-mail').fill('ended.session@example.com')
+  await page.getByLabel('Full name').fill('Sam Carpenter')
+  await page.getByLabel('Street address').fill('12 Workshop Lane')
+  await page.getByLabel('City').fill('Austin')
+  await page.getByLabel('State').selectOption('TX')
+  await page.getByLabel('ZIP').fill('73301')
+  await page.getByRole('link', { name: 'Back to Cart' }).click()
+  await waitForIsland(page, 'CartView')
+  await toPayment(page)
+  const id = new URL(page.url()).searchParams.get('client_secret')?.split('_secret_')[0] ?? ''
+  // Ended meanwhile (another tab's checkout, or a day gone by).
+  await sql(`update demo_payment_sessions set status = 'expired' where id = ?`, [id])
+
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByLabel('Expiry (MM/YY)').fill('12/30')
+  await page.getByLabel('CVC').fill('123')
+  await page.getByLabel('Name on card').fill('Sam Carpenter')
+  await page.getByRole('button', { name: /^Pay / }).click()
+  const alert = page.getByRole('alert').filter({ hasText: 'This checkout session has expired.' })
+  await expect(alert).toBeVisible()
+  await expect(page.getByLabel('Expiry (MM/YY)')).not.toHaveAttribute('aria-invalid', 'true')
+  await alert.getByRole('link', { name: 'Return to Cart' }).click()
+  await expect(page).toHaveURL(/\/cart$/)
+})

@@ -52,6 +52,8 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
   const [card, setCard] = useState<CardInput>(EMPTY_CARD)
   const [errors, setErrors] = useState<CardErrors>({})
   const [formError, setFormError] = useState('')
+  // The session ended or is unknown (409, 404): paying again here cannot work, the cart can start anew.
+  const [sessionGone, setSessionGone] = useState(false)
   const [paying, setPaying] = useState(false)
   const [focusTarget, setFocusTarget] = useState<{ field: CardField } | null>(null)
   const alertRef = useRef<HTMLDivElement>(null)
@@ -105,6 +107,7 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
         setErrors({ [field]: message })
         setFocusTarget({ field })
       } else {
+        setSessionGone(error instanceof ApiError && (error.status === 409 || error.status === 404))
         setFormError(message || PAY_FAILED)
         requestAnimationFrame(() => alertRef.current?.focus())
       }
@@ -158,6 +161,11 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
           }
         >
           {formError}
+          {formError && sessionGone ? (
+            <a href="/cart" className="btn-outline mt-3 block text-center">
+              Return to Cart
+            </a>
+          ) : null}
         </div>
 
         <button type="submit" className="btn-primary mt-6 w-full" disabled={paying}>

@@ -54,7 +54,8 @@ export function fieldForCardMessage(message: string): CardField | null {
   if (text.includes('declined')) return null
   if (text.includes('name on the card')) return 'name'
   if (text.includes('card number')) return 'cardNumber'
-  if (text.includes('expir')) return 'expiry'
+  // The card's date only: a checkout session that expired is about the whole page, not this field.
+  if (text.includes('card has expired') || text.includes('expiry date')) return 'expiry'
   if (text.includes('security code') || text.includes('cvc')) return 'cvc'
   return null
 }

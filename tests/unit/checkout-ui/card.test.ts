@@ -68,8 +68,12 @@ describe('fieldForCardMessage', () => {
     expect(fieldForCardMessage("Please enter the card's 3-digit security code.")).toBe('cvc')
   })
 
-  test('a decline is about the whole form', () => {
+  test('a decline, and a session that ended, are about the whole form', () => {
     expect(fieldForCardMessage('Your card was declined. No payment was taken.')).toBeNull()
+    expect(
+      fieldForCardMessage('This checkout session has expired. Please return to your cart and try again.'),
+    ).toBeNull()
+    expect(fieldForCardMessage('Checkout session not found.')).toBeNull()
     expect(
       fieldForCardMessage(
         'Your card was declined. This demo checkout accepts the test card 4242 4242 4242 4242.',
