@@ -43,12 +43,27 @@ const JSON_FILES = [
 
 interface MdxNode {
   type: string
+  /** A `{…}` expression's code. */
+  value?: string
   name?: string | null
   url?: string
   alt?: string | null
   attributes?: { type: string; name?: string; value?: unknown }[]
   position?: { start: { line: number } }
   children?: MdxNode[]
+}
+
+/**
+ * The names a `{…}` expression's code refers to: MDX runs that code when the page is built, and content
+ * files define nothing, so any name (but true, false, null) is a mistake the build would stop on with a
+ * stack trace. Quoted text and comments are left out; numbers, text and lists of them are fine.
+ */
+export function namesInExpression(code: string): string[] {
+  const bare = code
+    .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ' ')
+    .replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.)*`/g, ' ')
+    .replace(/\b\d[\w.]*/g, ' ')
+  return (bare.match(/[A-Za-z_$][\w$]*/g) ?? []).filter((name) => !['true', 'false', 'null'].includes(name))
 }
 
 function* walk(node: MdxNode): Generator<MdxNode> {
@@ -87,6 +102,23 @@ function checkBody(entry: ContentEntry, root: string): BodyFacts {
     const line = node.position?.start.line
     const at = line ? { line } : {}
     const isElement = node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement'
+    const expressions =
+      node.type === 'mdxTextExpression' || node.type === 'mdxFlowExpression'
+        ? [node.value ?? '']
+        : (node.attributes ?? []).flatMap((attribute) => {
+            const value = attribute.value as { type?: string; value?: string } | null | undefined
+            return value?.type === 'mdxJsxAttributeValueExpression' ? [value.value ?? ''] : []
+          })
+    for (const code of expressions) {
+      const [name] = namesInExpression(code)
+      if (name) {
+        facts.problems.push({
+          file,
+          ...at,
+          message: `{${code.trim().slice(0, 40)}} names "${name}", which this file does not have: in MDX, { starts a code expression. Write \\{ for the brace itself, or put the words in plain text`,
+        })
+      }
+    }
     if (isElement && node.name && /^[A-Z]/.test(node.name)) {
       if (!allowed.includes(node.name)) {
         facts.problems.push({

@@ -109,6 +109,19 @@ describe('npm run check:content', () => {
     expect(problems()).toContain('write &lt; or \\{ for the character itself')
   })
 
+  test('a { } that names something the file does not have: the build would stop on it with a stack trace', () => {
+    const file = 'content/products/repair.mdx'
+    write(file, `${read(file)}\nPrices from {price}, and 5 < 6.\n`)
+    expect(problems()).toBe(
+      `${file}, line ${lineOf(file, 'Prices from')}: {price} names "price", which this file does not have: in MDX, { starts a code expression. Write \\{ for the brace itself, or put the words in plain text`,
+    )
+    // Comments, text and numbers name nothing; the shop's own pages pass lists of text to components.
+    write(file, `${read(file).replace('{price}', '{/* a note */} {"$16.50"} {3}')}`)
+    expect(problems()).toBe('')
+    edit('content/pages/ingredients.mdx', "keyIngredients={['", "keyIngredients={[oils, '")
+    expect(problems()).toContain('names "oils", which this file does not have')
+  })
+
   test('a component where it does not work', () => {
     const file = 'content/teasers/heal-her.mdx'
     write(file, `${read(file)}\n<Section title="More">\n\nSoon.\n\n</Section>\n`)
