@@ -9,7 +9,7 @@ import { lifecycle, quietFor } from './lib/lifecycle'
 import { listeningAddresses } from './lib/listen-addresses'
 import { errorMessage, log, setProcessLogFields } from './lib/log'
 import { createJobRunner } from './modules/jobs/runner'
-import { builtOriginWarning, loadStaticSite } from './plugins/static-site'
+import { builtOriginWarning, incompleteSiteError, loadStaticSite } from './plugins/static-site'
 import { createServices } from './services'
 import { READY_MESSAGE } from './supervisor'
 
@@ -54,6 +54,11 @@ export async function startServer(config: Config, worker: WorkerRole | null): Pr
   const site = loadStaticSite(resolve(config.distDir))
   if (site.size === 0)
     log.warn(`No built site in ${config.distDir}: run \`npm run build\`. The API still answers.`)
+  const incomplete = incompleteSiteError(site, config.distDir)
+  if (incomplete) {
+    log.error(incomplete)
+    process.exit(1)
+  }
   const originWarning = builtOriginWarning(site, config)
   if (originWarning) log.warn(originWarning)
 

@@ -175,6 +175,21 @@ export function builtOriginWarning(
   return `The site in ${config.distDir} was built for ${built}, but PUBLIC_URL is ${config.publicUrl}: its canonical links, sitemap and social cards point at the other address. Build it again with this PUBLIC_URL (npm run build, or npm start).`
 }
 
+/** Pages every build writes: without one of them the folder holds what a failed build left. */
+const PAGES_EVERY_BUILD_WRITES = ['/index.html', '/shop/index.html', '/404.html']
+
+/**
+ * Why the built site cannot be served, or null: a build that stopped part way (a content file the build
+ * could not run, the disk full) leaves some files and not others, and a shop without its home page and
+ * shop page answers 404 where shoppers arrive. An empty folder is not this (the API may run alone).
+ */
+export function incompleteSiteError(site: StaticSite, distDir: string): string | null {
+  if (site.size === 0) return null
+  const missing = PAGES_EVERY_BUILD_WRITES.filter((path) => !site.find(path))
+  if (missing.length === 0) return null
+  return `The site in ${distDir} is incomplete (no ${missing.join(', ')}): the last build stopped part way. Fix what it said and build again (npm run build, or npm start).`
+}
+
 /** The ready answer in the encoding the client accepts, or 304 when it already holds these bytes. */
 export function respond(file: StaticFile, request: Request, status = 200): Response {
   const headers: Record<string, string> = {

@@ -1,8 +1,13 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { builtOrigin, builtOriginWarning, loadStaticSite } from '../../../api/plugins/static-site'
+import { dirname, join } from 'node:path'
+import {
+  builtOrigin,
+  builtOriginWarning,
+  incompleteSiteError,
+  loadStaticSite,
+} from '../../../api/plugins/static-site'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -36,5 +41,25 @@ describe('the origin the site was built for', () => {
     expect(
       builtOriginWarning(siteWith(null), { publicUrl: 'https://x.example', distDir: './dist' }),
     ).toBeNull()
+  })
+})
+
+describe('a site a build left part way', () => {
+  function siteOf(files: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'built-site-'))
+    dirs.push(dir)
+    for (const file of files) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true })
+      writeFileSync(join(dir, file), '<!doctype html><title>x</title>')
+    }
+    return loadStaticSite(dir)
+  }
+
+  test('is refused with what is missing and what to do; a whole site and no site at all are not', () => {
+    expect(incompleteSiteError(siteOf(['_astro/site.css', 'about/index.html']), './dist')).toBe(
+      'The site in ./dist is incomplete (no /index.html, /shop/index.html, /404.html): the last build stopped part way. Fix what it said and build again (npm run build, or npm start).',
+    )
+    expect(incompleteSiteError(siteOf(['index.html', 'shop/index.html', '404.html']), './dist')).toBeNull()
+    expect(incompleteSiteError(siteOf([]), './dist')).toBeNull()
   })
 })
