@@ -97,14 +97,21 @@ test('stepper, remove, totals, weight and package size', async ({ page, axe }) =
 
   await page.getByRole('button', { name: 'Remove Hammered Citrus' }).click()
   await expect(oil).toHaveCount(0)
+  // Said, and the focus the removed button had goes to the list's heading, not the page's start.
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Hammered Citrus removed from your cart.' }),
+  ).toBeAttached()
+  await expect(page.getByRole('heading', { name: 'Items in your cart' })).toBeFocused()
   await page.getByRole('button', { name: 'Decrease quantity of Workforce Repair Original Grit' }).click()
   await expect(summary(page, 'Items')).toHaveText('1')
+  // At 1 the button is disabled: the focus it had moves to the quantity's box.
+  await expect(page.getByLabel('Quantity of Workforce Repair Original Grit', { exact: true })).toBeFocused()
   await expect(summary(page, 'Package size')).toHaveText('Small')
   await expect(summary(page, 'Total weight')).toHaveText('2.6 oz')
   await expect(page.getByText('Add $22.00 to qualify for free shipping')).toBeVisible()
 
   await page.getByRole('button', { name: 'Remove Workforce Repair Original Grit' }).click()
-  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeFocused()
   await expect(page.getByText('Add some products to get started')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/shop')
   await axe()
@@ -152,6 +159,8 @@ test('GRIT15 applies 15%, survives a reload and can be removed', async ({ page, 
   await expect(summary(page, 'Discount (GRIT15)')).toHaveText('−$7.05')
   await expect(summary(page, 'Total')).toHaveText('$39.95')
   await expect(page.getByLabel('Discount code')).toHaveCount(0)
+  // Focus follows to what replaced the form, and back.
+  await expect(page.getByRole('button', { name: 'Remove discount GRIT15' })).toBeFocused()
   await axe()
 
   await page.reload()
@@ -161,7 +170,7 @@ test('GRIT15 applies 15%, survives a reload and can be removed', async ({ page, 
 
   await page.getByRole('button', { name: 'Remove discount GRIT15' }).click()
   await expect(summary(page, 'Total')).toHaveText('$47.00')
-  await expect(page.getByLabel('Discount code')).toBeVisible()
+  await expect(page.getByLabel('Discount code')).toBeFocused()
   expect(await page.evaluate(() => localStorage.getItem('discountApplied'))).toBeNull()
 })
 
@@ -192,6 +201,14 @@ test('codes are case-sensitive, expired codes are refused, and a blank code does
   await page.getByLabel('Discount code').fill('grit15')
   await page.getByRole('button', { name: 'Apply' }).click()
   await expect(toast(page)).toContainText('Invalid Discount Code')
+  // The refusal is the field's too: marked, described and focused, until the code is changed.
+  const field = page.getByLabel('Discount code')
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await expect(field).toHaveAccessibleDescription(/.+/)
+  await expect(field).toBeFocused()
+  await field.press('End')
+  await field.press('Backspace')
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true')
   await toast(page).getByRole('button', { name: 'Close notification' }).click()
 
   await page.getByLabel('Discount code').fill('EXPIRED10')

@@ -18,7 +18,7 @@ export function lineId(line: CartLine): string {
 }
 
 /** When a line asks for more than is left: what to tell the shopper, and the way to fix it. */
-function StockWarning({ line, left }: { line: CartLine; left: number }) {
+function StockWarning({ line, left, onRemove }: { line: CartLine; left: number; onRemove: () => void }) {
   const { product, selectedVariant } = line
   const name = selectedVariant ? `${product.name} (${selectedVariant})` : product.name
   return (
@@ -31,11 +31,7 @@ function StockWarning({ line, left }: { line: CartLine; left: number }) {
       <button
         type="button"
         className="underline"
-        onClick={() =>
-          left === 0
-            ? removeFromCart(product.id, selectedVariant)
-            : setLineQuantity(product.id, left, selectedVariant)
-        }
+        onClick={() => (left === 0 ? onRemove() : setLineQuantity(product.id, left, selectedVariant))}
       >
         {left === 0 ? 'Remove it' : `Lower to ${left}`}
         <span className="sr-only"> {name}</span>
@@ -47,10 +43,28 @@ function StockWarning({ line, left }: { line: CartLine; left: number }) {
 /**
  * One line of the cart: the product, its quantity stepper, Remove and the line total; and, when `stock`
  * (live, ../catalog/stock.ts) has fewer left than the line asks for, a warning that offers to lower it.
+ * `onRemoved` hears of a removal, so the cart can say so and take the focus the removed button had.
  */
-export function CartLineRow({ line, stock }: { line: CartLine; stock?: StockState | null }) {
+export function CartLineRow({
+  line,
+  stock,
+  onRemoved,
+}: {
+  line: CartLine
+  stock?: StockState | null
+  onRemoved: (name: string) => void
+}) {
   const { product, quantity, selectedVariant } = line
   const id = `qty-${lineId(line)}`
+  const remove = () => {
+    removeFromCart(product.id, selectedVariant)
+    onRemoved(selectedVariant ? `${product.name} (${selectedVariant})` : product.name)
+  }
+  // A stepper button that reaches its end is disabled, which would drop the focus of the one pressing it.
+  const step = (value: number) => {
+    setQuantity(value)
+    if (value <= 1 || value >= MAX_QUANTITY) document.getElementById(id)?.focus()
+  }
   // What the shopper is typing, while it is not (yet) a quantity: an emptied field stays empty, so typing 5
   // after clearing a 2 gives 5, not 25. Leaving the field shows the line's quantity again.
   const [typed, setTyped] = useState<string | null>(null)
@@ -87,7 +101,7 @@ export function CartLineRow({ line, stock }: { line: CartLine; stock?: StockStat
                 className="px-3 text-lg disabled:opacity-40"
                 aria-label={`Decrease quantity of ${product.name}`}
                 disabled={quantity <= 1}
-                onClick={() => setQuantity(quantity - 1)}
+                onClick={() => step(quantity - 1)}
               >
                 −
               </button>
@@ -113,20 +127,16 @@ export function CartLineRow({ line, stock }: { line: CartLine; stock?: StockStat
                 className="px-3 text-lg disabled:opacity-40"
                 aria-label={`Increase quantity of ${product.name}`}
                 disabled={quantity >= MAX_QUANTITY}
-                onClick={() => setQuantity(quantity + 1)}
+                onClick={() => step(quantity + 1)}
               >
                 +
               </button>
             </div>
-            <button
-              type="button"
-              className="text-sm font-bold text-danger underline"
-              onClick={() => removeFromCart(product.id, selectedVariant)}
-            >
+            <button type="button" className="text-sm font-bold text-danger underline" onClick={remove}>
               Remove<span className="sr-only"> {product.name}</span>
             </button>
           </div>
-          {left < quantity && <StockWarning line={line} left={left} />}
+          {left < quantity && <StockWarning line={line} left={left} onRemove={remove} />}
         </div>
         <p className="font-bold" data-line-total>
           {formatCents(unitCents(product) * quantity)}

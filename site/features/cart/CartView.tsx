@@ -62,6 +62,18 @@ export default function CartView() {
   const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore(discountApplied, null)
   const [live, setLive] = useState<readonly LiveProduct[] | null>(null)
+  // The line just removed: said in the status line, and the focus its Remove button had goes to the list's
+  // heading (or, once the cart is empty, to the heading that says so).
+  const [removed, setRemoved] = useState<{ name: string } | null>(null)
+  useEffect(() => {
+    if (!removed) return
+    ;(document.getElementById('cart-items-heading') ?? document.getElementById('cart-empty-heading'))?.focus()
+  }, [removed])
+  const status = (
+    <p role="status" className="sr-only">
+      {removed ? `${removed.name} removed from your cart.` : ''}
+    </p>
+  )
 
   useEffect(() => {
     recheckSavedDiscount()
@@ -80,7 +92,10 @@ export default function CartView() {
   if (lines.length === 0) {
     return (
       <div className="rounded-lg border border-line bg-surface px-6 py-16 text-center">
-        <h2 className="font-display text-2xl font-bold uppercase">Your cart is empty</h2>
+        {status}
+        <h2 id="cart-empty-heading" tabIndex={-1} className="font-display text-2xl font-bold uppercase">
+          Your cart is empty
+        </h2>
         <p className="mt-2 text-muted">Add some products to get started</p>
         <a href="/shop" className="btn-primary mt-6">
           Continue Shopping
@@ -92,7 +107,8 @@ export default function CartView() {
   return (
     <div className="grid gap-8 lg:grid-cols-3">
       <section aria-labelledby="cart-items-heading" className="lg:col-span-2">
-        <h2 id="cart-items-heading" className="sr-only">
+        {status}
+        <h2 id="cart-items-heading" tabIndex={-1} className="sr-only">
           Items in your cart
         </h2>
         <ul className="m-0 list-none divide-y divide-line rounded-lg border border-line bg-surface p-0">
@@ -100,6 +116,7 @@ export default function CartView() {
             <CartLineRow
               key={lineId(line)}
               line={line}
+              onRemoved={(name) => setRemoved({ name })}
               // The units the cart's own open session holds are the cart's (docs/decisions/032).
               stock={withOwnHold(
                 lineStock(

@@ -1,5 +1,5 @@
 import { type DiscountTerms, describeDiscount } from '@core/rules/discounts'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
@@ -16,6 +16,18 @@ export function DiscountCode({
 }) {
   const [code, setCode] = useState('')
   const [checking, setChecking] = useState(false)
+  // Why the code typed was refused, under its field as well as in the toast.
+  const [refusal, setRefusal] = useState<string | null>(null)
+  // Applying or removing swaps the form for the applied code and back: focus follows to what replaced it.
+  const focusAfterSwap = useRef(false)
+  const removeButton = useRef<HTMLButtonElement>(null)
+  const input = useRef<HTMLInputElement>(null)
+  const applied = discount !== null
+  useEffect(() => {
+    if (!focusAfterSwap.current) return
+    focusAfterSwap.current = false
+    ;(applied ? removeButton.current : input.current)?.focus()
+  }, [applied])
 
   async function applyDiscount(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -25,10 +37,14 @@ export function DiscountCode({
     const result = await checkDiscount(wanted, subtotalCents)
     setChecking(false)
     if (result.kind === 'valid') {
+      setRefusal(null)
+      focusAfterSwap.current = true
       discountApplied.set(result.terms)
       setCode('')
       showToast({ title: 'Discount Applied!', description: describeDiscount(result.terms) })
     } else if (result.kind === 'invalid') {
+      setRefusal(result.message ?? INVALID_FALLBACK)
+      input.current?.focus()
       showToast({
         title: 'Invalid Discount Code',
         description: result.message ?? INVALID_FALLBACK,
@@ -49,7 +65,15 @@ export function DiscountCode({
         <span>
           Code <strong>{discount.code}</strong> applied
         </span>
-        <button type="button" className="font-bold underline" onClick={removeDiscount}>
+        <button
+          ref={removeButton}
+          type="button"
+          className="font-bold underline"
+          onClick={() => {
+            focusAfterSwap.current = true
+            removeDiscount()
+          }}
+        >
           Remove<span className="sr-only"> discount {discount.code}</span>
         </button>
       </div>
@@ -62,18 +86,30 @@ export function DiscountCode({
       </label>
       <div className="mt-1 flex gap-2">
         <input
+          ref={input}
           id="discount-code"
           className="field"
           value={code}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
-          onChange={(event) => setCode(event.target.value)}
+          aria-invalid={refusal ? true : undefined}
+          aria-describedby={refusal ? 'discount-code-error' : undefined}
+          onChange={(event) => {
+            setCode(event.target.value)
+            setRefusal(null)
+          }}
         />
-        <button type="submit" className="btn-outline !px-4 !py-2" disabled={checking}>
+        {/* Not disabled while checking, which would drop the focus of the one who pressed it: a second press waits. */}
+        <button type="submit" className="btn-outline !px-4 !py-2" aria-disabled={checking}>
           {checking ? 'Checking…' : 'Apply'}
         </button>
       </div>
+      {refusal && (
+        <p id="discount-code-error" className="mt-1 text-sm text-danger">
+          {refusal}
+        </p>
+      )}
     </form>
   )
 }
