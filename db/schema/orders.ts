@@ -143,6 +143,15 @@ export const orderLines = sqliteTable(
     /** This line's share of the order discount, so line totals add up to what was charged. */
     discountCents: integer('discount_cents').notNull(),
     weightTenthsOz: integer('weight_tenths_oz').notNull(),
+    /**
+     * Units whose refund failed and that no refund has taken over since, by where they are: on the shelf
+     * (a shipped order's returned units), out (the order's to ship, or with the customer) or off the shelf
+     * (a broken jar). The next refund of the line takes these over first: a unit refunded again after its
+     * refund failed is the same unit (docs/decisions/027-cancel-and-refund.md).
+     */
+    unsettledOnShelf: integer('unsettled_on_shelf').notNull().default(0),
+    unsettledOut: integer('unsettled_out').notNull().default(0),
+    unsettledOff: integer('unsettled_off').notNull().default(0),
   },
   (table) => [uniqueIndex('order_lines_order_position_idx').on(table.orderId, table.position)],
 )
@@ -231,6 +240,13 @@ export const orderRefundLines = sqliteTable(
      * 0 until then, and again once a failure took them off (docs/decisions/027).
      */
     restockedQuantity: integer('restocked_quantity').notNull().default(0),
+    /**
+     * Of `quantity`, the units this refund took over from the line's failed refunds when it was asked
+     * (order_lines' unsettled units), by where they were then; the rest were never refunded before.
+     */
+    settlesOnShelf: integer('settles_on_shelf').notNull().default(0),
+    settlesOut: integer('settles_out').notNull().default(0),
+    settlesOff: integer('settles_off').notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.refundId, table.lineId] }),

@@ -41,14 +41,14 @@ import {
   restockedCountSql,
   restockedSql,
   SYSTEM_ACTOR,
-  unitsNotBackSql,
+  unitsCancelPutsBackSql,
   unitsPutBackBySql,
 } from '../orders/service'
 import { createUnlistedRefunds } from './unlisted-refunds'
 
 /**
  * Units going back on the shelf: a product (and variant as sold) and how many, as SQL worked out in the
- * transaction (`unitsNotBackSql`: never more than the order line's units not back yet).
+ * transaction (what a refund recorded it puts back, or what a cancel puts back: `unitsCancelPutsBackSql`).
  */
 export interface RestockUnit {
   productId: number
@@ -82,6 +82,7 @@ export interface RefundFulfilmentDeps {
     | 'historyNote'
     | 'markRestockedStatement'
     | 'putBackStatements'
+    | 'unsettleStatements'
     | 'unmarkRestockedStatements'
     | 'refundEmailJob'
     | 'cancelledEmailJob'
@@ -181,12 +182,17 @@ interface NewsTarget {
   id: string | SQL
   origin: Refund['origin']
   amountCents: number
-  /** A restocking refund's lines and units asked back: what each puts back is recorded when it is made. */
-  restockLines: { lineId: number; quantity: number }[]
-  /** Units to put back when it is made: what `restockLines` recorded. */
+  /** The order lines a refund by lines refunds: their units are unsettled again if it fails. */
+  lineIds: number[]
+  /** Units to put back when it is made: what its lines recorded they put back (putBackStatements). */
   restockUnits: RestockUnit[]
   /** Units to take off again when it fails after it put them back (negative: the restock's statements subtract them). */
   takeBackUnits: RestockUnit[]
+}
+
+/** SQL: a failing restocking refund's units come off the shelf again: it put them back, and the order is still to ship. */
+function takenBackSql(orderId: number, refundId: string): SQL {
+  return and(restockedSql(refundId), notCancelledSql(orderId), neverShippedSql(orderId)) as SQL
 }
 
 function targetOf(refund: Refund): NewsTarget {
@@ -194,9 +200,7 @@ function targetOf(refund: Refund): NewsTarget {
     id: refund.id,
     origin: refund.origin,
     amountCents: refund.amountCents,
-    restockLines: refund.restock
-      ? refund.lines.map((line) => ({ lineId: line.lineId, quantity: line.quantity }))
-      : [],
+    lineIds: refund.lines.map((line) => line.lineId),
     restockUnits: refund.restock
       ? refund.lines.map((line) => ({
           productId: line.productId,
@@ -240,16 +244,23 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
       ),
     ]
     if (typeof target.id === 'string') {
-      if (target.origin === 'refund') statements.push(orders.refundEmailJob(orderId, target.id, step.made))
+      const id = target.id
+      if (target.origin === 'refund') statements.push(orders.refundEmailJob(orderId, id, step.made))
       if (target.restockUnits.length > 0) {
         // A cancel puts every unit back itself.
         const when = and(step.made, notCancelledSql(orderId)) as SQL
         statements.push(
-          ...orders.putBackStatements(target.id, target.restockLines, when),
+          ...orders.putBackStatements(id, when),
           ...(await restock(target.restockUnits, when)),
-          orders.markRestockedStatement(target.id, when),
-          ...(await takeBackStatements(orderId, target.id, target.takeBackUnits, step.failed)),
+          orders.markRestockedStatement(id, when),
         )
+      }
+      // Failed: its units are the line's to refund again, where they are (before any are taken back).
+      statements.push(
+        ...orders.unsettleStatements(id, target.lineIds, step.failed, takenBackSql(orderId, id)),
+      )
+      if (target.restockUnits.length > 0) {
+        statements.push(...(await takeBackStatements(orderId, id, target.takeBackUnits, step.failed)))
       }
     }
     statements.push(step.update)
@@ -268,12 +279,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
     units: RestockUnit[],
     failed: SQL,
   ): Promise<Statement[]> {
-    const when = and(
-      failed,
-      restockedSql(refundId),
-      notCancelledSql(orderId),
-      neverShippedSql(orderId),
-    ) as SQL
+    const when = and(failed, takenBackSql(orderId, refundId)) as SQL
     // Said only when units move: some come off (the quantities are negative) a shelf someone counts.
     const moves = await Promise.all(
       units.map(async (unit) => sql`(${unit.quantity} < 0 and ${await counted([unit])})`),
@@ -534,7 +540,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
           productId: line.productId,
           variant: line.variant,
           stockVariant: line.stockVariant,
-          quantity: unitsNotBackSql(line.id, line.quantity, { keptOff: true }),
+          quantity: unitsCancelPutsBackSql(line.id),
         }))
         const plan: RefundPlan = {
           id: refundId,
@@ -616,7 +622,7 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
           id: byProviderId,
           origin: 'provider',
           amountCents: news.amountCents,
-          restockLines: [],
+          lineIds: [],
           restockUnits: [],
           takeBackUnits: [],
         },

@@ -44,7 +44,7 @@ export type RefundLineRow = typeof orderRefundLines.$inferSelect
 
 /** A refund with the units it returns (none for one by amount), each with its order line. */
 export interface Refund extends RefundRow {
-  lines: (RefundLineRow & {
+  lines: (Pick<RefundLineRow, 'refundId' | 'lineId' | 'quantity' | 'amountCents' | 'restockedQuantity'> & {
     name: string
     variant: string | null
     productId: number

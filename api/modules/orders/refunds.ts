@@ -62,38 +62,24 @@ export function restockedCountSql(orderId: number): SQL<number> {
 }
 
 /**
- * SQL: how many of `wanted` units of an order line go back on the shelf now (docs/decisions/027). Units carry
- * no identity, and a unit refunded again after a failure is the same unit, so counts are compared, never
- * added up twice. On the shelf already: what the line's refunds put back, as each recorded it
- * (`restocked_quantity`; a shipped order's failed refund leaves its units there, an unshipped order's takes
- * them off again). For a refund with restock: what the line's standing restocking refunds cover (this one
- * included) less what is on the shelf already, so refunding a returned unit again after its refund failed
- * puts nothing back twice, while a second unit returned goes back. For a cancel (`keptOff`): the line's units
- * no refund decided about, the largest of: those on the shelf, those kept off by refunds without restock (a
- * broken jar, even if the money's refund failed; a jar refunded again after a failure counted once) and
- * those standing refunds cover. A restocking refund not made yet puts nothing back once the order is
- * cancelled, so it is counted as if made just before the cancel (`asked`) and its units are left to the
- * cancel. Worked out in the transaction that puts them back, after any refund before it in that batch.
+ * SQL: the units of an order line a cancel puts back on the shelf (docs/decisions/027-cancel-and-refund.md):
+ * those never refunded (the line's units less those its standing refunds cover and those unsettled), those
+ * unsettled out (a failed refund's, the order's to ship), and those of restocking refunds not made yet
+ * (made after the cancel they put nothing back, so the cancel does, but those already on the shelf). Units
+ * refunded without restock stay off (a broken jar), as do unsettled ones off the shelf; units restocking
+ * refunds put back are there already. Worked out in the cancel's transaction.
  */
-export function unitsNotBackSql(
-  lineId: number,
-  wanted: number,
-  options: { keptOff?: boolean } = {},
-): SQL<number> {
-  const units = (which: SQL) => sql`coalesce(sum(case when ${which} then rl.quantity else 0 end), 0)`
-  const onShelf = sql`coalesce(sum(rl.restocked_quantity), 0)`
+export function unitsCancelPutsBackSql(lineId: number): SQL<number> {
   const standing = sql`r.status in (${counted})`
-  const line = sql`(select l.quantity from ${orderLines} l where l.id = ${lineId})`
-  let room: SQL
-  if (options.keptOff) {
-    const asked = sql`min(${units(sql`${standing} and r.restock = 1 and r.restocked_at is null`)}, ${line} - ${onShelf})`
-    const keptOff = sql`max(${units(sql`r.restock = 0 and ${standing}`)}, ${units(sql`r.restock = 0 and not ${standing}`)})`
-    room = sql`${line} - (max(${onShelf} + ${asked}, ${keptOff}, ${units(standing)}) - ${asked})`
-  } else {
-    room = sql`min(${line}, ${units(sql`${standing} and r.restock = 1`)}) - ${onShelf}`
-  }
-  return sql<number>`max(0, min(${wanted}, (select ${room} from ${orderRefundLines} rl
-    join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId})))`
+  return sql<number>`(select max(0, l.quantity - coalesce(sum(case when ${standing} then rl.quantity else 0 end), 0)
+        - l.unsettled_on_shelf - l.unsettled_out - l.unsettled_off)
+      + l.unsettled_out
+      + coalesce(sum(case when ${standing} and r.restock = 1 and r.restocked_at is null
+          then rl.quantity - rl.settles_on_shelf else 0 end), 0)
+    from ${orderLines} l
+    left join ${orderRefundLines} rl on rl.line_id = l.id
+    left join ${orderRefunds} r on r.id = rl.refund_id
+    where l.id = ${lineId})`
 }
 
 /** SQL: the units of an order line that refund `refundId` put back on the shelf (0 before it is made, or once taken off again). */
@@ -169,6 +155,45 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
    * work it out again); its lines; a history line; the job that asks the provider (keyed by the refund, so
    * queued once). `made` is SQL true once the row exists: this transaction made it, since its id is new.
    */
+  /**
+   * A refund line, recorded with the units it takes over from the line's failed refunds (`unsettled_*`),
+   * which it covers first: a unit refunded again after its refund failed is the same unit. A restocking
+   * refund takes those on the shelf first (they are back already), then those out, then those off; one
+   * without restock those out first (they go off the shelf), then off, then on the shelf: of the readings
+   * the units allow, the one with the fewest on the shelf, so the shelf never holds a unit that is not there.
+   * The line then has those units no longer unsettled (docs/decisions/027-cancel-and-refund.md).
+   */
+  function takeOverStatements(plan: RefundPlan, line: RefundPlan['lines'][number], made: SQL): Statement[] {
+    const [first, second, third] = plan.restock
+      ? (['unsettled_on_shelf', 'unsettled_out', 'unsettled_off'] as const)
+      : (['unsettled_out', 'unsettled_off', 'unsettled_on_shelf'] as const)
+    const column = (name: string) => sql.raw(name)
+    const k = line.quantity
+    const taken = sql`select a, b, min(${k} - a - b, c) as c from (
+        select a, min(${k} - a, b) as b, c from (
+          select min(${k}, l.${column(first)}) as a, l.${column(second)} as b, l.${column(third)} as c
+          from ${orderLines} l where l.id = ${line.lineId}))`
+    const settles = (name: string) =>
+      name === 'unsettled_on_shelf'
+        ? 'settles_on_shelf'
+        : name === 'unsettled_out'
+          ? 'settles_out'
+          : 'settles_off'
+    const settled = (name: string) =>
+      sql`(select rl.${column(settles(name))} from ${orderRefundLines} rl
+        where rl.refund_id = ${plan.id} and rl.line_id = ${line.lineId})`
+    return [
+      db.run(sql`insert into ${orderRefundLines}
+          (refund_id, line_id, quantity, amount_cents, ${column(settles(first))}, ${column(settles(second))}, ${column(settles(third))})
+        select ${plan.id}, ${line.lineId}, ${k}, ${line.amountCents}, t.a, t.b, t.c from (${taken}) t where ${made}`),
+      db.run(sql`update ${orderLines} set
+          unsettled_on_shelf = unsettled_on_shelf - ${settled('unsettled_on_shelf')},
+          unsettled_out = unsettled_out - ${settled('unsettled_out')},
+          unsettled_off = unsettled_off - ${settled('unsettled_off')}
+        where id = ${line.lineId} and ${made}`),
+    ]
+  }
+
   function requestStatements(plan: RefundPlan, history: string | null) {
     const now = clock.now().getTime()
     const made = refundExists(plan.id)
@@ -185,10 +210,7 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
                ${plan.reason}, ${plan.actor}, ${plan.requestKey}, ${now}, ${now}
         where ${fits}
         on conflict do nothing`),
-      ...plan.lines.map((line) =>
-        db.run(sql`insert into ${orderRefundLines} (refund_id, line_id, quantity, amount_cents)
-          select ${plan.id}, ${line.lineId}, ${line.quantity}, ${line.amountCents} where ${made}`),
-      ),
+      ...plan.lines.flatMap((line) => takeOverStatements(plan, line, made)),
       ...(history === null ? [] : [historyNote(plan.orderId, plan.actor, history, made)]),
       jobs.enqueueQuery(
         ORDER_JOBS.refundAtProvider,
@@ -273,27 +295,44 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
     },
 
     /**
-     * Records, for each of the refund's lines, the units it puts back now (unitsNotBackSql), before the
-     * shelf moves by them and the refund is marked restocked, when `when` holds.
+     * Records, for each of the refund's lines, the units it puts back now: all it refunds but those it took
+     * over on the shelf already (takeOverStatements), before the shelf moves by them and the refund is
+     * marked restocked, when `when` holds.
      */
-    putBackStatements(
-      id: string,
-      lines: readonly { lineId: number; quantity: number }[],
-      when: SQL,
-    ): Statement[] {
-      return lines.map((line) =>
+    putBackStatements(id: string, when: SQL): Statement[] {
+      return [
         db
           .update(orderRefundLines)
-          .set({ restockedQuantity: unitsNotBackSql(line.lineId, line.quantity) })
-          .where(
-            and(
-              eq(orderRefundLines.refundId, id),
-              eq(orderRefundLines.lineId, line.lineId),
-              sql`not ${restockedSql(id)}`,
-              when,
-            ),
-          ),
-      )
+          .set({
+            restockedQuantity: sql`max(0, ${orderRefundLines.quantity} - ${orderRefundLines.settlesOnShelf})`,
+          })
+          .where(and(eq(orderRefundLines.refundId, id), sql`not ${restockedSql(id)}`, when)),
+      ]
+    },
+
+    /**
+     * A refund of these lines failed (`failed`): its units are unsettled again, where they are now, so the
+     * next refund of the line takes them over. A restocking refund made put them all on the shelf, and
+     * those it put back go out again when `takenBack` (an order still to ship); one not made left them where
+     * they were; one without restock had them off the shelf, but those it took over on it. Runs before the
+     * refund is unmarked and its put-back units cleared.
+     */
+    unsettleStatements(id: string, lineIds: readonly number[], failed: SQL, takenBack: SQL): Statement[] {
+      return lineIds.map((lineId) => {
+        const rl = sql`(select rl.quantity as k, rl.restocked_quantity as p, rl.settles_on_shelf as s,
+            rl.settles_off as f, r.restock as restock, r.restocked_at is not null as made
+          from ${orderRefundLines} rl join ${orderRefunds} r on r.id = rl.refund_id
+          where rl.refund_id = ${id} and rl.line_id = ${lineId})`
+        const back = sql`(case when ${takenBack} then 1 else 0 end)`
+        return db.run(sql`update ${orderLines} set
+            unsettled_on_shelf = unsettled_on_shelf + (select case when restock and made then k - ${back} * p
+              else s end from ${rl}),
+            unsettled_out = unsettled_out + (select case when restock and made then ${back} * p
+              when restock then k - s - f else 0 end from ${rl}),
+            unsettled_off = unsettled_off + (select case when restock and made then 0
+              when restock then f else k - s end from ${rl})
+          where id = ${lineId} and ${failed}`)
+      })
     },
 
     /** The refund's units put back once: marked with the statements that move them, when `when` holds. */

@@ -45,7 +45,7 @@ export {
   refundIdByProviderSql,
   restockedCountSql,
   restockedSql,
-  unitsNotBackSql,
+  unitsCancelPutsBackSql,
   unitsPutBackBySql,
 } from './refunds'
 

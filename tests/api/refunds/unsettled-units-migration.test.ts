@@ -1,0 +1,76 @@
+// The migration that keeps, on each order line, the units whose refund failed and that no refund has taken
+// over since (docs/decisions/027-cancel-and-refund.md): refunds that failed before it are counted by where the
+// rule of the time left their units, less what the standing refunds made again since must have taken over
+// (a line never holds more units than it has).
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@libsql/client'
+import { drizzle } from 'drizzle-orm/libsql'
+import { migrate } from 'drizzle-orm/libsql/migrator'
+import { migrationsFolder } from '../../../db/client'
+import { migrationsBefore, OLD_ADDRESS } from '../support/migrations'
+
+const dir = mkdtempSync(join(tmpdir(), 'unsettled-units-migration-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test("failed refunds' units are unsettled where they were left, less what later refunds took over", async () => {
+  const client = createClient({ url: `file:${join(dir, 'shop.db')}` })
+  const db = drizzle(client)
+  await migrate(db, { migrationsFolder: migrationsBefore(dir, 'ADD `unsettled_on_shelf`') })
+  await client.execute({
+    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
+            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
+            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
+            status, created_at, updated_at)
+          values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
+            'Old Customer', ?, ?, 9100, 0, 0, 9100, 7, 182, 'USPS', 'USPS Priority Mail', 'usps_priority',
+            'shipped', 1, 1)`,
+    args: [OLD_ADDRESS, OLD_ADDRESS],
+  })
+  // Line 1: 3 units; line 2: 2 units; line 3: 2 units, never refunded.
+  for (const [position, quantity] of [
+    [0, 3],
+    [1, 2],
+    [2, 2],
+  ]) {
+    await client.execute({
+      sql: `insert into order_lines (order_id, position, product_id, name, unit_cents, quantity, discount_cents,
+              weight_tenths_oz) values (1, ?, 4, 'Workforce Repair', 1300, ?, 0, 26)`,
+      args: [position ?? 0, quantity ?? 0],
+    })
+  }
+  // Line 1: a restocking refund that failed but stayed marked (on the shelf), one that failed unmarked (out),
+  // one without restock that failed (off). Line 2: a failed refund without restock of 2, then one of 1 made
+  // again and standing: 2 + 1 of 2 units, so 1 was taken over (from those off: none are out).
+  const refunds: [string, number, number | null, string, number, number][] = [
+    ['rf_a', 1, 10, 'failed', 1, 1],
+    ['rf_b', 1, null, 'failed', 1, 1],
+    ['rf_c', 0, null, 'failed', 1, 1],
+    ['rf_d', 0, null, 'failed', 2, 2],
+    ['rf_e', 0, null, 'succeeded', 2, 1],
+  ]
+  for (const [id, restock, restockedAt, status, lineId, quantity] of refunds) {
+    await client.execute({
+      sql: `insert into order_refunds (id, order_id, origin, amount_cents, status, restock, restocked_at, actor,
+              created_at, updated_at) values (?, 1, 'refund', 1300, ?, ?, ?, 'staff', 1, 1)`,
+      args: [id, status, restock, restockedAt],
+    })
+    await client.execute({
+      sql: 'insert into order_refund_lines (refund_id, line_id, quantity, amount_cents) values (?, ?, ?, 1300)',
+      args: [id, lineId, quantity],
+    })
+  }
+
+  await migrate(db, { migrationsFolder })
+  const rows = await client.execute(
+    'select id, unsettled_on_shelf, unsettled_out, unsettled_off from order_lines order by id',
+  )
+  expect(rows.rows.map((row) => [row.unsettled_on_shelf, row.unsettled_out, row.unsettled_off])).toEqual([
+    [1, 1, 1],
+    [0, 0, 1],
+    [0, 0, 0],
+  ])
+  client.close()
+})
