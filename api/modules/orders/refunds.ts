@@ -71,11 +71,12 @@ export function restockedCountSql(orderId: number): SQL<number> {
  */
 export function unitsCancelPutsBackSql(lineId: number): SQL<number> {
   const standing = sql`r.status in (${counted})`
-  return sql<number>`(select max(0, l.quantity - coalesce(sum(case when ${standing} then rl.quantity else 0 end), 0)
+  // Never more than the line's units not on the shelf already (a row from before these records may say more).
+  return sql<number>`(select min(l.quantity - coalesce(sum(rl.restocked_quantity), 0), max(0, l.quantity - coalesce(sum(case when ${standing} then rl.quantity else 0 end), 0)
         - l.unsettled_on_shelf - l.unsettled_out - l.unsettled_off)
       + l.unsettled_out
       + coalesce(sum(case when ${standing} and r.restock = 1 and r.restocked_at is null
-          then rl.quantity - rl.settles_on_shelf else 0 end), 0)
+          then rl.quantity - rl.settles_on_shelf else 0 end), 0))
     from ${orderLines} l
     left join ${orderRefundLines} rl on rl.line_id = l.id
     left join ${orderRefunds} r on r.id = rl.refund_id
@@ -304,7 +305,12 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
         db
           .update(orderRefundLines)
           .set({
-            restockedQuantity: sql`max(0, ${orderRefundLines.quantity} - ${orderRefundLines.settlesOnShelf})`,
+            // Never more than the order line's units not on the shelf already (a row from before these
+            // records may say more).
+            restockedQuantity: sql`max(0, min(${orderRefundLines.quantity} - ${orderRefundLines.settlesOnShelf},
+              (select l.quantity from ${orderLines} l where l.id = ${orderRefundLines.lineId})
+              - (select coalesce(sum(other.restocked_quantity), 0) from ${orderRefundLines} other
+                  where other.line_id = ${orderRefundLines.lineId} and other.refund_id != ${orderRefundLines.refundId})))`,
           })
           .where(and(eq(orderRefundLines.refundId, id), sql`not ${restockedSql(id)}`, when)),
       ]

@@ -72,5 +72,17 @@ test("failed refunds' units are unsettled where they were left, less what later 
     [0, 0, 1],
     [0, 0, 0],
   ])
+  // The refund made again is recorded as having taken over the unit: on the shelf, the reading that puts
+  // the fewest back later.
+  const taken = await client.execute(
+    'select refund_id, settles_on_shelf from order_refund_lines order by refund_id',
+  )
+  expect(taken.rows.map((row) => [row.refund_id, row.settles_on_shelf])).toEqual([
+    ['rf_a', 0],
+    ['rf_b', 0],
+    ['rf_c', 0],
+    ['rf_d', 0],
+    ['rf_e', 1],
+  ])
   client.close()
 })
