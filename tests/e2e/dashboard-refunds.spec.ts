@@ -96,6 +96,11 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await staff.getByRole('button', { name: `#${cancelNumber} details` }).click()
   let dialog = staff.getByRole('dialog', { name: `Order #${cancelNumber}` })
   await dialog.getByRole('button', { name: 'Cancel Order' }).click()
+  // Focus follows to what replaced the button pressed, and back.
+  await expect(dialog.getByLabel('Reason (optional)')).toBeFocused()
+  await dialog.getByRole('button', { name: 'Keep Order' }).click()
+  await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toBeFocused()
+  await dialog.getByRole('button', { name: 'Cancel Order' }).click()
   await dialog.getByLabel('Reason (optional)').fill('Changed their mind')
   await dialog.getByRole('button', { name: 'Yes, Cancel Order' }).click()
   await expect(dialog.getByRole('status')).toContainText(`Order ${cancelNumber} is cancelled`)
@@ -112,6 +117,7 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   dialog = staff.getByRole('dialog', { name: `Order #${shippedNumber}` })
   await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0)
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click()
+  await expect(dialog.getByRole('radio', { name: 'By items' })).toBeFocused()
   await dialog.getByRole('spinbutton').first().fill('1')
   // On a phone too the dialog keeps to the screen's width: only the items table scrolls sideways, in its box.
   const body = dialog.locator('.dashboard-dialog-body')
@@ -128,6 +134,7 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await dialog.getByRole('button', { name: 'Review Refund' }).click()
   // The amount asked about is the one the server refunds, to the cent.
   await expect(dialog.getByText("Refund $21.00 to the customer's card?")).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Yes, Refund' })).toBeFocused()
   // What was reviewed is what is sent: the choices wait, unchanged, until 'Back'.
   await expect(dialog.getByRole('spinbutton').first()).toBeDisabled()
   await expect(dialog.getByLabel('Put the refunded units back on the shelf')).toBeDisabled()

@@ -1,5 +1,5 @@
 import { formatCurrency } from '@core/rules/money'
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { cancelOrder, type OrderDetail } from './api'
 
 /**
@@ -12,7 +12,21 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const reasonId = useId()
+  // Opening and closing the question swaps what is on screen: focus goes to what replaced the button pressed.
+  const swapped = useRef(false)
+  const cancelButton = useRef<HTMLButtonElement>(null)
+  const reasonInput = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (!swapped.current) return
+    swapped.current = false
+    ;(confirming ? reasonInput : cancelButton).current?.focus()
+  }, [confirming])
   if (!order.cancellable) return null
+
+  function ask(open: boolean) {
+    swapped.current = true
+    setConfirming(open)
+  }
 
   async function confirm() {
     setBusy(true)
@@ -30,7 +44,12 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
 
   if (!confirming) {
     return (
-      <button type="button" className="btn-outline !px-3 !py-1.5 text-xs" onClick={() => setConfirming(true)}>
+      <button
+        ref={cancelButton}
+        type="button"
+        className="btn-outline !px-3 !py-1.5 text-xs"
+        onClick={() => ask(true)}
+      >
         Cancel Order
       </button>
     )
@@ -46,6 +65,7 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
         Reason (optional)
       </label>
       <input
+        ref={reasonInput}
         id={reasonId}
         className="field"
         maxLength={500}
@@ -65,7 +85,7 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
           type="button"
           className="btn-outline !px-3 !py-1.5 text-xs"
           disabled={busy}
-          onClick={() => setConfirming(false)}
+          onClick={() => ask(false)}
         >
           Keep Order
         </button>

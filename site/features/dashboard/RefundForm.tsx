@@ -1,7 +1,7 @@
 import { lineLabel } from '@core/rules/catalog'
 import { formatCents, formatCurrency } from '@core/rules/money'
 import { unitsRefundCents } from '@core/rules/refunds'
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { type OrderDetail, type RefundBody, refundOrder } from './api'
 
 type Mode = 'lines' | 'amount'
@@ -51,11 +51,35 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
   const [error, setError] = useState<string | null>(null)
   const [key, setKey] = useState(newKey)
   const id = useId()
+  // Each step swaps what is on screen: focus goes to what replaced the button pressed (the form's first
+  // choice, the question's answer, the button that opened it).
+  const swapped = useRef(false)
+  const root = useRef<HTMLFieldSetElement>(null)
+  const refundButton = useRef<HTMLButtonElement>(null)
+  const step = open ? (confirming ? 'confirming' : 'choosing') : 'closed'
+  useEffect(() => {
+    if (!swapped.current) return
+    swapped.current = false
+    if (step === 'closed') refundButton.current?.focus()
+    else
+      root.current
+        ?.querySelector<HTMLElement>(step === 'confirming' ? '[data-confirm]' : 'input:not(:disabled)')
+        ?.focus()
+  }, [step])
+  const swap = (next: () => void) => {
+    swapped.current = true
+    next()
+  }
   if (order.refundable <= 0) return null
 
   if (!open) {
     return (
-      <button type="button" className="btn-outline !px-3 !py-1.5 text-xs" onClick={() => setOpen(true)}>
+      <button
+        ref={refundButton}
+        type="button"
+        className="btn-outline !px-3 !py-1.5 text-xs"
+        onClick={() => swap(() => setOpen(true))}
+      >
         Refund
       </button>
     )
@@ -65,7 +89,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
     const body = bodyOf(mode, units, amount, restock, reason)
     if (typeof body === 'string') return setError(body)
     setError(null)
-    setConfirming(body)
+    swap(() => setConfirming(body))
   }
 
   async function send(body: RefundBody) {
@@ -90,7 +114,11 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
   // What is asked about is what will be sent: the choices stay as they were reviewed until 'Back'.
   const locked = confirming !== null
   return (
-    <fieldset className="grid w-full gap-2 rounded-md border border-line p-3 text-sm" disabled={busy}>
+    <fieldset
+      ref={root}
+      className="grid w-full gap-2 rounded-md border border-line p-3 text-sm"
+      disabled={busy}
+    >
       <legend className="px-1 font-bold uppercase">Refund (up to {formatCurrency(order.refundable)})</legend>
       <div className="flex gap-4">
         {(['lines', 'amount'] as const).map((value) => (
@@ -184,6 +212,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
             <button
               type="button"
               className="btn-primary !px-3 !py-1.5 text-xs"
+              data-confirm
               onClick={() => send(confirming)}
             >
               {busy ? 'Refunding…' : 'Yes, Refund'}
@@ -191,7 +220,7 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
             <button
               type="button"
               className="btn-outline !px-3 !py-1.5 text-xs"
-              onClick={() => setConfirming(null)}
+              onClick={() => swap(() => setConfirming(null))}
             >
               Back
             </button>
@@ -202,7 +231,11 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
           <button type="button" className="btn-primary !px-3 !py-1.5 text-xs" onClick={review}>
             Review Refund
           </button>
-          <button type="button" className="btn-outline !px-3 !py-1.5 text-xs" onClick={() => setOpen(false)}>
+          <button
+            type="button"
+            className="btn-outline !px-3 !py-1.5 text-xs"
+            onClick={() => swap(() => setOpen(false))}
+          >
             Close
           </button>
         </div>
