@@ -161,6 +161,8 @@ test.describe('a customer account from sign-up to a new password', () => {
     await expect(input(personal, 'Email')).toHaveAttribute('readonly', '')
     await input(personal, 'First name').fill('Samuel')
     await personal.getByRole('button', { name: 'Cancel' }).click()
+    // Focus goes back to Edit, not to the page's start.
+    await expect(personal.getByRole('button', { name: 'Edit personal information' })).toBeFocused()
     await expect(personal.getByText('Samuel')).toHaveCount(0)
     await expect(personal.getByText('Sam', { exact: true })).toBeVisible()
     await personal.getByRole('button', { name: 'Edit personal information' }).click()
@@ -201,6 +203,8 @@ test.describe('a customer account from sign-up to a new password', () => {
     await expect(sms).toHaveAttribute('aria-checked', 'false')
     await sms.click()
     await expect(sms).toHaveAttribute('aria-checked', 'true')
+    // While it saved the switch waited without letting go of the focus.
+    await expect(sms).toBeFocused()
     await page.reload()
     await expect(page.getByRole('switch', { name: 'SMS Updates' })).toHaveAttribute('aria-checked', 'true')
     await expect(page.getByText('Samuel', { exact: true })).toBeVisible()

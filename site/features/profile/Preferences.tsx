@@ -51,9 +51,10 @@ export function Preferences({ user, onSaved }: { user: PublicUser; onSaved: (use
                 aria-checked={on}
                 aria-labelledby={`pref-${key}`}
                 aria-describedby={`pref-${key}-hint`}
-                disabled={busy !== null}
+                // Waits while a change is saved, without `disabled`, which would drop the focus of the one who pressed it.
+                aria-disabled={busy !== null}
                 onClick={() => toggle(key)}
-                className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60 ${
+                className={`relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand ${busy !== null ? 'opacity-60' : ''} ${
                   on ? 'border-brand bg-brand' : 'border-muted bg-surface'
                 }`}
               >

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 
 /** A titled card of the profile tab, with its Edit button while it is in view mode. */
 export function SectionCard(props: {
@@ -9,8 +9,21 @@ export function SectionCard(props: {
   editLabel?: string
   children: ReactNode
 }) {
+  // Editing swaps the card's view for its form and back: focus goes to the form's first field, and back to
+  // Edit once the form is saved or cancelled, not to the page's start.
+  const section = useRef<HTMLElement>(null)
+  const wasEditing = useRef(props.editing)
+  useEffect(() => {
+    if (wasEditing.current === props.editing) return
+    wasEditing.current = props.editing
+    // A form that moved focus itself (to the field it starts with) keeps it.
+    if (section.current?.contains(document.activeElement)) return
+    const target = props.editing ? 'input, select, textarea' : 'button[data-edit]'
+    section.current?.querySelector<HTMLElement>(target)?.focus()
+  }, [props.editing])
   return (
     <section
+      ref={section}
       aria-labelledby={`${props.id}-heading`}
       className="rounded-lg border border-line bg-surface p-4 sm:p-6"
     >
@@ -21,6 +34,7 @@ export function SectionCard(props: {
         {props.onEdit && !props.editing && (
           <button
             type="button"
+            data-edit
             className="btn-outline !px-3 !py-1.5 text-sm"
             onClick={props.onEdit}
             aria-label={`${props.editLabel ?? 'Edit'} ${props.title.toLowerCase()}`}
