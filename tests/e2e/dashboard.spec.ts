@@ -211,9 +211,15 @@ test.describe('staff dashboard', () => {
     // The first load has answered, so the next one waits on the (installed) clock.
     await expect(page.getByText('Loading events...')).toHaveCount(0)
     let eventCalls = 0
+    let eventsSettled = 0
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/webhooks') eventCalls += 1
     })
+    for (const settled of ['requestfinished', 'requestfailed'] as const) {
+      page.on(settled, (request) => {
+        if (new URL(request.url()).pathname === '/api/webhooks') eventsSettled += 1
+      })
+    }
     await page.clock.runFor(10_500)
     await expect.poll(() => eventCalls).toBe(1)
 
@@ -229,6 +235,20 @@ test.describe('staff dashboard', () => {
       document.dispatchEvent(new Event('visibilitychange'))
     })
     await expect.poll(() => eventCalls).toBe(2)
+
+    // A load that fails is tried again within seconds, not at the next interval: the section stops saying
+    // it could not refresh soon after the shop answers again.
+    const events = (url: URL) => url.pathname === '/api/webhooks'
+    // The next load is timed from the last one's answer: none may be on its way when the clock moves on.
+    await expect.poll(() => eventCalls - eventsSettled).toBe(0)
+    await page.route(events, (route) => route.abort('connectionrefused'))
+    await page.clock.runFor(10_500)
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not refresh' })
+    await expect(alert).toBeVisible()
+    await page.unroute(events)
+    await page.clock.runFor(5_500)
+    // The installed clock also runs on by itself: a short wait, or the 10 s interval's own turn would come.
+    await expect(alert).toHaveCount(0, { timeout: 2_000 })
   })
 
   test('a staff account still holding a customer-length password is told to set a new one, and stays out', async ({

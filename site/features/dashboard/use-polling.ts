@@ -1,5 +1,11 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 
+/**
+ * After a failure the next try comes this soon, whatever the interval: a section saying the shop could not be
+ * reached should stop saying so within seconds of the shop answering again.
+ */
+export const RETRY_AFTER_FAILURE_MS = 5000
+
 export interface Polled<T> {
   data: T | null
   /** The last failure, cleared by the next success; earlier data stays on screen meanwhile. */
@@ -37,6 +43,7 @@ export function usePolling<T>(
     const current = new AbortController()
     controller.current = current
     setLoading(true)
+    let failed = false
     try {
       const answer = await loadRef.current(current.signal)
       if (current.signal.aborted || !active.current) return
@@ -50,6 +57,7 @@ export function usePolling<T>(
       })
     } catch (caught) {
       if (current.signal.aborted || !active.current) return
+      failed = true
       const failure = caught instanceof Error ? caught : new Error(String(caught))
       // At once, unlike a success's (set with its data), so no render shows the list loaded before the data.
       setLoading(false)
@@ -59,7 +67,8 @@ export function usePolling<T>(
     } finally {
       const next = !current.signal.aborted && active.current && intervalMs !== null
       if (next && document.visibilityState === 'visible') {
-        timer.current = setTimeout(() => void run().catch(() => undefined), intervalMs)
+        const wait = failed ? Math.min(intervalMs, RETRY_AFTER_FAILURE_MS) : intervalMs
+        timer.current = setTimeout(() => void run().catch(() => undefined), wait)
       }
     }
     // `key` is not read here: a new one makes a new `run`, which the effect below starts at once.
