@@ -215,11 +215,11 @@ test.describe('staff dashboard', () => {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/webhooks') eventCalls += 1
     })
-    for (const settled of ['requestfinished', 'requestfailed'] as const) {
-      page.on(settled, (request) => {
-        if (new URL(request.url()).pathname === '/api/webhooks') eventsSettled += 1
-      })
+    const settle = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === '/api/webhooks') eventsSettled += 1
     }
+    page.on('requestfinished', settle)
+    page.on('requestfailed', settle)
     await page.clock.runFor(10_500)
     await expect.poll(() => eventCalls).toBe(1)
 
