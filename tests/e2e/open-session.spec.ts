@@ -33,6 +33,25 @@ async function toPayment(page: Page) {
   await expect(page.getByRole('heading', { level: 1, name: 'Secure Checkout' })).toBeVisible()
 }
 
+/**
+ * From the cart to its first payment page: the address entered on /shipping (kept when the shopper goes back
+ * to the cart), then on to payment. Answers the payment session's id.
+ */
+async function firstPayment(page: Page, email: string): Promise<string> {
+  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+  await waitForIsland(page, 'ShippingCheckout')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Full name').fill('Sam Carpenter')
+  await page.getByLabel('Street address').fill('12 Workshop Lane')
+  await page.getByLabel('City').fill('Austin')
+  await page.getByLabel('State').selectOption('TX')
+  await page.getByLabel('ZIP').fill('73301')
+  await page.getByRole('link', { name: 'Back to Cart' }).click()
+  await waitForIsland(page, 'CartView')
+  await toPayment(page)
+  return new URL(page.url()).searchParams.get('client_secret')?.split('_secret_')[0] ?? ''
+}
+
 test.beforeAll(async () => {
   await sql(
     `insert into stock_levels (product_id, variant, on_hand, updated_at) values (?, ?, 2, ?)
@@ -64,18 +83,7 @@ test('back from the payment page, the cart keeps its code and units and opens a 
   await page.getByRole('button', { name: 'Apply' }).click()
   await expect(page.getByText(`Code ${code} applied`)).toBeVisible()
 
-  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
-  await waitForIsland(page, 'ShippingCheckout')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('Full name').fill('Sam Carpenter')
-  await page.getByLabel('Street address').fill('12 Workshop Lane')
-  await page.getByLabel('City').fill('Austin')
-  await page.getByLabel('State').selectOption('TX')
-  await page.getByLabel('ZIP').fill('73301')
-  await page.getByRole('link', { name: 'Back to Cart' }).click()
-  await waitForIsland(page, 'CartView')
-  await toPayment(page)
-  const first = new URL(page.url()).searchParams.get('client_secret')?.split('_secret_')[0] ?? ''
+  const first = await firstPayment(page, email)
 
   // Back in the cart: the session holds the code's only use and one of this scent's units, both its own.
   await page.goto('/cart')
@@ -107,18 +115,7 @@ test('a payment page whose session has ended says so for the whole form and offe
   )
   await page.goto('/cart')
   await waitForIsland(page, 'CartView')
-  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
-  await waitForIsland(page, 'ShippingCheckout')
-  await page.getByLabel('E-mail').fill('ended.session@example.com')
-  await page.getByLabel('Full name').fill('Sam Carpenter')
-  await page.getByLabel('Street address').fill('12 Workshop Lane')
-  await page.getByLabel('City').fill('Austin')
-  await page.getByLabel('State').selectOption('TX')
-  await page.getByLabel('ZIP').fill('73301')
-  await page.getByRole('link', { name: 'Back to Cart' }).click()
-  await waitForIsland(page, 'CartView')
-  await toPayment(page)
-  const id = new URL(page.url()).searchParams.get('client_secret')?.split('_secret_')[0] ?? ''
+  const id = await firstPayment(page, 'ended.session@example.com')
   // Ended meanwhile (another tab's checkout, or a day gone by).
   await sql(`update demo_payment_sessions set status = 'expired' where id = ?`, [id])
 

@@ -10,7 +10,7 @@ import { createClient } from '@libsql/client'
 import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
 import { migrationsFolder } from '../../../db/client'
-import { migrationsBefore, OLD_ADDRESS } from '../support/migrations'
+import { insertOldOrder, migrationsBefore } from '../support/migrations'
 
 const dir = mkdtempSync(join(tmpdir(), 'restocked-units-migration-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -19,16 +19,7 @@ test('refund lines marked restocked before the upgrade get the units the rule of
   const client = createClient({ url: `file:${join(dir, 'shop.db')}` })
   const db = drizzle(client)
   await migrate(db, { migrationsFolder: migrationsBefore(dir, 'ADD `restocked_quantity`') })
-  await client.execute({
-    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
-            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
-            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
-            status, created_at, updated_at)
-          values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
-            'Old Customer', ?, ?, 5200, 0, 0, 5200, 4, 104, 'USPS', 'USPS Priority Mail', 'usps_priority',
-            'shipped', 1, 1)`,
-    args: [OLD_ADDRESS, OLD_ADDRESS],
-  })
+  await insertOldOrder(client, { totalCents: 5200, status: 'shipped' })
   // Line 1: 2 units; line 2: 2 units.
   for (const position of [0, 1]) {
     await client.execute({

@@ -10,7 +10,7 @@ import { createClient } from '@libsql/client'
 import { drizzle } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
 import { migrationsFolder } from '../../../db/client'
-import { migrationsBefore, OLD_ADDRESS } from '../support/migrations'
+import { insertOldOrder, migrationsBefore } from '../support/migrations'
 
 const dir = mkdtempSync(join(tmpdir(), 'unsettled-units-migration-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -19,16 +19,7 @@ test("failed refunds' units are unsettled where they were left, less what later 
   const client = createClient({ url: `file:${join(dir, 'shop.db')}` })
   const db = drizzle(client)
   await migrate(db, { migrationsFolder: migrationsBefore(dir, 'ADD `unsettled_on_shelf`') })
-  await client.execute({
-    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
-            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
-            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
-            status, created_at, updated_at)
-          values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
-            'Old Customer', ?, ?, 9100, 0, 0, 9100, 7, 182, 'USPS', 'USPS Priority Mail', 'usps_priority',
-            'shipped', 1, 1)`,
-    args: [OLD_ADDRESS, OLD_ADDRESS],
-  })
+  await insertOldOrder(client, { totalCents: 9100, status: 'shipped' })
   // Line 1: 3 units; line 2: 2 units; line 3: 2 units, never refunded.
   for (const [position, quantity] of [
     [0, 3],

@@ -11,7 +11,7 @@ import { migrate } from 'drizzle-orm/libsql/migrator'
 import { loadCatalogFromContent } from '../../../api/modules/catalog/content'
 import { syncCatalog } from '../../../api/modules/catalog/service'
 import { migrationsFolder } from '../../../db/client'
-import { migrationsBefore, OLD_ADDRESS } from '../support/migrations'
+import { insertOldOrder, migrationsBefore } from '../support/migrations'
 
 const dir = mkdtempSync(join(tmpdir(), 'stock-variant-migration-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -21,16 +21,7 @@ test('lines sold before the upgrade are named as the catalogue maps them; a scen
   const db = drizzle(client)
   await migrate(db, { migrationsFolder: migrationsBefore(dir, 'ADD `stock_variant`') })
   await syncCatalog(db as never, loadCatalogFromContent(), new Date())
-  await client.execute({
-    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
-            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
-            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
-            status, created_at, updated_at)
-          values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
-            'Old Customer', ?, ?, 9000, 0, 0, 9000, 5, 150, 'USPS', 'USPS Priority Mail', 'usps_priority',
-            'pending', 1, 1)`,
-    args: [OLD_ADDRESS, OLD_ADDRESS],
-  })
+  await insertOldOrder(client, { totalCents: 9000, status: 'pending' })
   // Hammered Citrus (scents Hammered Citrus, Cedar Shop, Unscented), Alpine Wash (Alpine first),
   // Workforce Repair (no scents).
   const lines: [number, string | null][] = [

@@ -30,3 +30,22 @@ export const OLD_ADDRESS = JSON.stringify({
   zip: '94107',
   country: 'US',
 })
+
+/**
+ * An order as a database before the upgrade under test holds it (order 1, its session cs_old), with
+ * `totalCents` charged and `status`, through a client of that database.
+ */
+export async function insertOldOrder(
+  client: { execute(statement: { sql: string; args: (string | number)[] }): Promise<unknown> },
+  { totalCents, status }: { totalCents: number; status: string },
+): Promise<void> {
+  await client.execute({
+    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
+            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
+            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
+            status, created_at, updated_at)
+          values ('00000000000000000001', 'cs_old', 'evt_old', 'old@example.com', 'old@example.com',
+            'Old Customer', ?, ?, ?, 0, 0, ?, 1, 30, 'USPS', 'USPS Priority Mail', 'usps_priority', ?, 1, 1)`,
+    args: [OLD_ADDRESS, OLD_ADDRESS, totalCents, totalCents, status],
+  })
+}
