@@ -84,5 +84,16 @@ export default defineConfig({
   vite: {
     // The pure rules and contracts in core/ are shared with the site; nothing under api/ is bundled for the browser.
     resolve: { alias: { '@core': new URL('./core', import.meta.url).pathname } },
+    build: {
+      rollupOptions: {
+        // Astro marks each MDX file with a directive of its own, which the bundler warns it cannot keep, in a
+        // box naming the file: an editor reads it as a mistake in their file. Astro handles it; others pass.
+        onwarn(warning, warn) {
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('astro:head-inject'))
+            return
+          warn(warning)
+        },
+      },
+    },
   },
 })
