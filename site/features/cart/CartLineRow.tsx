@@ -1,6 +1,6 @@
 import { formatCents, formatCurrency } from '@core/rules/money'
 import { purchasable, type StockState } from '@core/rules/stock'
-import { useState } from 'react'
+import { type MouseEvent, useState } from 'react'
 import { MAX_QUANTITY } from './cart-logic'
 import { removeFromCart, setLineQuantity } from './checkout-store'
 import type { CartLine } from './store'
@@ -60,10 +60,12 @@ export function CartLineRow({
     removeFromCart(product.id, selectedVariant)
     onRemoved(selectedVariant ? `${product.name} (${selectedVariant})` : product.name)
   }
-  // A stepper button that reaches its end is disabled, which would drop the focus of the one pressing it.
-  const step = (value: number) => {
+  // A stepper button that reaches its end is disabled, which would drop the focus of a keyboard pressing it
+  // (a click of 0: Enter or Space). A tap or a mouse click leaves focus alone: on a phone the quantity box
+  // taking it would open the keyboard over the cart.
+  const step = (value: number, event: MouseEvent<HTMLButtonElement>) => {
     setQuantity(value)
-    if (value <= 1 || value >= MAX_QUANTITY) document.getElementById(id)?.focus()
+    if (event.detail === 0 && (value <= 1 || value >= MAX_QUANTITY)) document.getElementById(id)?.focus()
   }
   // What the shopper is typing, while it is not (yet) a quantity: an emptied field stays empty, so typing 5
   // after clearing a 2 gives 5, not 25. Leaving the field shows the line's quantity again.
@@ -101,7 +103,7 @@ export function CartLineRow({
                 className="px-3 text-lg disabled:opacity-40"
                 aria-label={`Decrease quantity of ${product.name}`}
                 disabled={quantity <= 1}
-                onClick={() => step(quantity - 1)}
+                onClick={(event) => step(quantity - 1, event)}
               >
                 −
               </button>
@@ -127,7 +129,7 @@ export function CartLineRow({
                 className="px-3 text-lg disabled:opacity-40"
                 aria-label={`Increase quantity of ${product.name}`}
                 disabled={quantity >= MAX_QUANTITY}
-                onClick={() => step(quantity + 1)}
+                onClick={(event) => step(quantity + 1, event)}
               >
                 +
               </button>
