@@ -102,10 +102,18 @@ test('stepper, remove, totals, weight and package size', async ({ page, axe }) =
     page.getByRole('status').filter({ hasText: 'Hammered Citrus removed from your cart.' }),
   ).toBeAttached()
   await expect(page.getByRole('heading', { name: 'Items in your cart' })).toBeFocused()
-  await page.getByRole('button', { name: 'Decrease quantity of Workforce Repair Original Grit' }).click()
+  // By keyboard: at 1 the button is disabled, and the focus it had moves to the quantity's box.
+  const decrease = page.getByRole('button', { name: 'Decrease quantity of Workforce Repair Original Grit' })
+  await decrease.focus()
+  await page.keyboard.press('Enter')
   await expect(summary(page, 'Items')).toHaveText('1')
-  // At 1 the button is disabled: the focus it had moves to the quantity's box.
-  await expect(page.getByLabel('Quantity of Workforce Repair Original Grit', { exact: true })).toBeFocused()
+  const repairBox = page.getByLabel('Quantity of Workforce Repair Original Grit', { exact: true })
+  await expect(repairBox).toBeFocused()
+  // A click or a tap leaves the focus alone: the box taking it would open a phone's keyboard over the cart.
+  await page.getByRole('button', { name: 'Increase quantity of Workforce Repair Original Grit' }).click()
+  await decrease.click()
+  await expect(summary(page, 'Items')).toHaveText('1')
+  await expect(repairBox).not.toBeFocused()
   await expect(summary(page, 'Package size')).toHaveText('Small')
   await expect(summary(page, 'Total weight')).toHaveText('2.6 oz')
   await expect(page.getByText('Add $22.00 to qualify for free shipping')).toBeVisible()
@@ -229,6 +237,28 @@ test('a saved code that no longer applies is dropped on arrival, with a message'
   await expect(summary(page, 'Total')).toHaveText('$21.00')
   await expect(page.getByLabel('Discount code')).toBeVisible()
   expect(await page.evaluate(() => localStorage.getItem('discountApplied'))).toBeNull()
+})
+
+test('a check refused for too many tries from this address keeps a saved code, and says why when applying', async ({
+  page,
+}) => {
+  // An office behind one address may use up the allowance: that says nothing about the code.
+  const tooMany = { error: 'Too many discount attempts. Please wait a few minutes and try again.' }
+  await page.route('**/api/validate-discount', (route) => route.fulfill({ status: 429, json: tooMany }))
+  await seedCart(page, [{ slug: 'whisker-oil', quantity: 1 }], {
+    code: 'GRIT15',
+    type: 'percentage',
+    amount: 15,
+  })
+  await expect(summary(page, 'Discount (GRIT15)')).toHaveText('−$3.15')
+  await expect(page.locator('.toast-list li', { hasText: 'Discount Removed' })).toHaveCount(0)
+  expect(await page.evaluate(() => localStorage.getItem('discountApplied'))).not.toBeNull()
+
+  await page.getByRole('button', { name: 'Remove discount GRIT15' }).click()
+  await page.getByLabel('Discount code').fill('SAVE5')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(toast(page)).toContainText(tooMany.error)
+  await expect(page.getByLabel('Discount code')).not.toHaveAttribute('aria-invalid', 'true')
 })
 
 test('a network failure while checking a code says so', async ({ page }) => {

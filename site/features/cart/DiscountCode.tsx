@@ -53,7 +53,7 @@ export function DiscountCode({
     } else {
       showToast({
         title: 'Error',
-        description: 'Failed to validate discount code. Please try again.',
+        description: result.message ?? 'Failed to validate discount code. Please try again.',
         variant: 'error',
       })
     }

@@ -16,8 +16,11 @@ export type DiscountCheck =
   | { kind: 'valid'; terms: DiscountTerms }
   /** The server refused the code; `message` is its `{ error }` when it gave one. */
   | { kind: 'invalid'; message: string | null }
-  /** No usable answer: the code may still be good, so an applied one is kept. */
-  | { kind: 'unreachable' }
+  /**
+   * No usable answer: the code may still be good, so an applied one is kept. `message`: the server's, when it
+   * asked to be asked later (429: too many checks from this address, which a whole office may share).
+   */
+  | { kind: 'unreachable'; message?: string }
 
 /** The API's answer as DiscountTerms, or null when it is not one (docs/product.md#cart: success needs a code). */
 export function termsFromAnswer(answer: unknown): DiscountTerms | null {
@@ -41,10 +44,11 @@ export async function checkDiscount(code: string, subtotalCents: number): Promis
     const terms = termsFromAnswer(answer)
     return terms ? { kind: 'valid', terms } : { kind: 'invalid', message: null }
   } catch (error) {
-    if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-      const data = error.data as { error?: unknown } | undefined
-      return { kind: 'invalid', message: typeof data?.error === 'string' && data.error ? data.error : null }
-    }
-    return { kind: 'unreachable' }
+    if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500)
+      return { kind: 'unreachable' }
+    const data = error.data as { error?: unknown } | undefined
+    const message = typeof data?.error === 'string' && data.error ? data.error : null
+    if (error.status === 429) return message ? { kind: 'unreachable', message } : { kind: 'unreachable' }
+    return { kind: 'invalid', message }
   }
 }
