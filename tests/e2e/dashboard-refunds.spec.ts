@@ -92,9 +92,17 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
     expect(res.status()).toBe(200)
   }).toPass({ timeout: 30_000 })
 
-  // Cancel the older, unshipped order, after a confirmation.
+  // Its dialog, opened while the shop cannot be reached, says so and loads once asked again.
+  const orderCall = (url: URL) => url.pathname === `/api/orders/${Number(cancelNumber)}`
+  await staff.route(orderCall, (route) => route.abort('connectionrefused'))
   await staff.getByRole('button', { name: `#${cancelNumber} details` }).click()
   let dialog = staff.getByRole('dialog', { name: `Order #${cancelNumber}` })
+  await expect(dialog.getByRole('alert')).toBeVisible()
+  await staff.unroute(orderCall)
+  await dialog.getByRole('button', { name: 'Try Again' }).click()
+  await expect(dialog.getByRole('alert')).toHaveCount(0)
+
+  // Cancel the older, unshipped order, after a confirmation.
   await dialog.getByRole('button', { name: 'Cancel Order' }).click()
   // Focus follows to what replaced the button pressed, and back.
   await expect(dialog.getByLabel('Reason (optional)')).toBeFocused()

@@ -8,6 +8,7 @@ import { OrderRefunds } from './OrderRefunds'
 import type { OrderActions } from './order-actions'
 import { RefundForm } from './RefundForm'
 import { StatusBadge } from './StatusBadge'
+import { RETRY_AFTER_FAILURE_MS } from './use-polling'
 
 /**
  * One order in a modal dialog: lines, addresses, totals, label and actions, and its history (who moved it,
@@ -42,11 +43,15 @@ export function OrderDetailDialog(props: {
     return () => element?.removeEventListener('close', closed)
   }, [onClose])
 
+  // A failed load is tried again soon (as the sections behind the dialog are), or at once with 'Try Again'.
+  const [tries, setTries] = useState(0)
   useEffect(() => {
     const controller = new AbortController()
+    let again: ReturnType<typeof setTimeout> | undefined
     // A new version means an action elsewhere may have moved the order: load it again.
     void props.version
     void done.count
+    void tries
     fetchOrder(props.orderId, controller.signal).then(
       (answer) => {
         setOrder(answer)
@@ -55,10 +60,14 @@ export function OrderDetailDialog(props: {
       (caught: unknown) => {
         if (controller.signal.aborted) return
         setError(caught instanceof Error ? caught.message : 'The order could not be loaded.')
+        again = setTimeout(() => setTries((count) => count + 1), RETRY_AFTER_FAILURE_MS)
       },
     )
-    return () => controller.abort()
-  }, [props.orderId, props.version, done.count])
+    return () => {
+      controller.abort()
+      clearTimeout(again)
+    }
+  }, [props.orderId, props.version, done.count, tries])
 
   const number = String(props.orderId).padStart(6, '0')
   return (
@@ -77,8 +86,15 @@ export function OrderDetailDialog(props: {
       </div>
       <div className="dashboard-dialog-body grid gap-5 overflow-y-auto p-4">
         {error && (
-          <p role="alert" className="font-semibold text-danger">
+          <p role="alert" className="flex flex-wrap items-center gap-3 font-semibold text-danger">
             {error}
+            <button
+              type="button"
+              className="btn-outline !px-3 !py-1.5 text-xs"
+              onClick={() => setTries((count) => count + 1)}
+            >
+              Try Again
+            </button>
           </p>
         )}
         {!order && !error && (
