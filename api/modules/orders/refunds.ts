@@ -151,12 +151,6 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
   }
 
   /**
-   * The refund as statements: the row, only while the order has that much left and each line still has
-   * the units counted when its amount was worked out (a refund made meanwhile sends the caller back to
-   * work it out again); its lines; a history line; the job that asks the provider (keyed by the refund, so
-   * queued once). `made` is SQL true once the row exists: this transaction made it, since its id is new.
-   */
-  /**
    * A refund line, recorded with the units it takes over from the line's failed refunds (`unsettled_*`),
    * which it covers first: a unit refunded again after its refund failed is the same unit. A restocking
    * refund takes those on the shelf first (they are back already), then those out, then those off; one
@@ -195,6 +189,12 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
     ]
   }
 
+  /**
+   * The refund as statements: the row, only while the order has that much left and each line still has
+   * the units counted when its amount was worked out (a refund made meanwhile sends the caller back to
+   * work it out again); its lines; a history line; the job that asks the provider (keyed by the refund, so
+   * queued once). `made` is SQL true once the row exists: this transaction made it, since its id is new.
+   */
   function requestStatements(plan: RefundPlan, history: string | null) {
     const now = clock.now().getTime()
     const made = refundExists(plan.id)
