@@ -116,7 +116,9 @@ test('a payment page whose session has ended says so for the whole form and offe
   await page.goto('/cart')
   await waitForIsland(page, 'CartView')
   const id = await firstPayment(page, 'ended.session@example.com')
-  // Ended meanwhile (another tab's checkout, or a day gone by).
+  // The form is on the page (what it shows was read while the session was open); then the session ends
+  // (another tab's checkout, or a day gone by).
+  await expect(page.getByLabel('Card number')).toBeVisible()
   await sql(`update demo_payment_sessions set status = 'expired' where id = ?`, [id])
 
   await page.getByLabel('Card number').fill('4242 4242 4242 4242')
