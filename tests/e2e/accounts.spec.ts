@@ -174,6 +174,12 @@ test.describe('a customer account from sign-up to a new password', () => {
     await input(personal, 'Phone').fill('(512) 555-0100')
     await restPointer(page)
     await axe()
+    // A save that fails leaves the one who pressed Save on it, with the message.
+    const update = (url: URL) => url.pathname === '/api/auth/update-profile'
+    await page.route(update, (route) => route.fulfill({ status: 503, json: { error: 'Try again shortly.' } }))
+    await personal.getByRole('button', { name: 'Save' }).click()
+    await expect(personal.getByRole('button', { name: 'Save' })).toBeFocused()
+    await page.unroute(update)
     await personal.getByRole('button', { name: 'Save' }).click()
     await expect(personal.getByText('Changes saved successfully!')).toBeVisible()
     await expect(personal.getByText('(512) 555-0100')).toBeVisible()

@@ -63,14 +63,25 @@ export function Details({ rows }: { rows: [string, ReactNode][] }) {
   )
 }
 
-/** Save and Cancel under a card's form; both wait while a save is on its way. */
+/**
+ * Save and Cancel under a card's form; both wait while a save is on its way, without `disabled`, which would
+ * drop the focus of the one who pressed Save (a failed save leaves them on it, with the message).
+ */
 export function SaveButtons(props: { busy: boolean; onCancel: () => void; className?: string }) {
+  const waiting = props.busy ? 'opacity-60' : ''
   return (
     <div className={props.className ?? 'flex gap-3'}>
-      <button type="submit" className="btn-primary" disabled={props.busy}>
+      <button type="submit" className={`btn-primary ${waiting}`} aria-disabled={props.busy}>
         {props.busy ? 'Saving...' : 'Save'}
       </button>
-      <button type="button" className="btn-outline" onClick={props.onCancel} disabled={props.busy}>
+      <button
+        type="button"
+        className={`btn-outline ${waiting}`}
+        aria-disabled={props.busy}
+        onClick={() => {
+          if (!props.busy) props.onCancel()
+        }}
+      >
         Cancel
       </button>
     </div>
