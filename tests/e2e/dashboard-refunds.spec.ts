@@ -112,6 +112,8 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await dialog.getByLabel('Reason (optional)').fill('Changed their mind')
   await dialog.getByRole('button', { name: 'Yes, Cancel Order' }).click()
   await expect(dialog.getByRole('status')).toContainText(`Order ${cancelNumber} is cancelled`)
+  // The form pressed is gone: the focus is on what the dialog says of it.
+  await expect(dialog.getByRole('status')).toBeFocused()
   await expect(dialog.getByText('CANCELLED').first()).toBeVisible()
   await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0)
   await dialog.getByRole('button', { name: 'Close', exact: true }).click()
@@ -149,6 +151,7 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await expect(dialog.getByLabel('Reason (optional)')).toBeDisabled()
   await dialog.getByRole('button', { name: 'Yes, Refund' }).click()
   await expect(dialog.getByRole('status')).toContainText(`$21.00 of order ${shippedNumber}`)
+  await expect(dialog.getByRole('status')).toBeFocused()
   await expect(dialog.getByRole('list', { name: `Refunds of order ${shippedNumber}` })).toContainText(
     'Cracked lid',
   )

@@ -43,6 +43,13 @@ export function OrderDetailDialog(props: {
     return () => element?.removeEventListener('close', closed)
   }, [onClose])
 
+  // A cancel or refund made here swaps its form out from under the button pressed: the focus goes to what
+  // the dialog says of it.
+  const doneMessage = useRef<HTMLParagraphElement>(null)
+  useEffect(() => {
+    if (done.count > 0) doneMessage.current?.focus()
+  }, [done.count])
+
   // A failed load is tried again soon (as the sections behind the dialog are), or at once with 'Try Again'.
   const [tries, setTries] = useState(0)
   useEffect(() => {
@@ -113,7 +120,7 @@ export function OrderDetailDialog(props: {
                 busy={props.actions.busy.has(order.id)}
               />
             </div>
-            <p role="status" className="text-sm font-semibold">
+            <p ref={doneMessage} role="status" tabIndex={-1} className="text-sm font-semibold">
               {done.message}
             </p>
             <div className="flex flex-wrap items-start gap-3">
