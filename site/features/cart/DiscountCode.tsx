@@ -1,5 +1,6 @@
 import { type DiscountTerms, describeDiscount } from '@core/rules/discounts'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
+import { useFocusAfterSwap } from '../../lib/use-focus-after-swap'
 import { showToast } from '../toasts/store'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
@@ -19,15 +20,9 @@ export function DiscountCode({
   // Why the code typed was refused, under its field as well as in the toast.
   const [refusal, setRefusal] = useState<string | null>(null)
   // Applying or removing swaps the form for the applied code and back: focus follows to what replaced it.
-  const focusAfterSwap = useRef(false)
   const removeButton = useRef<HTMLButtonElement>(null)
   const input = useRef<HTMLInputElement>(null)
-  const applied = discount !== null
-  useEffect(() => {
-    if (!focusAfterSwap.current) return
-    focusAfterSwap.current = false
-    ;(applied ? removeButton.current : input.current)?.focus()
-  }, [applied])
+  const swap = useFocusAfterSwap(discount !== null, (applied) => (applied ? removeButton : input).current)
 
   async function applyDiscount(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -38,8 +33,7 @@ export function DiscountCode({
     setChecking(false)
     if (result.kind === 'valid') {
       setRefusal(null)
-      focusAfterSwap.current = true
-      discountApplied.set(result.terms)
+      swap(() => discountApplied.set(result.terms))
       setCode('')
       showToast({ title: 'Discount Applied!', description: describeDiscount(result.terms) })
     } else if (result.kind === 'invalid') {
@@ -69,10 +63,7 @@ export function DiscountCode({
           ref={removeButton}
           type="button"
           className="font-bold underline"
-          onClick={() => {
-            focusAfterSwap.current = true
-            removeDiscount()
-          }}
+          onClick={() => swap(removeDiscount)}
         >
           Remove<span className="sr-only"> discount {discount.code}</span>
         </button>

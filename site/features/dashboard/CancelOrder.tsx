@@ -1,5 +1,6 @@
 import { formatCurrency } from '@core/rules/money'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
+import { useFocusAfterSwap } from '../../lib/use-focus-after-swap'
 import { cancelOrder, type OrderDetail } from './api'
 
 /**
@@ -13,19 +14,13 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
   const [error, setError] = useState<string | null>(null)
   const reasonId = useId()
   // Opening and closing the question swaps what is on screen: focus goes to what replaced the button pressed.
-  const swapped = useRef(false)
   const cancelButton = useRef<HTMLButtonElement>(null)
   const reasonInput = useRef<HTMLInputElement>(null)
-  useEffect(() => {
-    if (!swapped.current) return
-    swapped.current = false
-    ;(confirming ? reasonInput : cancelButton).current?.focus()
-  }, [confirming])
+  const swap = useFocusAfterSwap(confirming, (open) => (open ? reasonInput : cancelButton).current)
   if (!order.cancellable) return null
 
   function ask(open: boolean) {
-    swapped.current = true
-    setConfirming(open)
+    swap(() => setConfirming(open))
   }
 
   async function confirm() {

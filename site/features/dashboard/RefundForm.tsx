@@ -1,7 +1,8 @@
 import { lineLabel } from '@core/rules/catalog'
 import { formatCents, formatCurrency } from '@core/rules/money'
 import { unitsRefundCents } from '@core/rules/refunds'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
+import { useFocusAfterSwap } from '../../lib/use-focus-after-swap'
 import { type OrderDetail, type RefundBody, refundOrder } from './api'
 
 type Mode = 'lines' | 'amount'
@@ -53,23 +54,16 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
   const id = useId()
   // Each step swaps what is on screen: focus goes to what replaced the button pressed (the form's first
   // choice, the question's answer, the button that opened it).
-  const swapped = useRef(false)
   const root = useRef<HTMLFieldSetElement>(null)
   const refundButton = useRef<HTMLButtonElement>(null)
   const step = open ? (confirming ? 'confirming' : 'choosing') : 'closed'
-  useEffect(() => {
-    if (!swapped.current) return
-    swapped.current = false
-    if (step === 'closed') refundButton.current?.focus()
-    else
-      root.current
-        ?.querySelector<HTMLElement>(step === 'confirming' ? '[data-confirm]' : 'input:not(:disabled)')
-        ?.focus()
-  }, [step])
-  const swap = (next: () => void) => {
-    swapped.current = true
-    next()
-  }
+  const swap = useFocusAfterSwap(step, (now) =>
+    now === 'closed'
+      ? refundButton.current
+      : root.current?.querySelector<HTMLElement>(
+          now === 'confirming' ? '[data-confirm]' : 'input:not(:disabled)',
+        ),
+  )
   if (order.refundable <= 0) return null
 
   if (!open) {
