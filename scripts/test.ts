@@ -103,9 +103,40 @@ async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string
   return text
 }
 
+/**
+ * Why a lane failed, repeated at the run's very end, where a log cut to its tail (as CI keeps it) still shows
+ * it: each failed test's line with the lines before it, passing tests' lines left out (the test runners print a failure's error and stack
+ * there), or, from a check that names no test, its last lines.
+ */
+const FAILURE_CONTEXT = 25
+const FAILURE_LINES = 120
+const failureDigests = new Map<string, string>()
+function failureDigest(output: string): string {
+  const lines = Bun.stripANSI(output)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/^\s*(\(pass\)|✓)/.test(line))
+  // bun test's "(fail) name" and Playwright's "✘ name"; a test named again in a closing summary adds nothing.
+  const failures = lines.flatMap((line, index) => (/^\s*(\(fail\)|✘)/.test(line) ? [index] : []))
+  if (failures.length === 0) return lines.slice(-FAILURE_LINES / 2).join('\n')
+  const kept = new Set<number>()
+  const named = new Set<string>()
+  for (const index of failures) {
+    const name = (lines[index] ?? '').replace(/\s*\[[\d.]+m?s\]$|\s*\([\d.]+m?s\)$/, '').trim()
+    if (named.has(name)) continue
+    named.add(name)
+    for (let at = Math.max(0, index - FAILURE_CONTEXT); at <= index; at += 1) kept.add(at)
+  }
+  return [...kept]
+    .sort((a, b) => a - b)
+    .slice(-FAILURE_LINES)
+    .map((index) => lines[index])
+    .join('\n')
+}
+
 async function runLane(lane: Lane): Promise<boolean> {
   const started = performance.now()
   let buffer = ''
+  let everything = ''
   const stdout = lineWriter(process.stdout)
   const stderr = lineWriter(process.stderr)
   const keep = (text: string) => {
@@ -123,6 +154,7 @@ async function runLane(lane: Lane): Promise<boolean> {
       collect(child.stderr, (text) => (lane.live ? stderr.write(text) : keep(text))),
     ])
     const exitCode = await child.exited
+    everything += out + err
     if (step.count) {
       const counted = step.count(out + err)
       totals.passed += counted.passed
@@ -137,6 +169,7 @@ async function runLane(lane: Lane): Promise<boolean> {
   }
   stdout.flush()
   stderr.flush()
+  if (!passed) failureDigests.set(lane.name, failureDigest(everything))
   const header = `\n━━━ ${lane.name}: ${passed ? 'passed' : 'FAILED'} in ${elapsed(started)} ━━━`
   if (lane.live) console.log(header)
   else process.stdout.write(`${header}\n${buffer.replace(/\n?$/, '\n')}━━━ end of ${lane.name} ━━━\n`)
@@ -297,6 +330,9 @@ rmSync(countsDir, { recursive: true, force: true })
 
 const failed = lanes.filter((_, index) => !results[index]).map((lane) => lane.name)
 if (failed.length > 0) {
+  for (const [name, digest] of failureDigests) {
+    console.error(`\n━━━ why ${name} failed ━━━\n${digest}`)
+  }
   console.error(`\n✖ failed: ${failed.join('; ')} (${elapsed(started)})`)
   console.log(`${totals.passed} passed, ${Math.max(totals.failed, 1)} failed`)
   process.exit(1)
