@@ -11,6 +11,11 @@ export interface DiscountTerms {
   type: DiscountType
   /** A whole percent (1–100) for 'percentage'; cents for 'fixed'. */
   amount: number
+  /**
+   * The subtotal the code needs, in cents (0 or absent: none). The server refuses a code below it; the cart
+   * keeps an accepted code whose cart has since fallen below it, and counts it only once the subtotal is back.
+   */
+  minSubtotalCents?: number
 }
 
 /** A cart line priced from the catalogue; `key` identifies it (product id plus variant). */
@@ -49,12 +54,29 @@ function nonNegativeInteger(value: number): number {
  */
 export function discountCents(subtotalCents: number, terms: DiscountTerms | null | undefined): number {
   const subtotal = nonNegativeInteger(subtotalCents)
-  if (!terms) return 0
+  if (!terms || discountShortfallCents(subtotal, terms) > 0) return 0
   const raw =
     terms.type === 'percentage'
       ? Math.floor((subtotal * Math.min(nonNegativeInteger(terms.amount), 100) + 50) / 100)
       : nonNegativeInteger(terms.amount)
   return Math.min(raw, subtotal)
+}
+
+/** How much more subtotal the code needs before it counts (0: it counts, or there is no code). */
+export function discountShortfallCents(
+  subtotalCents: number,
+  terms: DiscountTerms | null | undefined,
+): number {
+  const minimum = nonNegativeInteger(terms?.minSubtotalCents ?? 0)
+  return Math.max(0, minimum - nonNegativeInteger(subtotalCents))
+}
+
+/** The code a checkout or rates request names: the applied one, unless the cart is below its minimum. */
+export function codeThatCounts(
+  subtotalCents: number,
+  terms: DiscountTerms | null | undefined,
+): string | null {
+  return terms && discountShortfallCents(subtotalCents, terms) === 0 ? terms.code : null
 }
 
 function assertLine(line: Pick<PricedLine, 'unitCents' | 'quantity'>): void {

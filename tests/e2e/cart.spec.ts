@@ -191,7 +191,51 @@ test('SAVE5 takes $5 off and the free-shipping note counts the discount', async 
   await expect(summary(page, 'Total')).toHaveText('$16.00')
   await expect(page.getByText('Add $19.00 to qualify for free shipping')).toBeVisible()
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('discountApplied') ?? 'null'))
-  expect(saved).toEqual({ code: 'SAVE5', type: 'fixed', amount: 500 })
+  expect(saved).toEqual({ code: 'SAVE5', type: 'fixed', amount: 500, minSubtotalCents: 2000 })
+})
+
+test('a code the cart falls below the minimum of is kept, counts for nothing, and counts again', async ({
+  page,
+  axe,
+}) => {
+  // Workforce Repair $13.00: two reach SAVE5's $20.00, one does not.
+  await seedCart(page, [{ slug: 'repair', quantity: 2 }])
+  await page.getByLabel('Discount code').fill('SAVE5')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(summary(page, 'Discount (SAVE5)')).toHaveText('−$5.00')
+  await expect(summary(page, 'Total')).toHaveText('$21.00')
+
+  const decrease = page.getByRole('button', { name: 'Decrease quantity of Workforce Repair Original Grit' })
+  await decrease.click()
+  await expect(summary(page, 'Discount (SAVE5)')).toHaveText('Not applied')
+  await expect(summary(page, 'Total')).toHaveText('$13.00')
+  const waiting = 'Code SAVE5 needs an order of at least $20.00: add $7.00 to use it.'
+  await expect(page.getByText(waiting)).toBeVisible()
+  await axe()
+
+  // Asked about again on the next visit, it stays: the code still applies, the cart is what falls short.
+  await page.reload()
+  await expect(page.getByText(waiting)).toBeVisible()
+  await expect(page.locator('.toast-list li', { hasText: 'Discount Removed' })).toHaveCount(0)
+  await page.getByRole('button', { name: 'Increase quantity of Workforce Repair Original Grit' }).click()
+  await expect(summary(page, 'Discount (SAVE5)')).toHaveText('−$5.00')
+  await expect(page.getByText('Code SAVE5 applied')).toBeVisible()
+
+  // At shipping a code that counts for nothing says so, and is not sent with the rates or the payment.
+  await decrease.click()
+  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+  await expect(page).toHaveURL(/\/shipping$/)
+  await expect(page.locator('[data-discount-waiting]')).toHaveText(
+    'Discount (SAVE5)Not applied: needs an order of at least $20.00',
+  )
+  await page.getByLabel('Full name').fill('Sam Carpenter')
+  await page.getByLabel('Street address').fill('12 Workshop Lane')
+  await page.getByLabel('City').fill('Austin')
+  await page.getByLabel('State').selectOption('TX')
+  await page.getByLabel('ZIP').fill('73301')
+  const rates = page.waitForRequest('**/api/shipping/rates')
+  await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+  expect((await rates).postDataJSON()).not.toHaveProperty('discount_code')
 })
 
 test('codes are case-sensitive, expired codes are refused, and a blank code does nothing', async ({

@@ -34,6 +34,8 @@ export function discountRoutes(
         // The cart's toast shows '$5 discount' (docs/product.md#cart), so fixed amounts travel in dollars; cents stay below the UI.
         amount: terms.type === 'fixed' ? Number(centsToDollars(terms.amount)) : terms.amount,
         discountCents: discountCents(subtotalCents, terms),
+        // The cart keeps an accepted code and counts it only while its cart reaches this (docs/product.md#cart).
+        minSubtotal: Number(centsToDollars(terms.minSubtotalCents ?? 0)),
       }
     },
     // The shop's pages send JSON; a form post or text body is not one of them.

@@ -212,7 +212,7 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
           throw invalid(FIRST_ORDER_MESSAGE)
         }
       }
-      return { code: row.code, type: row.type, amount: row.amount }
+      return { code: row.code, type: row.type, amount: row.amount, minSubtotalCents: row.minSubtotalCents }
     },
 
     /**

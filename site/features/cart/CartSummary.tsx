@@ -1,4 +1,4 @@
-import { type DiscountTerms, discountCents } from '@core/rules/discounts'
+import { type DiscountTerms, discountCents, discountShortfallCents } from '@core/rules/discounts'
 import { formatCents, MIN_CHARGE_CENTS } from '@core/rules/money'
 import { cartPackageLabel } from '@core/rules/package'
 import { amountToFreeShippingCents, formatWeight } from '@core/rules/shipping'
@@ -57,7 +57,15 @@ export function CartSummary({
           <SummaryRow label="Shipping" value="Calculated at checkout" />
           <SummaryRow label="Package size" value={cartPackageLabel(totals.itemCount) ?? '—'} />
           {discount && (
-            <SummaryRow label={`Discount (${discount.code})`} value={`−${formatCents(discountOff)}`} />
+            <SummaryRow
+              label={`Discount (${discount.code})`}
+              // Below the code's minimum: kept, and said so beside the code (DiscountCode).
+              value={
+                discountShortfallCents(totals.subtotalCents, discount) > 0
+                  ? 'Not applied'
+                  : `−${formatCents(discountOff)}`
+              }
+            />
           )}
           <div className="flex justify-between border-t border-line pt-3 text-lg font-bold">
             <dt>Total</dt>

@@ -43,7 +43,10 @@ function recheckSavedDiscount() {
   const saved = discountApplied.get()
   const current = cartLines.get()
   if (!saved || current.length === 0) return
-  void checkDiscount(saved.code, cartTotals(current).subtotalCents).then((result) => {
+  // A cart below the code's minimum keeps the code until it reaches it again (docs/product.md#cart): the
+  // question is whether the code still applies at all, so it names at least that minimum.
+  const subtotal = Math.max(cartTotals(current).subtotalCents, saved.minSubtotalCents ?? 0)
+  void checkDiscount(saved.code, subtotal).then((result) => {
     if (discountApplied.get()?.code !== saved.code) return
     if (result.kind === 'valid') discountApplied.set(result.terms)
     if (result.kind === 'invalid') {

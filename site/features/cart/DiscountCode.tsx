@@ -1,4 +1,5 @@
-import { type DiscountTerms, describeDiscount } from '@core/rules/discounts'
+import { type DiscountTerms, describeDiscount, discountShortfallCents } from '@core/rules/discounts'
+import { formatCents } from '@core/rules/money'
 import { type FormEvent, useRef, useState } from 'react'
 import { useFocusAfterSwap } from '../../lib/use-focus-after-swap'
 import { showToast } from '../toasts/store'
@@ -54,11 +55,22 @@ export function DiscountCode({
   }
 
   if (discount) {
+    const shortfall = discountShortfallCents(subtotalCents, discount)
     return (
-      <div className="mt-4 flex items-center justify-between gap-3 rounded-md border border-success p-3 text-sm">
-        <span>
-          Code <strong>{discount.code}</strong> applied
-        </span>
+      <div
+        className={`mt-4 flex items-center justify-between gap-3 rounded-md border p-3 text-sm ${shortfall > 0 ? 'border-line' : 'border-success'}`}
+      >
+        {shortfall > 0 ? (
+          // Kept, not dropped: a shopper who took one jar out and puts it back gets the code back as it was.
+          <span data-discount-waiting>
+            Code <strong>{discount.code}</strong> needs an order of at least{' '}
+            {formatCents(discount.minSubtotalCents ?? 0)}: add {formatCents(shortfall)} to use it.
+          </span>
+        ) : (
+          <span>
+            Code <strong>{discount.code}</strong> applied
+          </span>
+        )}
         <button
           ref={removeButton}
           type="button"

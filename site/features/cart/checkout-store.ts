@@ -28,7 +28,10 @@ function isDiscountTerms(value: unknown): value is DiscountTerms {
     terms.code !== '' &&
     (terms.type === 'percentage' || terms.type === 'fixed') &&
     Number.isInteger(terms.amount) &&
-    (terms.amount ?? 0) > 0
+    (terms.amount ?? 0) > 0 &&
+    // Saved before codes carried their minimum: none, until the once-a-visit check brings it.
+    (terms.minSubtotalCents === undefined ||
+      (Number.isInteger(terms.minSubtotalCents) && terms.minSubtotalCents >= 0))
   )
 }
 

@@ -10,6 +10,8 @@ interface ValidateDiscountAnswer {
   /** A percent, or dollars for a fixed discount. */
   amount: number
   discountCents: number
+  /** The subtotal the code needs, in dollars (0: none). */
+  minSubtotal?: number
 }
 
 export type DiscountCheck =
@@ -25,12 +27,16 @@ export type DiscountCheck =
 /** The API's answer as DiscountTerms, or null when it is not one (docs/product.md#cart: success needs a code). */
 export function termsFromAnswer(answer: unknown): DiscountTerms | null {
   if (typeof answer !== 'object' || answer === null) return null
-  const { code, type, amount } = answer as Partial<ValidateDiscountAnswer>
+  const { code, type, amount, minSubtotal } = answer as Partial<ValidateDiscountAnswer>
   if (typeof code !== 'string' || code === '' || typeof amount !== 'number') return null
-  if (type === 'percentage') return Number.isInteger(amount) && amount > 0 ? { code, type, amount } : null
+  // A minimum the answer does not state (or states oddly) is none: checkout asks the server again anyway.
+  const minimumCents = typeof minSubtotal === 'number' ? (dollarsToCents(minSubtotal) ?? 0) : 0
+  const minimum = minimumCents > 0 ? { minSubtotalCents: minimumCents } : {}
+  if (type === 'percentage')
+    return Number.isInteger(amount) && amount > 0 ? { code, type, amount, ...minimum } : null
   if (type !== 'fixed') return null
   const cents = dollarsToCents(amount)
-  return cents ? { code, type, amount: cents } : null
+  return cents ? { code, type, amount: cents, ...minimum } : null
 }
 
 export async function checkDiscount(code: string, subtotalCents: number): Promise<DiscountCheck> {

@@ -1,4 +1,4 @@
-import type { DiscountTerms } from '@core/rules/discounts'
+import { type DiscountTerms, discountShortfallCents } from '@core/rules/discounts'
 import { formatCents } from '@core/rules/money'
 import { formatWeight } from '@core/rules/shipping'
 import type { CartLine } from '../cart/store'
@@ -44,6 +44,14 @@ export function CheckoutSummary(props: {
           <div className="flex justify-between text-success">
             <dt>Discount ({discount.code})</dt>
             <dd>−{formatCents(totals.discountCents)}</dd>
+          </div>
+        )}
+        {discount && discountShortfallCents(totals.subtotalCents, discount) > 0 && (
+          <div className="flex justify-between gap-4 text-muted" data-discount-waiting>
+            <dt>Discount ({discount.code})</dt>
+            <dd className="text-right">
+              Not applied: needs an order of at least {formatCents(discount.minSubtotalCents ?? 0)}
+            </dd>
           </div>
         )}
         <div className="flex justify-between">

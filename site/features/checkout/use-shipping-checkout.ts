@@ -1,3 +1,4 @@
+import { codeThatCounts } from '@core/rules/discounts'
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
@@ -6,6 +7,7 @@ import { loadUser } from '../account/auth-store'
 import { discountApplied } from '../cart/checkout-store'
 import { openSessionField, rememberOpenSession } from '../cart/open-session'
 import { type CartLine, cartLines } from '../cart/store'
+import { cartTotals } from '../cart/totals'
 import { dismissToast, showToast } from '../toasts/store'
 import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
 import {
@@ -45,7 +47,8 @@ const NO_LINES: CartLine[] = []
 export function useShippingCheckout() {
   const lines = useHydratedStore(cartLines, NO_LINES)
   const discount = useHydratedStore(discountApplied, null)
-  const discountCode = discount?.code ?? null
+  // A code the cart has fallen below the minimum of counts for nothing, so it is not sent (docs/product.md#cart).
+  const discountCode = codeThatCounts(cartTotals(lines).subtotalCents, discount)
   const form = useDraftForm()
   const { draft, loaded, saved, setSaved } = form
   const [busy, setBusy] = useState<Busy>(null)

@@ -17,6 +17,19 @@ test('fixed answers travel in dollars and are kept in cents', () => {
   })
 })
 
+test('a stated minimum is kept in cents; none, or one that is not an amount, is left out', () => {
+  const answer = { code: 'SAVE5', type: 'fixed', amount: 5, discountCents: 500 }
+  expect(termsFromAnswer({ ...answer, minSubtotal: 20 })).toEqual({
+    code: 'SAVE5',
+    type: 'fixed',
+    amount: 500,
+    minSubtotalCents: 2000,
+  })
+  for (const minSubtotal of [0, -5, 'twenty', Number.NaN]) {
+    expect(termsFromAnswer({ ...answer, minSubtotal })).toEqual({ code: 'SAVE5', type: 'fixed', amount: 500 })
+  }
+})
+
 test('anything that is not a discount is refused', () => {
   for (const answer of [
     null,

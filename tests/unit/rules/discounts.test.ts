@@ -2,9 +2,11 @@ import { describe, expect, test } from 'bun:test'
 import {
   allocateDiscount,
   chargeableLines,
+  codeThatCounts,
   type DiscountTerms,
   describeDiscount,
   discountCents,
+  discountShortfallCents,
   isValidDiscountTerms,
   meetsMinimumCharge,
   orderTotals,
@@ -82,6 +84,36 @@ describe('discountCents', () => {
         },
       ),
     )
+  })
+})
+
+describe('a code below its minimum', () => {
+  const save5: DiscountTerms = { code: 'SAVE5', type: 'fixed', amount: 500, minSubtotalCents: 2000 }
+
+  test('counts for nothing until the subtotal reaches the minimum, then in full', () => {
+    expect(discountCents(1999, save5)).toBe(0)
+    expect(discountShortfallCents(1999, save5)).toBe(1)
+    expect(codeThatCounts(1999, save5)).toBeNull()
+    expect(discountCents(2000, save5)).toBe(500)
+    expect(discountShortfallCents(2000, save5)).toBe(0)
+    expect(codeThatCounts(2000, save5)).toBe('SAVE5')
+  })
+
+  test('terms without a minimum (saved before codes carried one) always count', () => {
+    const grit: DiscountTerms = { code: 'GRIT15', type: 'percentage', amount: 15 }
+    expect(discountShortfallCents(100, grit)).toBe(0)
+    expect(discountCents(100, grit)).toBe(15)
+    expect(codeThatCounts(100, grit)).toBe('GRIT15')
+    expect(codeThatCounts(100, null)).toBeNull()
+  })
+
+  test('the order totals leave it out below its minimum', () => {
+    const lines = [{ unitCents: 1500, quantity: 1 }]
+    expect(orderTotals({ lines, discount: save5, shippingCents: 0 }).totalCents).toBe(1500)
+    expect(
+      orderTotals({ lines: [{ unitCents: 1500, quantity: 2 }], discount: save5, shippingCents: 0 })
+        .totalCents,
+    ).toBe(2500)
   })
 })
 
