@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkContent } from '../../content/check'
 import { formatProblems, REPO_ROOT } from '../../content/read'
+import { logLines } from '../api/support/log-lines'
 
 setDefaultTimeout(240_000)
 
@@ -188,11 +189,7 @@ describe('a broken product file', () => {
         timeout: 60_000,
       })
       expect(boot.exitCode).toBe(1)
-      const lines = boot.stdout
-        .toString()
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { level: string; msg: string })
+      const lines = logLines(boot.stdout.toString())
       expect(lines).toContainEqual(expect.objectContaining({ level: 'error', msg: expected }))
     } finally {
       rmSync(broken, { recursive: true, force: true })

@@ -9,6 +9,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { logLines } from '../api/support/log-lines'
 import { recordDrill } from './support/counts'
 import {
   cleanUpShops,
@@ -158,7 +159,7 @@ test('SIGTERM under load: no request cut, the job in hand finished, the rest don
   const jobRows = await db.execute('select status, count(*) as n from jobs group by status')
   const jobsAtStop = Object.fromEntries(jobRows.rows.map((row) => [String(row.status), Number(row.n)]))
   const ordersAtStop = (await shopCounts(shop)).orders
-  const log = shop.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line))
+  const log = logLines(shop.output)
   expect(log.some((line) => line.msg === 'stopped' && line.signal === 'SIGTERM')).toBe(true)
 
   // Next start: the provider delivers every event again, and the queued jobs run.

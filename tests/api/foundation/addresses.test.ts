@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { networkInterfaces } from 'node:os'
 import { cleanUpShops, createShop, type Shop } from '../../drills/support/shop'
+import { logLines } from '../support/log-lines'
 
 let shop: Shop
 beforeAll(async () => {
@@ -40,15 +41,14 @@ async function signUp(address: string, headers: Record<string, string>): Promise
 describe('a server bound to 0.0.0.0', () => {
   test('prints PUBLIC_URL and every address it answers on', async () => {
     const startLine = () =>
-      shop.output
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { msg: string; addresses?: string })
-        .find((line) => line.msg.startsWith('Grit & Whisker is open at'))
+      logLines(shop.output).find((line) => line.msg.startsWith('Grit & Whisker is open at'))
     // The server answers /api/ready as soon as it listens; its log reaches this process a moment later.
     for (const deadline = Date.now() + 5000; !startLine() && Date.now() < deadline; ) await Bun.sleep(10)
     const start = startLine()
     expect(start).toBeDefined()
-    const printed = start?.addresses?.split(' ') ?? []
+    const printed = String(start?.addresses ?? '')
+      .split(' ')
+      .filter(Boolean)
     expect(printed[0]).toBe(`http://localhost:${shop.port}`)
     for (const address of machineAddresses()) {
       expect(printed).toContain(`http://${address}:${shop.port}`)

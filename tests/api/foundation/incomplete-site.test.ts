@@ -5,6 +5,7 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { logLines } from '../support/log-lines'
 
 const dir = mkdtempSync(join(tmpdir(), 'incomplete-site-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -28,12 +29,7 @@ test('a site folder without its home, shop and 404 pages keeps the shop closed, 
     timeout: 60_000,
   })
   expect(boot.exitCode).toBe(1)
-  const lines = boot.stdout
-    .toString()
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { level: string; msg: string })
+  const lines = logLines(boot.stdout.toString())
   expect(lines).toContainEqual(
     expect.objectContaining({
       level: 'error',
