@@ -90,3 +90,6 @@ export function formatCents(cents: number): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   return `${sign}$${grouped}.${fraction}`
 }
+
+/** No cart in this shop comes near this; a subtotal or a code's figure above it is a typo or a probe. */
+export const MAX_SUBTOTAL_CENTS = 100_000_00

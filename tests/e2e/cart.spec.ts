@@ -214,7 +214,11 @@ test('a code the cart falls below the minimum of is kept, counts for nothing, an
   await axe()
 
   // Asked about again on the next visit, it stays: the code still applies, the cart is what falls short.
+  const recheck = page.waitForResponse('**/api/validate-discount')
   await page.reload()
+  const answer = await recheck
+  expect(answer.request().postDataJSON()).toMatchObject({ code: 'SAVE5', amount: '20.00' })
+  expect(answer.status()).toBe(200)
   await expect(page.getByText(waiting)).toBeVisible()
   await expect(page.locator('.toast-list li', { hasText: 'Discount Removed' })).toHaveCount(0)
   await page.getByRole('button', { name: 'Increase quantity of Workforce Repair Original Grit' }).click()

@@ -1,13 +1,10 @@
 import { DISCOUNT_ATTEMPT_LIMIT, MAX_CODE_LENGTH, validateDiscountBody } from '@core/contracts/discounts'
 import { discountCents } from '@core/rules/discounts'
-import { centsToDollars, dollarsToCents } from '@core/rules/money'
+import { centsToDollars, dollarsToCents, MAX_SUBTOTAL_CENTS } from '@core/rules/money'
 import { Elysia } from 'elysia'
 import { invalid } from '../../lib/domain-errors'
 import type { RateLimitPlugin } from '../../plugins/rate-limit'
 import type { DiscountService } from './service'
-
-/** No cart in this shop comes near this; anything above is a typo or a probe. */
-const MAX_SUBTOTAL_CENTS = 100_000_00
 
 /** The key of the code's use the cart's open checkout session holds (the checkout module's `cartHold`). */
 export type CartHold = (sessionId: string | undefined) => Promise<string[]>

@@ -1,4 +1,5 @@
 import type { DiscountTerms } from '@core/rules/discounts'
+import { MAX_SUBTOTAL_CENTS } from '@core/rules/money'
 import { persistentAtom } from '@nanostores/persistent'
 import { removedWhenNull } from '../../lib/removed-when-null'
 import { safeJson } from '../../lib/storage'
@@ -20,18 +21,28 @@ export function removeFromCart(productId: number, variant?: string): void {
   cartLines.set(removeLine(cartLines.get(), productId, variant))
 }
 
-function isDiscountTerms(value: unknown): value is DiscountTerms {
+/** Whole cents from `least` up to the largest subtotal the shop takes: anything else in storage is not ours. */
+function savedCents(value: unknown, least: number): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= least && (value as number) <= MAX_SUBTOTAL_CENTS
+}
+
+/**
+ * A saved discount as the cart wrote it, or not one at all: its figures are shown and formatted, so an
+ * edited or corrupted one is dropped here rather than break the cart's page.
+ */
+export function isSavedDiscount(value: unknown): value is DiscountTerms {
   if (typeof value !== 'object' || value === null) return false
   const terms = value as Partial<DiscountTerms>
+  const amountFits =
+    terms.type === 'percentage'
+      ? savedCents(terms.amount, 1) && (terms.amount as number) <= 100
+      : terms.type === 'fixed' && savedCents(terms.amount, 1)
   return (
     typeof terms.code === 'string' &&
     terms.code !== '' &&
-    (terms.type === 'percentage' || terms.type === 'fixed') &&
-    Number.isInteger(terms.amount) &&
-    (terms.amount ?? 0) > 0 &&
-    // Saved before codes carried their minimum: none, until the once-a-visit check brings it.
-    (terms.minSubtotalCents === undefined ||
-      (Number.isInteger(terms.minSubtotalCents) && terms.minSubtotalCents >= 0))
+    amountFits &&
+    // Saved before codes carried their minimum: none, until the visit's check brings it.
+    (terms.minSubtotalCents === undefined || savedCents(terms.minSubtotalCents, 0))
   )
 }
 
@@ -42,7 +53,7 @@ function isDiscountTerms(value: unknown): value is DiscountTerms {
 export const discountApplied = persistentAtom<DiscountTerms | null>(
   'discountApplied',
   null,
-  removedWhenNull(safeJson('discountApplied', (value) => (isDiscountTerms(value) ? value : null), null)),
+  removedWhenNull(safeJson('discountApplied', (value) => (isSavedDiscount(value) ? value : null), null)),
 )
 
 export function removeDiscount(): void {

@@ -101,6 +101,21 @@ describe('discountApplied', () => {
     expect('discountApplied' in getTestStorage()).toBe(false)
   })
 
+  test('a saved one is taken only with figures the cart can show; an edited or corrupted one is dropped', () => {
+    const save5 = { code: 'SAVE5', type: 'fixed', amount: 500 }
+    expect(store.isSavedDiscount(save5)).toBe(true)
+    expect(store.isSavedDiscount({ ...save5, minSubtotalCents: 2000 })).toBe(true)
+    expect(store.isSavedDiscount({ ...save5, minSubtotalCents: 0 })).toBe(true)
+    expect(store.isSavedDiscount({ code: 'GRIT15', type: 'percentage', amount: 15 })).toBe(true)
+    for (const minSubtotalCents of [-1, 20.5, '2000', 1e16, Number.NaN, null]) {
+      expect(store.isSavedDiscount({ ...save5, minSubtotalCents })).toBe(false)
+    }
+    for (const amount of [0, 1e16, 5.5, '500'])
+      expect(store.isSavedDiscount({ ...save5, amount })).toBe(false)
+    expect(store.isSavedDiscount({ code: 'X', type: 'percentage', amount: 101 })).toBe(false)
+    expect(store.isSavedDiscount({ ...save5, code: '' })).toBe(false)
+  })
+
   test('clearCart empties the cart and drops the discount', () => {
     store.addToCart(oil)
     store.discountApplied.set({ code: 'SAVE5', type: 'fixed', amount: 500 })
