@@ -83,6 +83,8 @@ export default defineConfig({
         HOST: '127.0.0.1',
         PUBLIC_URL: baseURL,
         NODE_ENV: 'test',
+        // Light password hashes (api/modules/auth/passwords.ts): the browser tests sign up and in often.
+        PASSWORD_HASH: 'test',
         DATABASE_URL: databaseUrl,
         DATA_DIR: './data/e2e',
         // Lets each test act as its own shopper for rate limits (see tests/e2e/support/fixtures.ts).
@@ -105,6 +107,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         PUBLIC_URL: `http://localhost:${noGooglePort}`,
         NODE_ENV: 'test',
+        PASSWORD_HASH: 'test',
         DATABASE_URL: `file:./data/e2e-no-google/shop-${process.pid}.db`,
         DATA_DIR: './data/e2e-no-google',
         TRUST_PROXY: 'true',

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os'
 import { PublicUrlError, publicUrlFrom } from '@core/rules/public-url'
 import { LOG_LEVELS, type LogLevel } from './lib/log'
 import { isTimeZone } from './lib/time-zone'
+import type { PasswordStrength } from './modules/auth/passwords'
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test'
@@ -55,6 +56,8 @@ export interface Config {
    * 1 elsewhere, unless WORKERS says.
    */
   workers: number
+  /** How hard password hashes are to compute (api/modules/auth/passwords.ts): 'test' only under NODE_ENV=test. */
+  passwordStrength: PasswordStrength
 }
 
 export class ConfigError extends Error {}
@@ -265,6 +268,12 @@ export function readConfig(env: Env = process.env): Config {
     throw new ConfigError('GOOGLE_ISSUER must be an https:// URL when NODE_ENV=production')
   }
 
+  const passwordStrength = oneOf(env, 'PASSWORD_HASH', ['strong', 'test'] as const, 'strong')
+  // Light hashes would let a stolen database's passwords be guessed quickly: never where real ones are kept.
+  if (passwordStrength === 'test' && nodeEnv !== 'test') {
+    throw new ConfigError('PASSWORD_HASH=test is for test runs only (NODE_ENV=test)')
+  }
+
   return {
     nodeEnv,
     host,
@@ -312,5 +321,6 @@ export function readConfig(env: Env = process.env): Config {
       min: 1,
       max: 64,
     }),
+    passwordStrength,
   }
 }

@@ -7,6 +7,7 @@ import type { AppDeps } from './deps'
 import { createMemoryRateCounter, createRateCounter } from './lib/rate-counters'
 import { createAccountService } from './modules/account/service'
 import { createStaffAccounts } from './modules/account/staff'
+import { createPasswords } from './modules/auth/passwords'
 import { createAuthService } from './modules/auth/service'
 import { createCatalogService } from './modules/catalog/service'
 import { createCheckoutService } from './modules/checkout/service'
@@ -52,7 +53,8 @@ export function createServices(deps: AppDeps) {
     eventLeaseMs: deps.config.eventLeaseSeconds * 1000,
   })
   const accounts = createAccountService({ db, clock, orders })
-  const auth = createAuthService({ ...deps, accounts, jobs })
+  const passwords = createPasswords(deps.config.passwordStrength)
+  const auth = createAuthService({ ...deps, accounts, jobs, passwords })
   const dashboard = createDashboardService({
     ...deps,
     orders,
@@ -70,6 +72,7 @@ export function createServices(deps: AppDeps) {
     sessions: auth.sessions,
     sendPasswordLink: auth.sendStaffPasswordLink,
     retireResetLinks: auth.retireResetLinks,
+    passwords,
   })
   const privacy = createPrivacyService({
     db,

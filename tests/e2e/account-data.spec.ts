@@ -32,7 +32,7 @@ async function expectDeletedAndSignedOut(page: Page) {
 }
 
 test.describe('Your Data on the profile', () => {
-  // Two sign-ups (argon2id on purpose slow), two axe runs and two downloads on a machine shared with others.
+  // Two sign-ups, two axe runs and two downloads on a machine shared with others.
   test.setTimeout(90_000)
 
   test('download before and after the script runs, then delete with the password and land signed out', async ({

@@ -68,7 +68,7 @@ async function fillShippingAddress(page: Page) {
   await input(page, 'ZIP').fill('73301')
 }
 
-// Account tests hash passwords (argon2id, slow on purpose) and run axe often: on a busy machine they need
+// Account tests sign up and in, and run axe often: on a busy machine they need
 // more than the default 30 s.
 test.beforeEach(() => {
   test.setTimeout(90_000)

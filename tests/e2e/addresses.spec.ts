@@ -10,7 +10,7 @@ const port = Number(process.env.E2E_PORT ?? 4599)
 const AT_ADDRESS = `http://127.0.0.1:${port}`
 
 test.use({ baseURL: AT_ADDRESS })
-// Sign-up and sign-in hash passwords (argon2id, slow on purpose): more than 30 s on a busy machine.
+// Sign-up, sign-in and the pages between them: more than 30 s on a busy machine.
 test.beforeEach(() => test.setTimeout(120_000))
 
 function uniqueEmail(label: string): string {

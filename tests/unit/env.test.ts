@@ -186,6 +186,24 @@ describe('WORKERS', () => {
   })
 })
 
+describe('PASSWORD_HASH', () => {
+  test('strong unless a test run asks for light hashes; nowhere else may have them', () => {
+    expect(readConfig({}).passwordStrength).toBe('strong')
+    expect(readConfig({ NODE_ENV: 'test' }).passwordStrength).toBe('strong')
+    expect(readConfig({ NODE_ENV: 'test', PASSWORD_HASH: 'test' }).passwordStrength).toBe('test')
+    const refused = new ConfigError('PASSWORD_HASH=test is for test runs only (NODE_ENV=test)')
+    expect(() => readConfig({ PASSWORD_HASH: 'test' })).toThrow(refused)
+    const production = {
+      NODE_ENV: 'production',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    }
+    expect(() => readConfig({ ...production, PASSWORD_HASH: 'test' })).toThrow(refused)
+    expect(() => readConfig({ PASSWORD_HASH: 'weak' })).toThrow(/PASSWORD_HASH/)
+  })
+})
+
 describe('the domain of the shop’s Message-IDs', () => {
   test('is MAIL_FROM’s, the domain the mail is sent from, even while PUBLIC_URL is localhost', () => {
     expect(readConfig({}).messageIdDomain).toBe('gritandwhisker.example')

@@ -13,6 +13,7 @@
 import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
 import { isEmail } from '@core/rules/address'
 import { errorMessage } from '../../lib/log'
+import type { Passwords } from '../auth/passwords'
 import type { SessionStore } from '../auth/sessions'
 import type { AccountService, UserRecord } from './service'
 
@@ -75,6 +76,7 @@ export function createStaffAccounts(deps: {
   sendPasswordLink: (user: UserRecord) => Promise<void>
   /** Retires the account's reset links: one sent before must not undo the password given here. */
   retireResetLinks: (userId: string) => Promise<void>
+  passwords: Pick<Passwords, 'hash'>
 }) {
   const { accounts } = deps
 
@@ -91,7 +93,7 @@ export function createStaffAccounts(deps: {
     const password = await askPassword(because)
     if (password !== null) {
       checkStaffPassword(password)
-      await accounts.setPasswordHash(user.id, await Bun.password.hash(password, 'argon2id'))
+      await accounts.setPasswordHash(user.id, await deps.passwords.hash(password))
       await deps.retireResetLinks(user.id)
     } else {
       await accounts.clearPassword(user.id)
@@ -153,7 +155,7 @@ export function createStaffAccounts(deps: {
       checkStaffPassword(password)
       const created = await accounts.create({
         email,
-        passwordHash: await Bun.password.hash(password, 'argon2id'),
+        passwordHash: await deps.passwords.hash(password),
         ...name,
       })
       // Signed up on the web a moment ago: promote that account instead.

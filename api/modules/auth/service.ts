@@ -20,6 +20,7 @@ import { type AccountService, cleanName, type UserRecord } from '../account/serv
 import { STAFF_PASSWORD_MIN_LENGTH } from '../account/staff'
 import type { JobHandler, JobQueue } from '../jobs/service'
 import { googleAccountEmail, passwordResetEmail, staffPasswordEmail } from './email'
+import type { Passwords } from './passwords'
 import {
   createSessionStore,
   generateToken,
@@ -161,19 +162,15 @@ export function createAuthService(deps: {
   google: IdentityProvider | null
   accounts: AccountService
   jobs: JobQueue
+  passwords: Passwords
 }) {
   const { db, clock, accounts, jobs } = deps
   const sessions = createSessionStore(db, clock)
   const signInLimit = createSignInLimit(db, clock)
   const verification = createEmailVerification({ ...deps, accounts, jobs })
 
-  // A sign-in for an unknown e-mail still checks a password against a real hash, so it takes as long as
-  // one for a real account and the timing does not tell them apart.
-  let decoyHash: Promise<string> | null = null
-  const decoy = () => {
-    decoyHash ??= Bun.password.hash(generateToken())
-    return decoyHash
-  }
+  const { passwords } = deps
+  const decoy = passwords.decoy
 
   async function signInAs(user: UserRecord, method: SignInMethod): Promise<SignedIn> {
     const { token, session } = await sessions.create(user.id, method)
@@ -271,7 +268,7 @@ export function createAuthService(deps: {
       const email = body.email.trim().toLowerCase()
       if (!isEmail(email)) throw invalid(MESSAGES.invalidEmail)
       checkPassword(body.password)
-      const passwordHash = await Bun.password.hash(body.password, 'argon2id')
+      const passwordHash = await passwords.hash(body.password)
       const user = await accounts.create({ email, passwordHash, firstName, lastName })
       if (!user) throw conflict(MESSAGES.emailTaken)
       // Signed in at once (docs/product.md#sign-in); the address is proved later, by the link this queues.
@@ -292,17 +289,17 @@ export function createAuthService(deps: {
       const attempt = await signInLimit.begin(email, address)
       const user = await accounts.findByEmail(email)
       if (!user) {
-        await Bun.password.verify(body.password, await decoy())
+        await passwords.verify(body.password, await decoy())
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
       if (user.passwordHash === null) {
         // docs/product.md#accounts: an account registered with Google is told to use Google (this does reveal that it exists).
         if (user.googleSubject !== null) throw unauthenticated(MESSAGES.useGoogle, { useGoogle: true })
         // No password yet (one is set with an e-mailed link): refused like a wrong one, in as long.
-        await Bun.password.verify(body.password, await decoy())
+        await passwords.verify(body.password, await decoy())
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
-      if (body.password === '' || !(await Bun.password.verify(body.password, user.passwordHash))) {
+      if (body.password === '' || !(await passwords.verify(body.password, user.passwordHash))) {
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
       refuseShortStaffPassword(user, body.password)
@@ -335,7 +332,7 @@ export function createAuthService(deps: {
       }
       if (password === undefined || password === '') throw invalid(MESSAGES.passwordToDelete)
       const attempt = await signInLimit.begin(user.email, address)
-      if (!(await Bun.password.verify(password, user.passwordHash))) {
+      if (!(await passwords.verify(password, user.passwordHash))) {
         throw forbidden(MESSAGES.wrongPasswordToDelete, { reauthenticate: 'password' })
       }
       refuseShortStaffPassword(user, password)
@@ -405,7 +402,7 @@ export function createAuthService(deps: {
       const link = await liveResetLink(tokenId)
       if (!link) throw invalid(MESSAGES.badResetLink)
       if ((await accounts.findById(link.userId))?.role === 'staff') checkStaffResetPassword(body.password)
-      const passwordHash = await Bun.password.hash(body.password, 'argon2id')
+      const passwordHash = await passwords.hash(body.password)
       // In one transaction, with the link as it is then: the password set only while the link is live (a
       // Google sign-in that took the account over meanwhile retired it) and the staff rule holds (the
       // account may have been made staff meanwhile), and the link spent only if it was set. Of two uses at

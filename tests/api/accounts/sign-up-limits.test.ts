@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { PASSWORD, uniqueAddress, uniqueEmail } from '../support/accounts'
 import { createTestApp, type TestApp } from '../support/test-app'
 
-// Every real sign-up hashes a password with argon2id (about 0.1 s).
+// Many sign-ups, each hashing a password (light test hashes, api/modules/auth/passwords.ts), on a busy machine.
 setDefaultTimeout(60_000)
 
 let shop: TestApp

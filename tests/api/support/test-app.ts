@@ -58,6 +58,9 @@ export async function createTestApp(
   const dir = mkdtempSync(join(tmpdir(), 'shop-test-'))
   const config = readConfig({
     NODE_ENV: 'test',
+    // Light password hashes (api/modules/auth/passwords.ts), which only a test run may use; a test of
+    // sign-in timing passes 'strong'.
+    PASSWORD_HASH: (env.NODE_ENV ?? 'test') === 'test' ? 'test' : 'strong',
     PUBLIC_URL: ORIGIN,
     DATABASE_URL: `file:${join(dir, 'shop.db')}`,
     DATA_DIR: dir,
