@@ -11,6 +11,7 @@ export async function staffCommand(
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
+      PASSWORD_HASH: 'test',
       PUBLIC_URL: ORIGIN,
       DATABASE_URL: shop.deps.config.databaseUrl,
       DATA_DIR: shop.deps.config.dataDir,

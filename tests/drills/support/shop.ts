@@ -67,6 +67,7 @@ export function createShop(name: string, env: Record<string, string> = {}): Shop
         env: {
           ...process.env,
           NODE_ENV: 'test',
+          PASSWORD_HASH: 'test',
           PORT: String(port),
           HOST: '127.0.0.1',
           PUBLIC_URL: `http://localhost:${port}`,
