@@ -215,3 +215,26 @@ export function everyColumn<Row>() {
     names: Names & (Exclude<keyof Row, Names[number]> extends never ? unknown : never),
   ): Names => names
 }
+
+/**
+ * `make(fragment)`, made once for each SQL object and kept while it lives: what is built for the SQL a
+ * transaction names its rows with (every paid order's is the same objects) is built once, while code that
+ * gives SQL of its own each time still gets what it asks for.
+ */
+export function perSql<Made>(make: (fragment: SQL) => Made): (fragment: SQL) => Made {
+  const made = new WeakMap<SQL, Made>()
+  return (fragment) => {
+    let kept = made.get(fragment)
+    if (kept === undefined) {
+      kept = make(fragment)
+      made.set(fragment, kept)
+    }
+    return kept
+  }
+}
+
+/** `perSql` for a pair of SQL objects. */
+export function perSqlPair<Made>(make: (first: SQL, second: SQL) => Made): (first: SQL, second: SQL) => Made {
+  const byFirst = perSql((first) => perSql((second) => make(first, second)))
+  return (first, second) => byFirst(first)(second)
+}

@@ -7,7 +7,7 @@ import { and, eq, gt, inArray, not, type Placeholder, type SQL, sql } from 'driz
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
 import type { Clock } from '../../lib/clock'
-import { runTogether, type Statement } from '../../lib/statements'
+import { builtOnce, perSqlPair, runTogether, type Statement } from '../../lib/statements'
 import { type Customer, customerOf, type PayingCustomer, type Redemption, sameCustomer } from './model'
 
 interface RedemptionsDeps {
@@ -76,15 +76,19 @@ function forgetCustomerStatements({ db, clock }: RedemptionsDeps, userId: string
 }
 
 /**
- * SQL, for the transaction that makes a paid order: why this payment broke a rule of `code`, or NULL.
+ * SQL, for the transaction that makes a paid order: why this payment broke a rule of its code, or NULL.
  * Checked for every customer, by customer key and by account, and answered to staff only (the order's
  * warning): a first-order code when `earlierOrder` (SQL: the number of this customer's order paid before,
  * or NULL) is not NULL; a code with uses per customer that this customer had used up; a code whose uses in
  * all were used up by other orders, which a payment after its reservation ran out can find (a bank debit
- * clears days after the session's 25 hours).
+ * clears days after the session's 25 hours). The code and the customer are placeholders
+ * (`repeatUseWarning` gives their values).
  */
-function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, earlierOrder: SQL): SQL {
-  const customer = customerPaying(paying, 'a paid order has an e-mail')
+function repeatUseWarningSql(withAccount: boolean, orderRef: SQL, earlierOrder: SQL): SQL {
+  const customer = {
+    key: sql.placeholder('warningCustomerKey'),
+    userId: withAccount ? sql.placeholder('warningUserId') : null,
+  }
   /** The code's uses redeemed by orders other than this one, of those `whose` picks. */
   const redeemedElsewhere = (whose: SQL = sql`1`) => sql`(select count(*) from ${discountRedemptions}
     where ${discountRedemptions.code} = c.code and ${discountRedemptions.status} = 'redeemed'
@@ -99,11 +103,73 @@ function repeatUseWarning(code: string, paying: PayingCustomer, orderRef: SQL, e
       when c.max_redemptions is not null and ${usedByOthers} >= c.max_redemptions
         then printf('%s allows %d use(s) in all: other orders had used them before this payment came.', c.code, c.max_redemptions)
     end
-    from ${discountCodes} c where c.code = ${code})`
+    from ${discountCodes} c where c.code = ${sql.placeholder('warningCode')})`
+}
+
+/**
+ * The warning's SQL per shape of customer (a guest, an account), for the order's SQL it was made with:
+ * every paid order's transaction names its order with the same SQL objects, so each shape is one object and
+ * the statement that writes it is built once (orders' `warningWrite`).
+ */
+const warningShapes = perSqlPair((orderRef, earlierOrder) => ({
+  guest: repeatUseWarningSql(false, orderRef, earlierOrder),
+  account: repeatUseWarningSql(true, orderRef, earlierOrder),
+}))
+
+function repeatUseWarning(
+  code: string,
+  paying: PayingCustomer,
+  orderRef: SQL,
+  earlierOrder: SQL,
+): { sql: SQL; values: Record<string, unknown> } {
+  const customer = customerPaying(paying, 'a paid order has an e-mail')
+  const shapes = warningShapes(orderRef, earlierOrder)
+  const values = { warningCode: code, warningCustomerKey: customer.key }
+  return customer.userId
+    ? { sql: shapes.account, values: { ...values, warningUserId: customer.userId } }
+    : { sql: shapes.guest, values }
+}
+
+/** `when` left out: every call the same object, so the statements below are built once for it too. */
+const ALWAYS = sql`1`
+
+/**
+ * The statements that redeem a use, built once for each order SQL and condition they are given (every paid
+ * order's transaction gives the same objects; `recordRedemption` its own each time), the values apart:
+ * the reservation becoming the redemption, then a new row only if it did not (`unreserved`), or a new row
+ * for a session that held none (`newUse`). The unique order reference makes a new row a no-op the second time.
+ */
+function createRedemptionWrites(db: Database) {
+  const insert = (onlyIfNothingRedeemed: boolean) =>
+    builtOnce<Record<string, unknown>, [SQL, SQL]>((orderRef, when) =>
+      db.run(sql`insert into ${discountRedemptions}
+          (code, status, order_ref, email, customer_key, user_id, created_at)
+        select ${sql.placeholder('redeemCode')}, 'redeemed', ${orderRef}, ${sql.placeholder('redeemEmail')},
+               ${sql.placeholder('redeemCustomerKey')}, ${sql.placeholder('redeemUserId')}, ${sql.placeholder('redeemAt')}
+        where ${onlyIfNothingRedeemed ? sql`changes() = 0` : sql`1`} and ${when}
+        on conflict do nothing`),
+    )
+  return perSqlPair(() => ({
+    reserved: builtOnce<Record<string, unknown>, [SQL, SQL]>((orderRef, when) =>
+      db
+        .update(discountRedemptions)
+        .set({ status: 'redeemed', orderRef: sql`${orderRef}` })
+        .where(
+          and(
+            eq(discountRedemptions.reservationKey, sql.placeholder('redeemReservationKey')),
+            inArray(discountRedemptions.status, ['reserved', 'released']),
+            when,
+          ),
+        ),
+    ),
+    unreserved: insert(true),
+    newUse: insert(false),
+  }))
 }
 
 export function createRedemptions(deps: RedemptionsDeps) {
   const { db, clock } = deps
+  const redemptionWrites = createRedemptionWrites(db)
   const redemptions = {
     repeatUseWarning,
 
@@ -190,28 +256,22 @@ export function createRedemptions(deps: RedemptionsDeps) {
       code: string,
       redemption: Omit<Redemption, 'orderRef'>,
       orderRef: SQL,
-      when: SQL = sql`1`,
+      when: SQL = ALWAYS,
     ): Statement[] {
       const email = redemption.email.trim().toLowerCase()
-      const insert = sql`insert into ${discountRedemptions}
-          (code, status, order_ref, email, customer_key, user_id, created_at)
-        select ${code}, 'redeemed', ${orderRef}, ${email}, ${customerKey(email)}, ${redemption.userId},
-               ${clock.now().getTime()}
-        where ${redemption.reservationKey ? sql`changes() = 0` : sql`1`} and ${when}
-        on conflict do nothing`
-      if (!redemption.reservationKey) return [db.run(insert)]
-      const reserved = and(
-        eq(discountRedemptions.reservationKey, redemption.reservationKey),
-        inArray(discountRedemptions.status, ['reserved', 'released']),
-        when,
-      )
+      const values = {
+        redeemCode: code,
+        redeemEmail: email,
+        redeemCustomerKey: customerKey(email),
+        redeemUserId: redemption.userId,
+        redeemAt: clock.now().getTime(),
+      }
+      const built = redemptionWrites(orderRef, when)
+      if (!redemption.reservationKey) return [built.newUse.with(values, orderRef, when)]
       return [
-        db
-          .update(discountRedemptions)
-          .set({ status: 'redeemed', orderRef: sql`${orderRef}` })
-          .where(reserved),
+        built.reserved.with({ redeemReservationKey: redemption.reservationKey }, orderRef, when),
         // Right after the UPDATE, changes() counts the rows it redeemed.
-        db.run(insert),
+        built.unreserved.with(values, orderRef, when),
       ]
     },
 

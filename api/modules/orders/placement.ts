@@ -8,7 +8,14 @@ import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { newOrderUid, orderHistory, orderLines, orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
-import { builtOnce, everyColumn, placeholders, type SharedValues, type Statement } from '../../lib/statements'
+import {
+  builtOnce,
+  everyColumn,
+  perSql,
+  placeholders,
+  type SharedValues,
+  type Statement,
+} from '../../lib/statements'
 import type { JobQueue } from '../jobs/service'
 import { ORDER_JOBS, type OrderDraft, SYSTEM_ACTOR } from './model'
 import { orderNumberSql } from './number'
@@ -224,6 +231,41 @@ function createRowStatements({ db, clock }: PlacementDeps) {
 }
 
 /** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
+/** SQL: the number of the first order of the same customer paid before the order `orderId` names, or NULL. */
+function earlierOrderNumberSql(orderId: SQL): SQL<string | null> {
+  return sql<string | null>`(select ${orderNumberSql(sql`earlier.id`)} from ${orders} earlier, ${orders} paid
+    where paid.id = ${orderId} and earlier.id < paid.id
+      and (earlier.customer_key = paid.customer_key
+           or (paid.user_id is not null and earlier.user_id = paid.user_id))
+    order by earlier.id limit 1)`
+}
+
+/** A warning for staff as SQL the transaction evaluates, one object per shape, with that shape's values. */
+export interface WarningSql {
+  sql: SQL
+  values: Record<string, unknown>
+}
+
+/**
+ * Writes a warning (SQL evaluated in the paid order's transaction; NULL leaves it as it is) on the order for
+ * staff. Only the event that made the order sets it, so a repeated event never judges an old order by what
+ * happened after it. Built once per warning SQL: the module that words the warning gives one SQL object per
+ * shape (the stock module's per count of lines, the discounts module's per kind of customer) and its values
+ * apart.
+ */
+function warningWrite(db: Database, column: 'discountWarning' | 'stockWarning') {
+  const writes = perSql(() =>
+    builtOnce<Record<string, unknown>, [SQL, SQL, SQL]>((text, orderId, created) =>
+      db
+        .update(orders)
+        .set({ [column]: sql`${text}` })
+        .where(and(sql`${orders.id} = ${orderId}`, sql`${created}`, sql`${orders[column]} is null`)),
+    ),
+  )
+  return (order: OrderPlacement, warning: WarningSql): Statement =>
+    writes(warning.sql).with(warning.values, warning.sql, order.orderId, order.created)
+}
+
 function jobStatements(jobs: JobQueue, checkoutSessionId: string): Statement[] {
   const payload = ORDER_JOB_PAYLOAD
   return [
@@ -240,14 +282,10 @@ export function createOrderPlacement(deps: PlacementDeps) {
   const { db } = deps
   const rowStatements = createRowStatements(deps)
   const result = builtOnce(() => resultQuery(db))
-  /**
-   * The stock warning's write, built once per warning SQL: the stock module gives one SQL object per shape
-   * of order (its count of lines), with its values apart (`stockWarningStatement`).
-   */
-  const stockWarningWrites = new WeakMap<
-    SQL,
-    ReturnType<typeof builtOnce<Record<string, unknown>, [SQL, SQL, SQL]>>
-  >()
+  const discountWarningStatement = warningWrite(db, 'discountWarning')
+  const stockWarningStatement = warningWrite(db, 'stockWarning')
+  // One object per order SQL (every paid order's is the same), so the warning it goes into is built once.
+  const earlierOrderNumbers = perSql(earlierOrderNumberSql)
 
   return {
     /** The order a paid checkout session makes, by the payment event `eventId`, as statements. */
@@ -264,57 +302,20 @@ export function createOrderPlacement(deps: PlacementDeps) {
       }
     },
 
-    /**
-     * Writes `warning` (SQL evaluated in the transaction; NULL leaves it as it is) on the order for staff:
-     * a paid order that broke a rule of its discount code. Only the event that made the order sets it, so a
-     * repeated event never judges an old order by orders paid after it.
-     */
-    discountWarningStatement(order: OrderPlacement, warning: SQL): Statement {
-      return db
-        .update(orders)
-        .set({ discountWarning: sql`${warning}` })
-        .where(
-          and(
-            sql`${orders.id} = ${order.orderId}`,
-            sql`${order.created}`,
-            sql`${orders.discountWarning} is null`,
-          ),
-        )
-    },
+    /** Writes on the order for staff why it broke a rule of its discount code (`warningWrite`). */
+    discountWarningStatement,
 
     /**
-     * Writes `warning` (SQL evaluated in the transaction; NULL leaves it as it is) on the order for staff:
-     * a payment that found too few units free (its hold ran out, or the shelf was set below the holds).
-     * Only the event that made the order sets it, before the order's units are taken off the shelf.
+     * Writes on the order for staff that its payment found too few units free (its hold ran out, or the
+     * shelf was set below the holds), before its units are taken off the shelf (`warningWrite`).
      */
-    stockWarningStatement(
-      order: OrderPlacement,
-      warning: { sql: SQL; values: Record<string, unknown> },
-    ): Statement {
-      let write = stockWarningWrites.get(warning.sql)
-      if (!write) {
-        write = builtOnce<Record<string, unknown>, [SQL, SQL, SQL]>((text, orderId, created) =>
-          db
-            .update(orders)
-            .set({ stockWarning: sql`${text}` })
-            .where(and(sql`${orders.id} = ${orderId}`, sql`${created}`, sql`${orders.stockWarning} is null`)),
-        )
-        stockWarningWrites.set(warning.sql, write)
-      }
-      return write.with(warning.values, warning.sql, order.orderId, order.created)
-    },
+    stockWarningStatement,
 
     /**
      * SQL: the number of this customer's first order paid before `order` (the same customer key, or the
      * same account), or NULL: for the rules checked when an order is paid, in its transaction.
      */
-    earlierOrderNumber(order: OrderPlacement): SQL<string | null> {
-      return sql`(select ${orderNumberSql(sql`earlier.id`)} from ${orders} earlier, ${orders} paid
-        where paid.id = ${order.orderId} and earlier.id < paid.id
-          and (earlier.customer_key = paid.customer_key
-               or (paid.user_id is not null and earlier.user_id = paid.user_id))
-        order by earlier.id limit 1)`
-    },
+    earlierOrderNumber: (order: OrderPlacement): SQL<string | null> => earlierOrderNumbers(order.orderId),
   }
 }
 

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq, type SQL, sql } from 'drizzle-orm'
 import { systemClock } from '../../../api/lib/clock'
-import { builtOnce, commitTogether, placeholders, runTogether } from '../../../api/lib/statements'
+import {
+  builtOnce,
+  commitTogether,
+  perSql,
+  perSqlPair,
+  placeholders,
+  runTogether,
+} from '../../../api/lib/statements'
 import { createJobQueue } from '../../../api/modules/jobs/service'
 import { openDatabase } from '../../../db/client'
 import { jobs as jobTable, newsletterSubscribers } from '../../../db/schema'
@@ -164,5 +171,22 @@ describe('a job queued on a condition with placeholders (`whenValues`)', () => {
     expect(() =>
       jobs.enqueueQuery('test-job', {}, { when: named, whenValues: { type: 'x@example.com' } }),
     ).toThrow('the condition\'s placeholder "type" is the job\'s own')
+  })
+})
+
+describe('perSql and perSqlPair', () => {
+  test('make once per SQL object (or pair), and again for another object of the same text', () => {
+    let made = 0
+    const one = perSql((fragment) => ({ fragment, n: ++made }))
+    const order = sql`(select 1)`
+    expect(one(order)).toBe(one(order))
+    expect(one(sql`(select 1)`)).not.toBe(one(order))
+    expect(made).toBe(2)
+
+    const pair = perSqlPair((first, second) => [first, second])
+    const when = sql`1`
+    expect(pair(order, when)).toBe(pair(order, when))
+    expect(pair(order, sql`1`)).not.toBe(pair(order, when))
+    expect(pair(order, when)).toEqual([order, when])
   })
 })

@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
+import { customerKey } from '@core/rules/customer'
 import { eq } from 'drizzle-orm'
 import { seedDiscountCodes } from '../../../api/modules/discounts/seed'
 import { createDiscountService } from '../../../api/modules/discounts/service'
@@ -214,6 +215,29 @@ describe('discount service limits', () => {
   const codes = (...rows: Omit<typeof discountCodes.$inferInsert, 'createdAt'>[]) =>
     shop.deps.db.insert(discountCodes).values(rows.map((row) => ({ ...row, createdAt: new Date() })))
   const redemptionCount = async () => (await shop.deps.db.select().from(discountRedemptions)).length
+
+  test('a use redeemed without a reservation is written whole: code, order, who, when', async () => {
+    await codes({ code: 'ROWCHECK', type: 'fixed', amount: 300 })
+    const discounts = createDiscountService({ ...shop.deps, hasPaidOrder: shop.services.orders.hasPaidOrder })
+    const who = { email: ' Mike+Shop@Example.com ', userId: null }
+    await discounts.recordRedemption('ROWCHECK', { orderRef: '000042', ...who })
+    const rows = await shop.deps.db
+      .select()
+      .from(discountRedemptions)
+      .where(eq(discountRedemptions.code, 'ROWCHECK'))
+    expect(rows).toEqual([
+      expect.objectContaining({
+        code: 'ROWCHECK',
+        status: 'redeemed',
+        orderRef: '000042',
+        email: 'mike+shop@example.com',
+        customerKey: customerKey('mike+shop@example.com'),
+        userId: null,
+        createdAt: shop.clock.now(),
+      }),
+    ])
+    expect(customerKey('mike+shop@example.com')).toBe('mike@example.com')
+  })
 
   test('total redemptions count recorded redemptions, and one order counts once', async () => {
     await codes({ code: 'TWICE', type: 'fixed', amount: 300, maxRedemptions: 2 })
