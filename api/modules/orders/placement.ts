@@ -230,7 +230,6 @@ function createRowStatements({ db, clock }: PlacementDeps) {
   }
 }
 
-/** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
 /** SQL: the number of the first order of the same customer paid before the order `orderId` names, or NULL. */
 function earlierOrderNumberSql(orderId: SQL): SQL<string | null> {
   return sql<string | null>`(select ${orderNumberSql(sql`earlier.id`)} from ${orders} earlier, ${orders} paid
@@ -266,6 +265,7 @@ function warningWrite(db: Database, column: 'discountWarning' | 'stockWarning') 
     writes(warning.sql).with(warning.values, warning.sql, order.orderId, order.created)
 }
 
+/** The confirmation e-mail and the label purchase, keyed by the session so each is queued once. */
 function jobStatements(jobs: JobQueue, checkoutSessionId: string): Statement[] {
   const payload = ORDER_JOB_PAYLOAD
   return [
