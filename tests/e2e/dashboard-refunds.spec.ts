@@ -128,6 +128,13 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await expect(dialog.getByRole('button', { name: 'Cancel Order' })).toHaveCount(0)
   await dialog.getByRole('button', { name: 'Refund', exact: true }).click()
   await expect(dialog.getByRole('radio', { name: 'By items' })).toBeFocused()
+  // An amount is asked about as money, whatever way it was typed.
+  await dialog.getByRole('radio', { name: 'By amount' }).check()
+  await dialog.getByLabel('Amount in dollars').fill('5.5')
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  await expect(dialog.getByText("Refund $5.50 to the customer's card?")).toBeVisible()
+  await dialog.getByRole('button', { name: 'Back' }).click()
+  await dialog.getByRole('radio', { name: 'By items' }).check()
   await dialog.getByRole('spinbutton').first().fill('1')
   // On a phone too the dialog keeps to the screen's width: only the items table scrolls sideways, in its box.
   const body = dialog.locator('.dashboard-dialog-body')

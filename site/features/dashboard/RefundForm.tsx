@@ -1,5 +1,5 @@
 import { lineLabel } from '@core/rules/catalog'
-import { formatCents, formatCurrency } from '@core/rules/money'
+import { dollarsToCents, formatCents, formatCurrency } from '@core/rules/money'
 import { unitsRefundCents } from '@core/rules/refunds'
 import { useId, useRef, useState } from 'react'
 import { useFocusAfterSwap } from '../../lib/use-focus-after-swap'
@@ -199,7 +199,10 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
         <fieldset className="grid gap-2">
           <legend className="sr-only">Confirm the refund</legend>
           <p>
-            Refund {confirming.amount ? `$${confirming.amount}` : formatCents(linesCents(order, confirming))}{' '}
+            Refund{' '}
+            {confirming.amount
+              ? formatCents(dollarsToCents(confirming.amount) ?? 0)
+              : formatCents(linesCents(order, confirming))}{' '}
             to the customer's card? The customer gets an e-mail.
           </p>
           <div className="flex gap-2">
