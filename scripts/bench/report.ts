@@ -265,13 +265,30 @@ function summarySection(input: ReportInput): string[] {
     '| what | target | measured | result |',
     '|---|---|---|---|',
   ]
-  for (const row of rows) lines.push(`| ${row.what} | ${row.target} | ${row.measured} | ${row.result} |`)
+  for (const row of rows) {
+    const explained = row.result.startsWith('**missed**') ? WHERE_EXPLAINED[row.what] : undefined
+    const result = explained ? `${row.result} (${explained})` : row.result
+    lines.push(`| ${row.what} | ${row.target} | ${row.measured} | ${result} |`)
+  }
   lines.push(
     '',
-    'A target missed here is taken up in section 6, _What the missed targets would take now_: what was tried, what each step measured, and the floor where one was measured.',
+    'A target missed here is taken up in section 6, _What the missed targets would take now_, at the item its line names: what was tried, what each step measured, and the floor where one was measured.',
     '',
   )
   return lines
+}
+
+/**
+ * Where section 6 takes up each target when it is missed: the numbered items of _What the missed targets
+ * would take now_ in scripts/bench/findings.md (renumbered there, renumbered here).
+ */
+export const WHERE_EXPLAINED: Record<string, string> = {
+  'Webhook to order': 'section 6, item 1',
+  'Rate-table quote': 'section 6, item 2',
+  'Server RSS': 'section 6, item 3: its measured floor',
+  Lighthouse: 'section 6, item 4',
+  'Staff and order-history calls, large shop': 'section 6, item 5',
+  'Checkout session (demo provider)': 'section 6, item 6',
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import {
   renderLargeShopSection,
   renderReport,
   replaceSection,
+  WHERE_EXPLAINED,
 } from '../../../scripts/bench/report'
 import type { ScenarioResult } from '../../../scripts/bench/types'
 
@@ -167,6 +168,43 @@ describe('the report', () => {
     expect(text).toContain(
       '| Server RSS | ≤ 150 MB at rest and under load | largest 70 MB (at rest after start) | met |',
     )
+  })
+})
+
+describe('section 6 for every missed target', () => {
+  test('a missed line names the item of section 6 that takes it up, and that item is there', async () => {
+    const text = report({
+      startup: {
+        runs: 1,
+        pinning: '',
+        result: {
+          startsMs: [400],
+          medianMs: 400,
+          restRssMb: [180],
+          medianRestRssMb: 180,
+          restAfterMs: 1_000,
+        },
+      },
+    })
+    expect(text).toContain(
+      '| Server RSS | ≤ 150 MB at rest and under load | largest 180 MB (at rest after start) | **missed**: at rest after start: 180 MB > 150 MB (section 6, item 3: its measured floor) |',
+    )
+    // Every item named is one of findings.md's numbered items, by the target it names.
+    const findings = await Bun.file('scripts/bench/findings.md').text()
+    const items = [...findings.matchAll(/^(\d)\. \*\*([^*]+)\*\*/gm)].map((match) => [match[1], match[2]])
+    const named = {
+      'Webhook to order': 'Paid orders',
+      'Rate-table quote': 'Rate quote',
+      'Server RSS': 'Memory',
+      Lighthouse: 'Lighthouse',
+      'Staff and order-history calls, large shop': 'Large shop',
+      'Checkout session (demo provider)': 'Checkout',
+    } as const
+    for (const [what, pointer] of Object.entries(WHERE_EXPLAINED)) {
+      const number = /item (\d)/.exec(pointer)?.[1]
+      const item = items.find(([n]) => n === number)
+      expect(item?.[1]).toStartWith(named[what as keyof typeof named])
+    }
   })
 })
 
