@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../rules/account'
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MAX_UNITS } from '../rules/account'
 import { publicUserSchema } from './account'
 
 // Lengths are capped here so nothing oversize is ever hashed or stored; content rules (e-mail shape,
@@ -10,7 +10,7 @@ const email = t.String({
   error: 'Please enter a valid e-mail address, like name@example.com.',
 })
 const password = t.String({
-  maxLength: PASSWORD_MAX_LENGTH,
+  maxLength: PASSWORD_MAX_UNITS,
   error: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
 })
 

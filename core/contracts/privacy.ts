@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { PASSWORD_MAX_LENGTH, USER_ROLES } from '../rules/account'
+import { PASSWORD_MAX_LENGTH, PASSWORD_MAX_UNITS, USER_ROLES } from '../rules/account'
 import { ORDER_STATUSES } from '../rules/order-status'
 import { customerRefundSchema } from './account'
 import { orderAddressSchema, profileAddressSchema } from './address'
@@ -84,7 +84,7 @@ export type ExportedOrder = typeof exportedOrderSchema.static
 export const deleteAccountBody = t.Object({
   password: t.Optional(
     t.String({
-      maxLength: PASSWORD_MAX_LENGTH,
+      maxLength: PASSWORD_MAX_UNITS,
       error: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
     }),
   ),

@@ -3,6 +3,23 @@ import { isUsState, isUsZip } from './address'
 
 /** Long enough for any passphrase; short enough that hashing one is never a denial of service. */
 export const PASSWORD_MAX_LENGTH = 200
+
+/**
+ * A password's length as a person counts it: each Unicode code point one character (as NIST SP 800-63B
+ * counts them), not each UTF-16 unit of JavaScript's `length`, so '👍' is one character and three of them
+ * are three, not the six the minimum asks for. Every rule on a password's length counts with this.
+ */
+export function passwordLength(password: string): number {
+  let characters = 0
+  for (const _ of password) characters += 1
+  return characters
+}
+
+/**
+ * The most UTF-16 units a password of PASSWORD_MAX_LENGTH characters can take (two for a character outside
+ * the Basic Multilingual Plane): what a request body's schema caps, before the rule counts characters.
+ */
+export const PASSWORD_MAX_UNITS = PASSWORD_MAX_LENGTH * 2
 export const NAME_MAX_LENGTH = 60
 export const PHONE_MAX_LENGTH = 30
 export const STREET_MAX_LENGTH = 100

@@ -10,7 +10,7 @@
  * (docs/decisions/012-staff-dashboard.md). Only an account signing in with Google alone keeps its way in.
  */
 
-import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
+import { PASSWORD_MAX_LENGTH, passwordLength } from '@core/rules/account'
 import { isEmail } from '@core/rules/address'
 import { errorMessage } from '../../lib/log'
 import type { Passwords } from '../auth/passwords'
@@ -58,10 +58,10 @@ function normalEmail(email: string): string {
 }
 
 export function checkStaffPassword(password: string): void {
-  if (password.length < STAFF_PASSWORD_MIN_LENGTH) {
+  if (passwordLength(password) < STAFF_PASSWORD_MIN_LENGTH) {
     throw new StaffCommandError(`A staff password needs at least ${STAFF_PASSWORD_MIN_LENGTH} characters.`)
   }
-  if (password.length > PASSWORD_MAX_LENGTH) {
+  if (passwordLength(password) > PASSWORD_MAX_LENGTH) {
     throw new StaffCommandError(`A password can have at most ${PASSWORD_MAX_LENGTH} characters.`)
   }
 }

@@ -1,5 +1,10 @@
 import type { LoginBody, RegisterBody, ResetPasswordBody } from '@core/contracts/auth'
-import { PASSWORD_MAX_LENGTH, type SignInMethod, signedInRecentlyWith } from '@core/rules/account'
+import {
+  PASSWORD_MAX_LENGTH,
+  passwordLength,
+  type SignInMethod,
+  signedInRecentlyWith,
+} from '@core/rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
 import { and, eq, gt, sql } from 'drizzle-orm'
 import type { BatchItem } from 'drizzle-orm/batch'
@@ -72,9 +77,18 @@ export interface SignedIn {
   token: string
 }
 
+/**
+ * A password longer than any the shop sets cannot be anyone's: refused as the request schema refuses one
+ * too long in UTF-16 units, before it is hashed or counted as a guess.
+ */
+function refuseOverlongPassword(password: string): void {
+  if (passwordLength(password) > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
+}
+
 function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
-  if (password.length > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
+  const characters = passwordLength(password)
+  if (characters < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
+  if (characters > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
 }
 
 /**
@@ -85,14 +99,14 @@ function checkPassword(password: string): void {
  * limit (decision 012).
  */
 function refuseShortStaffPassword(user: UserRecord, password: string): void {
-  if (user.role === 'staff' && password.length < STAFF_PASSWORD_MIN_LENGTH) {
+  if (user.role === 'staff' && passwordLength(password) < STAFF_PASSWORD_MIN_LENGTH) {
     throw forbidden(MESSAGES.staffPasswordBelowRule, { newPasswordNeeded: true })
   }
 }
 
 /** The staff rule for a password set by a reset link (account/staff.ts), as a 422. */
 function checkStaffResetPassword(password: string): void {
-  if (password.length < STAFF_PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.staffPasswordTooShort)
+  if (passwordLength(password) < STAFF_PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.staffPasswordTooShort)
 }
 
 function emailPayload(payload: unknown): string {
@@ -286,6 +300,7 @@ export function createAuthService(deps: {
     async signIn(body: LoginBody, address: string): Promise<SignedIn> {
       const email = body.email.trim().toLowerCase()
       if (!isEmail(email)) throw invalid(MESSAGES.invalidEmail)
+      refuseOverlongPassword(body.password)
       const attempt = await signInLimit.begin(email, address)
       const user = await accounts.findByEmail(email)
       if (!user) {
@@ -331,6 +346,7 @@ export function createAuthService(deps: {
         throw forbidden(MESSAGES.googleAgainToDelete, { reauthenticate: 'google' })
       }
       if (password === undefined || password === '') throw invalid(MESSAGES.passwordToDelete)
+      refuseOverlongPassword(password)
       const attempt = await signInLimit.begin(user.email, address)
       if (!(await passwords.verify(password, user.passwordHash))) {
         throw forbidden(MESSAGES.wrongPasswordToDelete, { reauthenticate: 'password' })
@@ -410,7 +426,8 @@ export function createAuthService(deps: {
       const now = clock.now()
       const owner = sql`(select ${passwordResetTokens.userId} from ${passwordResetTokens}
         where ${passwordResetTokens.id} = ${tokenId} and ${passwordResetTokens.expiresAt} > ${now.getTime()})`
-      const staffRule = body.password.length >= STAFF_PASSWORD_MIN_LENGTH ? sql`1` : sql`role <> 'staff'`
+      const staffRule =
+        passwordLength(body.password) >= STAFF_PASSWORD_MIN_LENGTH ? sql`1` : sql`role <> 'staff'`
       const [spent] = await commitTogether(
         db,
         [

@@ -3,7 +3,7 @@
  * Pure, so the rules are tested without a browser. Each problem lists the fields to mark invalid, in form
  * order, so focus goes to the first (docs/product.md#forms).
  */
-import { PASSWORD_MAX_LENGTH } from '@core/rules/account'
+import { PASSWORD_MAX_LENGTH, passwordLength } from '@core/rules/account'
 import { isEmail, PASSWORD_MIN_LENGTH } from '@core/rules/address'
 
 export interface Problem<Field extends string> {
@@ -29,14 +29,14 @@ function invalidEmail<Field extends string>(field: Field): Problem<Field> {
 
 /** A new password's length, the same rule on sign-up and reset (core/rules/address.ts, core/rules/account.ts). */
 function passwordLengthProblem(password: string): Problem<'password'> | null {
-  if (password.length < PASSWORD_MIN_LENGTH) {
+  if (passwordLength(password) < PASSWORD_MIN_LENGTH) {
     return {
       title: 'Password Too Short',
       description: PASSWORD_TOO_SHORT,
       fields: { password: PASSWORD_TOO_SHORT },
     }
   }
-  if (password.length > PASSWORD_MAX_LENGTH) {
+  if (passwordLength(password) > PASSWORD_MAX_LENGTH) {
     return {
       title: 'Password Too Long',
       description: PASSWORD_TOO_LONG,

@@ -102,11 +102,43 @@ describe('sign-up', () => {
     expect((await signIn(shop, first.email, 'another-password')).status).toBe(401)
   })
 
+  test('a password of six characters outside the Basic Multilingual Plane is long enough, and signs in', async () => {
+    const email = uniqueEmail()
+    const password = '👍🪓🔨🪚🧔🪵'
+    const res = await shop.call('POST', '/auth/register', {
+      firstName: 'Sam',
+      lastName: 'Carpenter',
+      email,
+      password,
+    })
+    expect(res.status).toBe(200)
+    expect((await signIn(shop, email, password)).status).toBe(200)
+    // 200 such characters (400 UTF-16 units) are within the limit too.
+    const longest = {
+      firstName: 'Sam',
+      lastName: 'Carpenter',
+      email: uniqueEmail(),
+      password: '👍'.repeat(200),
+    }
+    expect((await shop.call('POST', '/auth/register', longest)).status).toBe(200)
+  })
+
   test('bad input is refused with a message naming the problem', async () => {
     const valid = { firstName: 'Sam', lastName: 'Carpenter', email: uniqueEmail(), password: PASSWORD }
     const cases: [Record<string, unknown>, number, string][] = [
       [{ ...valid, password: '12345' }, 422, 'Password must be at least 6 characters long.'],
       [{ ...valid, password: 'x'.repeat(201) }, 422, 'Passwords can be at most 200 characters.'],
+      // Characters as a person counts them: five thumbs are five (ten UTF-16 units), 201 of them too many.
+      [
+        { ...valid, email: uniqueEmail(), password: '👍'.repeat(5) },
+        422,
+        'Password must be at least 6 characters long.',
+      ],
+      [
+        { ...valid, email: uniqueEmail(), password: '👍'.repeat(201) },
+        422,
+        'Passwords can be at most 200 characters.',
+      ],
       [
         { ...valid, email: 'not-an-email' },
         422,
@@ -208,6 +240,10 @@ describe('sign-in', () => {
     expect(missing.status).toBe(422)
     const huge = await signIn(shop, uniqueEmail(), 'x'.repeat(201))
     expect(huge.status).toBe(422)
+    // Too long in characters, though within the body's cap of UTF-16 units.
+    const hugeThumbs = await signIn(shop, uniqueEmail(), '👍'.repeat(201))
+    expect(hugeThumbs.status).toBe(422)
+    expect((await hugeThumbs.json()).error).toBe('Passwords can be at most 200 characters.')
   })
 })
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { passwordLength } from '@core/rules/account'
 import {
   afterSignIn,
   googleSignInHref,
@@ -52,6 +53,15 @@ describe('sign-up form', () => {
       signupProblem({ ...valid, password: 'x'.repeat(201), confirmPassword: 'x'.repeat(201) })?.title,
     ).toBe('Password Too Long')
     expect(signupProblem(valid)).toBeNull()
+  })
+
+  test('characters are counted as a person counts them, as the server does', () => {
+    const thumbs = (n: number) => ({ ...valid, password: '👍'.repeat(n), confirmPassword: '👍'.repeat(n) })
+    expect(signupProblem(thumbs(5))?.title).toBe('Password Too Short')
+    expect(signupProblem(thumbs(6))).toBeNull()
+    expect(signupProblem(thumbs(200))).toBeNull()
+    expect(signupProblem(thumbs(201))?.title).toBe('Password Too Long')
+    expect(passwordLength('👍🪓 ab')).toBe(5)
   })
 
   test('a malformed e-mail is caught before sending', () => {
