@@ -211,6 +211,8 @@ test('a code the cart falls below the minimum of is kept, counts for nothing, an
   await expect(summary(page, 'Total')).toHaveText('$13.00')
   const waiting = 'Code SAVE5 needs an order of at least $20.00: add $7.00 to use it.'
   await expect(page.getByText(waiting)).toBeVisible()
+  // Said as it changes, not only shown.
+  await expect(page.getByText(waiting)).toHaveAttribute('aria-live', 'polite')
   await axe()
 
   // Asked about again on the next visit, it stays: the code still applies, the cart is what falls short.

@@ -60,17 +60,21 @@ export function DiscountCode({
       <div
         className={`mt-4 flex items-center justify-between gap-3 rounded-md border p-3 text-sm ${shortfall > 0 ? 'border-line' : 'border-success'}`}
       >
-        {shortfall > 0 ? (
-          // Kept, not dropped: a shopper who took one jar out and puts it back gets the code back as it was.
-          <span data-discount-waiting>
-            Code <strong>{discount.code}</strong> needs an order of at least{' '}
-            {formatCents(discount.minSubtotalCents ?? 0)}: add {formatCents(shortfall)} to use it.
-          </span>
-        ) : (
-          <span>
-            Code <strong>{discount.code}</strong> applied
-          </span>
-        )}
+        {/* One element whose words change, said as they change: a quantity lowered below the code's minimum
+            (or raised back) is heard as well as seen. Kept, not dropped: a shopper who took one jar out and
+            puts it back gets the code back as it was. */}
+        <span aria-live="polite" data-discount-waiting={shortfall > 0 ? '' : undefined}>
+          {shortfall > 0 ? (
+            <>
+              Code <strong>{discount.code}</strong> needs an order of at least{' '}
+              {formatCents(discount.minSubtotalCents ?? 0)}: add {formatCents(shortfall)} to use it.
+            </>
+          ) : (
+            <>
+              Code <strong>{discount.code}</strong> applied
+            </>
+          )}
+        </span>
         <button
           ref={removeButton}
           type="button"
