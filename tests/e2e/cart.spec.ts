@@ -242,6 +242,25 @@ test('a code the cart falls below the minimum of is kept, counts for nothing, an
   const rates = page.waitForRequest('**/api/shipping/rates')
   await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
   expect((await rates).postDataJSON()).not.toHaveProperty('discount_code')
+  await page.getByRole('group', { name: 'Select Shipping Method' }).getByRole('radio').first().check()
+  await page.getByLabel('E-mail').fill('sam.short-cart@example.com')
+  const session = page.waitForRequest('**/api/create-checkout-session')
+  await page.getByRole('button', { name: 'Continue to Payment' }).click()
+  expect((await session).postDataJSON()).not.toHaveProperty('discount_code')
+})
+
+test('a code saved without its minimum, on a cart below it, stays and learns the minimum from the refusal', async ({
+  page,
+}) => {
+  // Saved by the cart before codes carried their minimum; one Workforce Repair ($13.00) is below SAVE5's $20.
+  await seedCart(page, [{ slug: 'repair', quantity: 1 }], { code: 'SAVE5', type: 'fixed', amount: 500 })
+  await expect(
+    page.getByText('Code SAVE5 needs an order of at least $20.00: add $7.00 to use it.'),
+  ).toBeVisible()
+  await expect(summary(page, 'Total')).toHaveText('$13.00')
+  await expect(page.locator('.toast-list li', { hasText: 'Discount Removed' })).toHaveCount(0)
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('discountApplied') ?? 'null'))
+  expect(saved).toEqual({ code: 'SAVE5', type: 'fixed', amount: 500, minSubtotalCents: 2000 })
 })
 
 test('codes are case-sensitive, expired codes are refused, and a blank code does nothing', async ({

@@ -3,7 +3,7 @@
  * the session (docs/decisions/006-discount-uses-are-reserved.md).
  */
 import type { DiscountTerms } from '@core/rules/discounts'
-import { formatCents } from '@core/rules/money'
+import { centsToDollars, formatCents } from '@core/rules/money'
 import { and, count, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { discountCodes, discountRedemptions } from '../../../db/schema'
@@ -170,7 +170,11 @@ export function createDiscountLimits({ db, clock, hasPaidOrder }: DiscountLimits
     if (row.activeUntil && now.getTime() >= row.activeUntil.getTime())
       throw invalid('This discount code has expired.')
     if (context.subtotalCents < row.minSubtotalCents) {
-      throw invalid(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`)
+      // The minimum travels with the refusal (dollars, as the answer's): a cart that accepted the code keeps
+      // it, counting for nothing until it reaches this (docs/product.md#cart).
+      throw invalid(`This code needs an order of at least ${formatCents(row.minSubtotalCents)}.`, {
+        minSubtotal: Number(centsToDollars(row.minSubtotalCents)),
+      })
     }
     return row
   }

@@ -49,7 +49,11 @@ function recheckSavedDiscount() {
   void checkDiscount(saved.code, subtotal).then((result) => {
     if (discountApplied.get()?.code !== saved.code) return
     if (result.kind === 'valid') discountApplied.set(result.terms)
-    if (result.kind === 'invalid') {
+    // Refused only for a minimum this cart (or the code's, raised since) does not reach: the code still
+    // applies, so it stays, counting once the cart reaches that minimum.
+    else if (result.kind === 'invalid' && result.minSubtotalCents !== undefined)
+      discountApplied.set({ ...saved, minSubtotalCents: result.minSubtotalCents })
+    else if (result.kind === 'invalid') {
       removeDiscount()
       showToast({
         title: 'Discount Removed',

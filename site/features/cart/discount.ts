@@ -16,8 +16,11 @@ interface ValidateDiscountAnswer {
 
 export type DiscountCheck =
   | { kind: 'valid'; terms: DiscountTerms }
-  /** The server refused the code; `message` is its `{ error }` when it gave one. */
-  | { kind: 'invalid'; message: string | null }
+  /**
+   * The server refused the code; `message` is its `{ error }` when it gave one. `minSubtotalCents`: the
+   * refusal was only the code's minimum, which it names (the code itself still applies).
+   */
+  | { kind: 'invalid'; message: string | null; minSubtotalCents?: number }
   /**
    * No usable answer: the code may still be good, so an applied one is kept. `message`: the server's, when it
    * asked to be asked later (429: too many checks from this address, which a whole office may share).
@@ -55,6 +58,17 @@ export async function checkDiscount(code: string, subtotalCents: number): Promis
     const data = error.data as { error?: unknown } | undefined
     const message = typeof data?.error === 'string' && data.error ? data.error : null
     if (error.status === 429) return message ? { kind: 'unreachable', message } : { kind: 'unreachable' }
-    return { kind: 'invalid', message }
+    const minimum = refusedMinimumCents(error.data)
+    return minimum === null
+      ? { kind: 'invalid', message }
+      : { kind: 'invalid', message, minSubtotalCents: minimum }
   }
+}
+
+/** The minimum a refusal names (in dollars, like the answer's), in cents; null when it names none. */
+export function refusedMinimumCents(data: unknown): number | null {
+  const minimum = (data as { minSubtotal?: unknown } | null | undefined)?.minSubtotal
+  if (typeof minimum !== 'number') return null
+  const cents = dollarsToCents(minimum)
+  return cents !== null && cents > 0 ? cents : null
 }

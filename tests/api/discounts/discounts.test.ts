@@ -87,11 +87,18 @@ describe('POST /api/validate-discount', () => {
   test('a minimum subtotal is enforced with the amount named', async () => {
     const res = await validate({ code: 'SAVE5', amount: 19.99 })
     expect(res.status).toBe(422)
-    expect(await res.json()).toEqual({ error: 'This code needs an order of at least $20.00.' })
+    // The refusal names the minimum too, so a cart that had accepted the code keeps it (docs/product.md#cart).
+    expect(await res.json()).toEqual({
+      error: 'This code needs an order of at least $20.00.',
+      minSubtotal: 20,
+    })
     expect((await validate({ code: 'SAVE5', amount: 20 })).status).toBe(200)
     const toolbox = await validate({ code: 'TOOLBOX20', amount: '49.99' })
     expect(toolbox.status).toBe(422)
-    expect(await toolbox.json()).toEqual({ error: 'This code needs an order of at least $50.00.' })
+    expect(await toolbox.json()).toEqual({
+      error: 'This code needs an order of at least $50.00.',
+      minSubtotal: 50,
+    })
     // The answer states the minimum, so the cart can keep the code while its cart falls below it.
     expect(await (await validate({ code: 'TOOLBOX20', amount: 50 })).json()).toMatchObject({
       discountCents: 1000,

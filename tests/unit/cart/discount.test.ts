@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { termsFromAnswer } from '../../../site/features/cart/discount'
+import { refusedMinimumCents, termsFromAnswer } from '../../../site/features/cart/discount'
 
 test('percentage answers keep their percent', () => {
   expect(termsFromAnswer({ code: 'GRIT15', type: 'percentage', amount: 15, discountCents: 315 })).toEqual({
@@ -41,5 +41,21 @@ test('anything that is not a discount is refused', () => {
     { code: 'X', type: 'percentage', amount: 1.5 },
   ]) {
     expect(termsFromAnswer(answer)).toBeNull()
+  }
+})
+
+test('a refusal that names the minimum gives it in cents; any other refusal names none', () => {
+  expect(
+    refusedMinimumCents({ error: 'This code needs an order of at least $20.00.', minSubtotal: 20 }),
+  ).toBe(2000)
+  for (const data of [
+    { error: 'This discount code has expired.' },
+    { minSubtotal: 0 },
+    { minSubtotal: '20' },
+    { minSubtotal: -1 },
+    null,
+    undefined,
+  ]) {
+    expect(refusedMinimumCents(data)).toBeNull()
   }
 })
