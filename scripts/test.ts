@@ -105,8 +105,8 @@ async function collect(stream: ReadableStream<Uint8Array>, onText: (text: string
 
 /**
  * Why a lane failed, repeated at the run's very end, where a log cut to its tail (as CI keeps it) still shows
- * it: each failed test's line with the lines before it, passing tests' lines left out (the test runners print a failure's error and stack
- * there), or, from a check that names no test, its last lines.
+ * it: each failed test's line with the lines before it (the test runners print a failure's error and stack
+ * there), passing tests' lines left out; from a check that names no test, its last lines.
  */
 const FAILURE_CONTEXT = 25
 const FAILURE_LINES = 120

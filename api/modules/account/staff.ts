@@ -58,10 +58,11 @@ function normalEmail(email: string): string {
 }
 
 export function checkStaffPassword(password: string): void {
-  if (passwordLength(password) < STAFF_PASSWORD_MIN_LENGTH) {
+  const characters = passwordLength(password)
+  if (characters < STAFF_PASSWORD_MIN_LENGTH) {
     throw new StaffCommandError(`A staff password needs at least ${STAFF_PASSWORD_MIN_LENGTH} characters.`)
   }
-  if (passwordLength(password) > PASSWORD_MAX_LENGTH) {
+  if (characters > PASSWORD_MAX_LENGTH) {
     throw new StaffCommandError(`A password can have at most ${PASSWORD_MAX_LENGTH} characters.`)
   }
 }

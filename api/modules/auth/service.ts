@@ -86,9 +86,8 @@ function refuseOverlongPassword(password: string): void {
 }
 
 function checkPassword(password: string): void {
-  const characters = passwordLength(password)
-  if (characters < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
-  if (characters > PASSWORD_MAX_LENGTH) throw invalid(MESSAGES.passwordTooLong)
+  if (passwordLength(password) < PASSWORD_MIN_LENGTH) throw invalid(MESSAGES.passwordTooShort)
+  refuseOverlongPassword(password)
 }
 
 /**
@@ -184,7 +183,6 @@ export function createAuthService(deps: {
   const verification = createEmailVerification({ ...deps, accounts, jobs })
 
   const { passwords } = deps
-  const decoy = passwords.decoy
 
   async function signInAs(user: UserRecord, method: SignInMethod): Promise<SignedIn> {
     const { token, session } = await sessions.create(user.id, method)
@@ -304,14 +302,14 @@ export function createAuthService(deps: {
       const attempt = await signInLimit.begin(email, address)
       const user = await accounts.findByEmail(email)
       if (!user) {
-        await passwords.verify(body.password, await decoy())
+        await passwords.verify(body.password, await passwords.decoy())
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
       if (user.passwordHash === null) {
         // docs/product.md#accounts: an account registered with Google is told to use Google (this does reveal that it exists).
         if (user.googleSubject !== null) throw unauthenticated(MESSAGES.useGoogle, { useGoogle: true })
         // No password yet (one is set with an e-mailed link): refused like a wrong one, in as long.
-        await passwords.verify(body.password, await decoy())
+        await passwords.verify(body.password, await passwords.decoy())
         throw unauthenticated(MESSAGES.wrongCredentials)
       }
       if (body.password === '' || !(await passwords.verify(body.password, user.passwordHash))) {

@@ -30,11 +30,11 @@ export type DiscountCheck =
 /** The API's answer as DiscountTerms, or null when it is not one (docs/product.md#cart: success needs a code). */
 export function termsFromAnswer(answer: unknown): DiscountTerms | null {
   if (typeof answer !== 'object' || answer === null) return null
-  const { code, type, amount, minSubtotal } = answer as Partial<ValidateDiscountAnswer>
+  const { code, type, amount } = answer as Partial<ValidateDiscountAnswer>
   if (typeof code !== 'string' || code === '' || typeof amount !== 'number') return null
   // A minimum the answer does not state (or states oddly) is none: checkout asks the server again anyway.
-  const minimumCents = typeof minSubtotal === 'number' ? (dollarsToCents(minSubtotal) ?? 0) : 0
-  const minimum = minimumCents > 0 ? { minSubtotalCents: minimumCents } : {}
+  const minimumCents = statedMinimumCents(answer)
+  const minimum = minimumCents === null ? {} : { minSubtotalCents: minimumCents }
   if (type === 'percentage')
     return Number.isInteger(amount) && amount > 0 ? { code, type, amount, ...minimum } : null
   if (type !== 'fixed') return null
@@ -58,15 +58,18 @@ export async function checkDiscount(code: string, subtotalCents: number): Promis
     const data = error.data as { error?: unknown } | undefined
     const message = typeof data?.error === 'string' && data.error ? data.error : null
     if (error.status === 429) return message ? { kind: 'unreachable', message } : { kind: 'unreachable' }
-    const minimum = refusedMinimumCents(error.data)
+    const minimum = statedMinimumCents(error.data)
     return minimum === null
       ? { kind: 'invalid', message }
       : { kind: 'invalid', message, minSubtotalCents: minimum }
   }
 }
 
-/** The minimum a refusal names (in dollars, like the answer's), in cents; null when it names none. */
-export function refusedMinimumCents(data: unknown): number | null {
+/**
+ * The minimum an answer or a refusal states (`minSubtotal`, in dollars), in cents; null when it states none
+ * (0, or anything that is not an amount).
+ */
+export function statedMinimumCents(data: unknown): number | null {
   const minimum = (data as { minSubtotal?: unknown } | null | undefined)?.minSubtotal
   if (typeof minimum !== 'number') return null
   const cents = dollarsToCents(minimum)

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { refusedMinimumCents, termsFromAnswer } from '../../../site/features/cart/discount'
+import { statedMinimumCents, termsFromAnswer } from '../../../site/features/cart/discount'
 
 test('percentage answers keep their percent', () => {
   expect(termsFromAnswer({ code: 'GRIT15', type: 'percentage', amount: 15, discountCents: 315 })).toEqual({
@@ -45,9 +45,9 @@ test('anything that is not a discount is refused', () => {
 })
 
 test('a refusal that names the minimum gives it in cents; any other refusal names none', () => {
-  expect(
-    refusedMinimumCents({ error: 'This code needs an order of at least $20.00.', minSubtotal: 20 }),
-  ).toBe(2000)
+  expect(statedMinimumCents({ error: 'This code needs an order of at least $20.00.', minSubtotal: 20 })).toBe(
+    2000,
+  )
   for (const data of [
     { error: 'This discount code has expired.' },
     { minSubtotal: 0 },
@@ -56,6 +56,6 @@ test('a refusal that names the minimum gives it in cents; any other refusal name
     null,
     undefined,
   ]) {
-    expect(refusedMinimumCents(data)).toBeNull()
+    expect(statedMinimumCents(data)).toBeNull()
   }
 })
