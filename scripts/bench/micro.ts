@@ -1,4 +1,4 @@
-// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs] [--profile [--callers=text]]`: the API's hot paths
+// `bun scripts/bench/micro.ts [rates|checkout|webhook|discount|catalog ...] [--n=2000] [--jobs] [--profile [--callers=text]] [--trace]`: the API's hot paths
 // timed in one process through `app.handle` (no sockets, no load generator), with a real database in a
 // temporary folder and the built-in stand-ins. Sixteen requests are kept in flight, as the load test's 16
 // connections do. For comparing one change with the next on the same machine, not for the targets.
@@ -137,6 +137,15 @@ function printProfile(label: string, result: SamplingProfile): void {
   top(callers, `callers of ${callersOf}`)
 }
 
+/** --trace: each statement's time since the map was last cleared, per request (or per order, for the jobs). */
+function printTraced(count: number, per: string): void {
+  for (const [sql, { calls, ms: spent }] of [...traced].sort((a, b) => b[1].ms - a[1].ms))
+    console.log(
+      `  ${((spent * 1000) / count).toFixed(0).padStart(5)} µs/${per} ${(calls / count).toFixed(2)}× ${sql}`,
+    )
+  traced.clear()
+}
+
 let client = 0
 const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   shop.call(method, path, body, {
@@ -195,10 +204,7 @@ async function timed(label: string, count: number, one: (i: number) => Promise<v
       total.done = end
     })
   }
-  for (const [sql, { calls, ms: spent }] of [...traced].sort((a, b) => b[1].ms - a[1].ms))
-    console.log(
-      `  ${((spent * 1000) / count).toFixed(0).padStart(5)} µs/request ${(calls / count).toFixed(2)}× ${sql}`,
-    )
+  printTraced(count, 'request')
   for (const [index, { ms, cpu, done }] of totals.entries()) {
     const kept =
       variants[index] !== undefined
@@ -334,16 +340,22 @@ for (const scenario of scenarios) {
     // --jobs: then the jobs those orders queued (confirmation e-mails, labels), as the server's job runner
     // runs them beside the webhooks: their CPU per order.
     if (args.includes('--jobs')) {
+      traced.clear()
       const cpuBefore = process.cpuUsage()
       const started = performance.now()
       let ran = 0
-      for (;;) {
-        const done = await shop.runDueJobs()
-        if (done.ran === 0) break
-        ran += done.ran
+      const runAll = async () => {
+        for (;;) {
+          const done = await shop.runDueJobs()
+          if (done.ran === 0) break
+          ran += done.ran
+        }
       }
+      if (profiling) printProfile('jobs', await profile(runAll, 100))
+      else await runAll()
       const cpu = process.cpuUsage(cpuBefore)
       const orders = count + 200
+      printTraced(orders, 'order')
       console.log(
         `jobs       ${ran} jobs for ${orders} orders in ${(performance.now() - started).toFixed(0)} ms: CPU ${((cpu.user + cpu.system) / orders).toFixed(0)} µs per order (system ${(cpu.system / orders).toFixed(0)} µs)`,
       )
