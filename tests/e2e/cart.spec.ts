@@ -10,6 +10,8 @@ interface SeedLine {
   slug: string
   quantity: number
   selectedVariant?: string
+  /** Figures the line was saved with when they were the shop's, before they changed. */
+  savedWith?: { price?: string; weight?: string }
 }
 
 /** Puts lines in the saved cart, with products exactly as the shop's buttons describe them. */
@@ -20,8 +22,8 @@ async function seedCart(page: Page, lines: SeedLine[], discount?: object): Promi
     .evaluateAll((buttons) =>
       buttons.map((button) => JSON.parse((button as HTMLElement).dataset.product ?? '')),
     )
-  const cart = lines.map(({ slug, quantity, selectedVariant }) => ({
-    product: products.find((p) => p.slug === slug),
+  const cart = lines.map(({ slug, quantity, selectedVariant, savedWith }) => ({
+    product: { ...products.find((p) => p.slug === slug), ...savedWith },
     quantity,
     ...(selectedVariant ? { selectedVariant } : {}),
   }))
@@ -247,6 +249,36 @@ test('a code the cart falls below the minimum of is kept, counts for nothing, an
   const session = page.waitForRequest('**/api/create-checkout-session')
   await page.getByRole('button', { name: 'Continue to Payment' }).click()
   expect((await session).postDataJSON()).not.toHaveProperty('discount_code')
+})
+
+test('a line saved at an earlier price takes the price checkout charges, says so, and the code counts by it', async ({
+  page,
+}) => {
+  // Saved when Workforce Repair was $9.00 and 1.0 oz: two were $18.00, short of SAVE5's $20.00. At $13.00
+  // they reach it, as checkout (which prices from the catalogue) will find.
+  await seedCart(page, [{ slug: 'repair', quantity: 2, savedWith: { price: '9.00', weight: '1.0' } }], {
+    code: 'SAVE5',
+    type: 'fixed',
+    amount: 500,
+    minSubtotalCents: 2000,
+  })
+  const line = page.locator('[data-cart-line="repair"]')
+  await expect(line.getByText('$13.00 each')).toBeVisible()
+  await expect(toast(page).filter({ hasText: 'Price Updated' })).toContainText(
+    /Workforce Repair.* is now \$13\.00 each \(was \$9\.00\)\./,
+  )
+  await expect(summary(page, 'Subtotal')).toHaveText('$26.00')
+  await expect(summary(page, 'Discount (SAVE5)')).toHaveText('−$5.00')
+  await expect(summary(page, 'Total')).toHaveText('$21.00')
+  await expect(summary(page, 'Total weight')).toHaveText('5.2 oz')
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
+  expect(saved).toEqual([
+    { product: expect.objectContaining({ slug: 'repair', price: '13.00', weight: '2.6' }), quantity: 2 },
+  ])
+  // Said once: the next visit finds the prices the shop's.
+  await page.reload()
+  await expect(line.getByText('$13.00 each')).toBeVisible()
+  await expect(toast(page).filter({ hasText: 'Price Updated' })).toHaveCount(0)
 })
 
 test('a code saved without its minimum, on a cart below it, stays and learns the minimum from the refusal', async ({

@@ -1,3 +1,4 @@
+import { formatCents } from '@core/rules/money'
 import { useEffect, useState } from 'react'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { type LiveProduct, lineStock, liveCatalog } from '../catalog/stock'
@@ -7,7 +8,7 @@ import { CartSummary } from './CartSummary'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
 import { confirmOpenSession, withOwnHold } from './open-session'
-import { joinFirstScentLines } from './saved-cart'
+import { joinFirstScentLines, withLivePrices } from './saved-cart'
 import { type CartLine, cartLines } from './store'
 import { cartTotals } from './totals'
 
@@ -36,6 +37,27 @@ function joinSavedFirstScentLines(products: readonly LiveProduct[]) {
     (id) => products.find((product) => product.id === id)?.variants[0]?.name,
   )
   if (joined !== saved) cartLines.set([...joined])
+}
+
+/**
+ * The lines take the shop's prices and weights now (saved-cart.ts, withLivePrices): a price that changed
+ * since the line was added is said, so the total checkout charges is not a surprise.
+ */
+function takeLivePrices(products: readonly LiveProduct[]) {
+  if (products.length === 0) return
+  const saved = cartLines.get()
+  const { lines, repriced } = withLivePrices(saved, (id) => products.find((product) => product.id === id))
+  if (lines !== saved) cartLines.set([...lines])
+  if (repriced.length === 0) return
+  showToast({
+    title: repriced.length === 1 ? 'Price Updated' : 'Prices Updated',
+    description: repriced
+      .map(
+        ({ name, wasCents, nowCents }) =>
+          `${name} is now ${formatCents(nowCents)} each (was ${formatCents(wasCents)}).`,
+      )
+      .join(' '),
+  })
 }
 
 /** A saved code may have expired or stopped applying since it was accepted: asked once per visit. */
@@ -87,6 +109,7 @@ export default function CartView() {
     // The lines show once what is left is known, so a warning under a line never pushes the page about.
     void stockInTime().then((products) => {
       joinSavedFirstScentLines(products)
+      takeLivePrices(products)
       setLive(products)
     })
   }, [])

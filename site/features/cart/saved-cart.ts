@@ -2,6 +2,8 @@
  * Rules for a cart saved by an earlier version of the shop, applied on the cart page only (kept out of
  * ./cart-logic.ts, which the header loads on every page).
  */
+import { dollarsToCents } from '@core/rules/money'
+import { parseWeightOunces } from '@core/rules/shipping'
 import { type CartLine, clampQuantity, lineFor } from './cart-logic'
 
 /**
@@ -27,4 +29,54 @@ export function joinFirstScentLines(
     }
   }
   return joined.length === lines.length ? lines : joined
+}
+
+/** A line whose saved price was not the shop's price any more: its name, and the two prices in cents. */
+export interface Repriced {
+  name: string
+  wasCents: number
+  nowCents: number
+}
+
+/**
+ * A cart keeps each product's price and weight from when it was added; the shop's may have changed since
+ * (prices with a redeploy, weights by staff: docs/product.md#catalogue). Each line takes the live
+ * catalogue's (`liveOf`), so the totals, the free-shipping line and whether a code's minimum is reached are
+ * the ones checkout will charge; what changed in price is listed once per product to be said. A product the
+ * catalogue does not list, or a figure it gives that cannot be read, leaves the line as it is. The same
+ * array comes back when nothing changes, so the store is not written.
+ */
+export function withLivePrices(
+  lines: readonly CartLine[],
+  liveOf: (productId: number) => { price: string; weight: string } | undefined,
+): { lines: readonly CartLine[]; repriced: Repriced[] } {
+  const repriced: Repriced[] = []
+  let changed = false
+  const updated = lines.map((line) => {
+    const live = liveOf(line.product.id)
+    if (!live) return line
+    const wasCents = dollarsToCents(line.product.price)
+    const nowCents = dollarsToCents(live.price)
+    const newPrice = nowCents !== null && nowCents !== wasCents
+    const liveOunces = Number(live.weight)
+    const newWeight =
+      typeof live.weight === 'string' &&
+      live.weight.trim() !== '' &&
+      Number.isFinite(liveOunces) &&
+      liveOunces > 0 &&
+      liveOunces !== parseWeightOunces(line.product.weight)
+    if (!newPrice && !newWeight) return line
+    changed = true
+    if (newPrice && wasCents !== null && !repriced.some((each) => each.name === line.product.name))
+      repriced.push({ name: line.product.name, wasCents, nowCents })
+    return {
+      ...line,
+      product: {
+        ...line.product,
+        ...(newPrice ? { price: live.price } : {}),
+        ...(newWeight ? { weight: live.weight } : {}),
+      },
+    }
+  })
+  return { lines: changed ? updated : lines, repriced }
 }

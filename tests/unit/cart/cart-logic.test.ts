@@ -9,7 +9,7 @@ import {
   removeLine,
   updateQuantity,
 } from '../../../site/features/cart/cart-logic'
-import { joinFirstScentLines } from '../../../site/features/cart/saved-cart'
+import { joinFirstScentLines, withLivePrices } from '../../../site/features/cart/saved-cart'
 import type { CartLine, CartProduct } from '../../../site/features/cart/store'
 import { cartTotals } from '../../../site/features/cart/totals'
 
@@ -148,6 +148,57 @@ describe('joinFirstScentLines', () => {
       { product: oil, quantity: 1, selectedVariant: 'Hammered Citrus' },
     ]
     expect(joinFirstScentLines(unknown, () => undefined)).toBe(unknown)
+  })
+})
+
+describe('withLivePrices', () => {
+  const live: Record<number, { price: string; weight: string }> = {
+    1: { price: '24.50', weight: '3.0' },
+    4: { price: '13.00', weight: '2.8' },
+  }
+  const liveOf = (productId: number) => live[productId]
+
+  test("each line takes the shop's price and weight now; a new price is said once per product", () => {
+    const saved: CartLine[] = [
+      { product: oil, quantity: 2, selectedVariant: 'Cedar Shop' },
+      { product: balm, quantity: 1 },
+      { product: oil, quantity: 1, selectedVariant: 'Unscented' },
+    ]
+    const { lines, repriced } = withLivePrices(saved, liveOf)
+    expect(lines).toEqual([
+      { product: { ...oil, price: '24.50' }, quantity: 2, selectedVariant: 'Cedar Shop' },
+      { product: { ...balm, weight: '2.8' }, quantity: 1 },
+      { product: { ...oil, price: '24.50' }, quantity: 1, selectedVariant: 'Unscented' },
+    ])
+    expect(repriced).toEqual([{ name: 'Hammered Citrus', wasCents: 2100, nowCents: 2450 }])
+    // What the cart adds up to is what checkout will charge: 3 × $24.50 + $13.00.
+    expect(cartTotals(lines).subtotalCents).toBe(8650)
+  })
+
+  test('the same array comes back when nothing changed, so the store is not written', () => {
+    const saved: CartLine[] = [{ product: { ...oil, price: '24.5', weight: '3' }, quantity: 1 }]
+    // The same figures written another way are the same price and weight.
+    expect(withLivePrices(saved, liveOf)).toEqual({ lines: saved, repriced: [] })
+    expect(withLivePrices(saved, liveOf).lines).toBe(saved)
+  })
+
+  test('a product the catalogue does not list, or figures it gives that cannot be read, leave the line as it is', () => {
+    const saved: CartLine[] = [
+      { product: oil, quantity: 1 },
+      { product: balm, quantity: 1 },
+    ]
+    const unreadable = (productId: number) =>
+      productId === 1 ? { price: 'free', weight: '' } : { price: '-1', weight: 'heavy' }
+    expect(withLivePrices(saved, () => undefined).lines).toBe(saved)
+    expect(withLivePrices(saved, unreadable)).toEqual({ lines: saved, repriced: [] })
+  })
+
+  test('a saved price the cart could not read takes the live one without saying what it was', () => {
+    const saved: CartLine[] = [{ product: { ...oil, price: 'oops' }, quantity: 1 }]
+    expect(withLivePrices(saved, liveOf)).toEqual({
+      lines: [{ product: { ...oil, price: '24.50' }, quantity: 1 }],
+      repriced: [],
+    })
   })
 })
 
