@@ -15,7 +15,7 @@ interface SeedLine {
 }
 
 /** Puts lines in the saved cart, with products exactly as the shop's buttons describe them. */
-async function seedCart(page: Page, lines: SeedLine[], discount?: object): Promise<void> {
+async function seedCart(page: Page, lines: SeedLine[], discount?: object, openAt = '/cart'): Promise<void> {
   await page.goto('/shop')
   const products = await page
     .locator('[data-add-to-cart]')
@@ -34,7 +34,7 @@ async function seedCart(page: Page, lines: SeedLine[], discount?: object): Promi
     },
     [cart, discount] as const,
   )
-  await page.goto('/cart')
+  await page.goto(openAt)
 }
 
 function toast(page: Page) {
@@ -279,6 +279,30 @@ test('a line saved at an earlier price takes the price checkout charges, says so
   await page.reload()
   await expect(line.getByText('$13.00 each')).toBeVisible()
   await expect(toast(page).filter({ hasText: 'Price Updated' })).toHaveCount(0)
+})
+
+test('a cart opened at /shipping first shows the prices checkout charges, and a split line joined', async ({
+  page,
+}) => {
+  // Saved before a line without a scent and its first scent (Alpine) counted as one, at an earlier price.
+  await seedCart(
+    page,
+    [
+      { slug: 'whisker-wash', quantity: 1, savedWith: { price: '9.00' } },
+      { slug: 'whisker-wash', quantity: 2, selectedVariant: 'Alpine', savedWith: { price: '9.00' } },
+    ],
+    undefined,
+    '/shipping',
+  )
+  const summaryLines = page.getByRole('complementary', { name: 'Order Summary' }).getByRole('listitem')
+  await expect(summaryLines).toHaveCount(1)
+  await expect(summaryLines).toContainText('× 3')
+  await expect(toast(page).filter({ hasText: 'Price Updated' })).toContainText('(was $9.00).')
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))
+  expect(saved).toHaveLength(1)
+  const price = (saved[0] as { product: { price: string } }).product.price
+  expect(price).not.toBe('9.00')
+  await expect(summaryLines).toContainText(`$${(Number(price) * 3).toFixed(2)}`)
 })
 
 test('a code saved without its minimum, on a cart below it, stays and learns the minimum from the refusal', async ({

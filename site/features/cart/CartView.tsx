@@ -1,14 +1,13 @@
-import { formatCents } from '@core/rules/money'
 import { useEffect, useState } from 'react'
 import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { type LiveProduct, lineStock, liveCatalog } from '../catalog/stock'
 import { showToast } from '../toasts/store'
 import { CartLineRow, lineId } from './CartLineRow'
 import { CartSummary } from './CartSummary'
+import { fitCartToCatalogue } from './catalogue-now'
 import { discountApplied, removeDiscount } from './checkout-store'
 import { checkDiscount } from './discount'
 import { confirmOpenSession, withOwnHold } from './open-session'
-import { joinFirstScentLines, withLivePrices } from './saved-cart'
 import { type CartLine, cartLines } from './store'
 import { cartTotals } from './totals'
 
@@ -26,38 +25,6 @@ function stockInTime(): Promise<readonly LiveProduct[]> {
   const late = new Promise<LiveProduct[]>((resolve) => setTimeout(() => resolve([]), STOCK_WAIT_MS))
   const stock = Promise.all([liveCatalog().catch(() => []), confirmOpenSession()]).then(([live]) => live)
   return Promise.race([stock, late])
-}
-
-/** Joins a saved cart's line without a scent and its first scent's line (cart-logic.ts), once the first scents are known. */
-function joinSavedFirstScentLines(products: readonly LiveProduct[]) {
-  if (products.length === 0) return
-  const saved = cartLines.get()
-  const joined = joinFirstScentLines(
-    saved,
-    (id) => products.find((product) => product.id === id)?.variants[0]?.name,
-  )
-  if (joined !== saved) cartLines.set([...joined])
-}
-
-/**
- * The lines take the shop's prices and weights now (saved-cart.ts, withLivePrices): a price that changed
- * since the line was added is said, so the total checkout charges is not a surprise.
- */
-function takeLivePrices(products: readonly LiveProduct[]) {
-  if (products.length === 0) return
-  const saved = cartLines.get()
-  const { lines, repriced } = withLivePrices(saved, (id) => products.find((product) => product.id === id))
-  if (lines !== saved) cartLines.set([...lines])
-  if (repriced.length === 0) return
-  showToast({
-    title: repriced.length === 1 ? 'Price Updated' : 'Prices Updated',
-    description: repriced
-      .map(
-        ({ name, wasCents, nowCents }) =>
-          `${name} is now ${formatCents(nowCents)} each (was ${formatCents(wasCents)}).`,
-      )
-      .join(' '),
-  })
 }
 
 /** A saved code may have expired or stopped applying since it was accepted: asked once per visit. */
@@ -108,8 +75,7 @@ export default function CartView() {
     recheckSavedDiscount()
     // The lines show once what is left is known, so a warning under a line never pushes the page about.
     void stockInTime().then((products) => {
-      joinSavedFirstScentLines(products)
-      takeLivePrices(products)
+      fitCartToCatalogue(products)
       setLive(products)
     })
   }, [])

@@ -1,6 +1,6 @@
 /**
- * Rules for a cart saved by an earlier version of the shop, applied on the cart page only (kept out of
- * ./cart-logic.ts, which the header loads on every page).
+ * Rules for a cart saved earlier: by an earlier version of the shop, or at earlier prices. Applied on the
+ * pages that show the cart's totals only (kept out of ./cart-logic.ts, which the header loads on every page).
  */
 import { dollarsToCents } from '@core/rules/money'
 import { parseWeightOunces } from '@core/rules/shipping'

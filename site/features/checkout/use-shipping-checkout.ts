@@ -4,10 +4,12 @@ import { useHydratedStore } from '../../components/shell/use-hydrated-store'
 import { apiRequest } from '../../lib/api'
 import { isPublicUser } from '../account/api'
 import { loadUser } from '../account/auth-store'
+import { fitCartToCatalogue } from '../cart/catalogue-now'
 import { discountApplied } from '../cart/checkout-store'
 import { openSessionField, rememberOpenSession } from '../cart/open-session'
 import { type CartLine, cartLines } from '../cart/store'
 import { cartTotals } from '../cart/totals'
+import { liveCatalog } from '../catalog/stock'
 import { dismissToast, showToast } from '../toasts/store'
 import { loadSavedCheckout, type SavedRates, saveCheckout } from './draft'
 import {
@@ -58,6 +60,12 @@ export function useShippingCheckout() {
   useEffect(() => {
     if (loaded && lines.length === 0) window.location.replace('/cart')
   }, [loaded, lines.length])
+
+  // A cart opened here without /cart first shows what checkout will charge too (docs/product.md#cart);
+  // without the catalogue's answer it shows as saved, and the server prices the payment either way.
+  useEffect(() => {
+    liveCatalog().then(fitCartToCatalogue, () => undefined)
+  }, [])
 
   const binding = useMemo(() => quoteBinding(draft, lines, discountCode), [draft, lines, discountCode])
   // Rates belong to the address and cart they were quoted for: any change there and they are gone.
