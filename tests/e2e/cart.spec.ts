@@ -10,8 +10,8 @@ interface SeedLine {
   slug: string
   quantity: number
   selectedVariant?: string
-  /** Figures the line was saved with when they were the shop's, before they changed. */
-  savedWith?: { price?: string; weight?: string }
+  /** What the line was saved with when it was the shop's, before it changed. */
+  savedWith?: { id?: number; name?: string; slug?: string; price?: string; weight?: string }
 }
 
 /** Puts lines in the saved cart, with products exactly as the shop's buttons describe them. */
@@ -303,6 +303,27 @@ test('a cart opened at /shipping first shows the prices checkout charges, and a 
   const price = (saved[0] as { product: { price: string } }).product.price
   expect(price).not.toBe('9.00')
   await expect(summaryLines).toContainText(`$${(Number(price) * 3).toFixed(2)}`)
+})
+
+test('a line whose product the shop no longer sells says so and offers to remove it', async ({
+  page,
+  axe,
+}) => {
+  // Ironwood Oil (id 9999) was taken off sale after it was added: the live catalogue does not list it.
+  await seedCart(page, [
+    { slug: 'repair', quantity: 1 },
+    { slug: 'whisker-oil', quantity: 2, savedWith: { id: 9999, name: 'Ironwood Oil', slug: 'ironwood-oil' } },
+  ])
+  const gone = page.locator('[data-cart-line="ironwood-oil"] [data-stock-warning]')
+  await expect(gone).toContainText('Ironwood Oil is no longer sold.')
+  await expect(gone).toHaveAttribute('role', 'alert')
+  await expect(page.locator('[data-cart-line="repair"] [data-stock-warning]')).toHaveCount(0)
+  await axe()
+  await gone.getByRole('button', { name: 'Remove it Ironwood Oil' }).click()
+  await expect(page.locator('[data-cart-line]')).toHaveCount(1)
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Ironwood Oil removed from your cart.' }),
+  ).toHaveCount(1)
 })
 
 test('a code saved without its minimum, on a cart below it, stays and learns the minimum from the refusal', async ({

@@ -17,23 +17,39 @@ export function lineId(line: CartLine): string {
   )
 }
 
-/** When a line asks for more than is left: what to tell the shopper, and the way to fix it. */
-function StockWarning({ line, left, onRemove }: { line: CartLine; left: number; onRemove: () => void }) {
+/**
+ * When a line cannot be bought as it is: what to tell the shopper, and the way to fix it. `left`: the units
+ * left when the line asks for more; null when the shop no longer sells the product at all.
+ */
+function StockWarning({
+  line,
+  left,
+  onRemove,
+}: {
+  line: CartLine
+  left: number | null
+  onRemove: () => void
+}) {
   const { product, selectedVariant } = line
   const name = selectedVariant ? `${product.name} (${selectedVariant})` : product.name
+  const lower = left !== null && left > 0 ? left : null
   return (
     <p
       className="mt-2 flex flex-wrap items-center gap-2 text-sm font-bold text-danger"
       role="alert"
       data-stock-warning
     >
-      {left === 0 ? `${name} is sold out.` : `Only ${left} left of ${name}.`}
+      {left === null
+        ? `${name} is no longer sold.`
+        : left === 0
+          ? `${name} is sold out.`
+          : `Only ${left} left of ${name}.`}
       <button
         type="button"
         className="underline"
-        onClick={() => (left === 0 ? onRemove() : setLineQuantity(product.id, left, selectedVariant))}
+        onClick={() => (lower === null ? onRemove() : setLineQuantity(product.id, lower, selectedVariant))}
       >
-        {left === 0 ? 'Remove it' : `Lower to ${left}`}
+        {lower === null ? 'Remove it' : `Lower to ${lower}`}
         <span className="sr-only"> {name}</span>
       </button>
     </p>
@@ -42,16 +58,19 @@ function StockWarning({ line, left, onRemove }: { line: CartLine; left: number; 
 
 /**
  * One line of the cart: the product, its quantity stepper, Remove and the line total; and, when `stock`
- * (live, ../catalog/stock.ts) has fewer left than the line asks for, a warning that offers to lower it.
- * `onRemoved` hears of a removal, so the cart can say so and take the focus the removed button had.
+ * (live, ../catalog/stock.ts) has fewer left than the line asks for, a warning that offers to lower it, or,
+ * when the live catalogue no longer lists the product (`gone`), one that offers to remove it. `onRemoved`
+ * hears of a removal, so the cart can say so and take the focus the removed button had.
  */
 export function CartLineRow({
   line,
   stock,
+  gone = false,
   onRemoved,
 }: {
   line: CartLine
   stock?: StockState | null
+  gone?: boolean
   onRemoved: (name: string) => void
 }) {
   const { product, quantity, selectedVariant } = line
@@ -138,7 +157,11 @@ export function CartLineRow({
               Remove<span className="sr-only"> {product.name}</span>
             </button>
           </div>
-          {left < quantity && <StockWarning line={line} left={left} onRemove={remove} />}
+          {gone ? (
+            <StockWarning line={line} left={null} onRemove={remove} />
+          ) : (
+            left < quantity && <StockWarning line={line} left={left} onRemove={remove} />
+          )}
         </div>
         <p className="font-bold" data-line-total>
           {formatCents(unitCents(product) * quantity)}

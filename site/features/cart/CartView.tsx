@@ -113,6 +113,8 @@ export default function CartView() {
               key={lineId(line)}
               line={line}
               onRemoved={(name) => setRemoved({ name })}
+              // Listed no more (a draft again, or its file removed): checkout would refuse the cart for it.
+              gone={live.length > 0 && !live.some((product) => product.id === line.product.id)}
               // The units the cart's own open session holds are the cart's (docs/decisions/032).
               stock={withOwnHold(
                 lineStock(
