@@ -128,6 +128,9 @@ function domainAnswer(error: DomainError): Response {
   return jsonError(STATUS_OF[error.kind], error.message, error.details, headers)
 }
 
+/** What a JSON body that cannot be read is answered (400). */
+export const NOT_JSON_MESSAGE = 'The request body is not valid JSON.'
+
 function errorAnswer(code: string | number, error: unknown, request: Request): Response {
   if (error instanceof DomainError) return domainAnswer(error)
   if (error instanceof HttpError) return jsonError(error.status, error.message, error.extra, error.headers)
@@ -143,7 +146,7 @@ function errorAnswer(code: string | number, error: unknown, request: Request): R
         400,
         /form/i.test(request.headers.get('content-type') ?? '')
           ? 'The request body could not be read.'
-          : 'The request body is not valid JSON.',
+          : NOT_JSON_MESSAGE,
       )
     case 'NOT_FOUND':
       return jsonError(404, 'Not found.')

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { invalid, unreadable } from '../lib/domain-errors'
-import { HttpError, jsonError } from './errors'
+import { HttpError, jsonError, NOT_JSON_MESSAGE } from './errors'
 
 /** Deeper than any body the shop's pages send (a checkout line's price_data is 6 levels). */
 export const MAX_BODY_DEPTH = 32
@@ -40,6 +40,8 @@ export interface RouteShape {
   accepts: string[] | null
   /** Whether the route reads its query string (has a query schema). */
   readsQuery: boolean
+  /** Whether its body may be left out (a cancel's reason, an account deletion's password). */
+  optionalBody: boolean
 }
 
 function patternFor(path: string): RegExp {
@@ -52,6 +54,11 @@ function patternFor(path: string): RegExp {
     })
     .join('/')
   return new RegExp(`^${source}/?$`)
+}
+
+/** A schema made with `t.Optional` (TypeBox marks it with this symbol). */
+function isOptional(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && Symbol.for('TypeBox.Optional') in schema
 }
 
 /** The content types a route takes, by the same rule the OpenAPI document is written with. */
@@ -84,6 +91,7 @@ export function createRouteTable() {
           pattern: patternFor(route.path),
           accepts: acceptedBodyTypes(route),
           readsQuery: Boolean(route.hooks?.query),
+          optionalBody: isOptional(route.hooks?.body),
         }))
     },
     get shapes(): readonly RouteShape[] {
@@ -125,6 +133,15 @@ export function methodNotAllowed(methods: readonly string[]): Response {
 /** The same refusal, thrown before routing so the error funnel (and the request log) answers it. */
 function methodNotAllowedError(methods: readonly string[]): HttpError {
   return new HttpError(405, methodNotAllowedMessage(methods), {}, { allow: methods.join(', ') })
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
 }
 
 function hasBody(request: Request): boolean {
@@ -182,7 +199,7 @@ function isApiPath(pathname: string): boolean {
  */
 export function requestShape(routes: RouteTable, site: { find(pathname: string): unknown }) {
   return new Elysia({ name: 'request-shape' })
-    .onRequest(({ request }) => {
+    .onRequest(async ({ request }) => {
       if (request.method === 'GET' || request.method === 'HEAD') return
       const { pathname } = new URL(request.url)
       const route = routes.find(request.method, pathname)
@@ -210,6 +227,13 @@ export function requestShape(routes: RouteTable, site: { find(pathname: string):
             ? `The request body has no Content-Type. Send it as ${list}.`
             : `This address does not take that content type. Send the body as ${list}.`,
         )
+      }
+      // Elysia reads an optional JSON body with its error swallowed: one that is not JSON would reach the
+      // route as no body at all, and the route would act on a request it misread (a cancel carried out
+      // without its reason). Such a body is read here first, and refused as any unreadable body is.
+      if (route.optionalBody && type === 'application/json') {
+        const text = await request.clone().text()
+        if (text.trim() !== '' && !isJson(text)) throw unreadable(NOT_JSON_MESSAGE)
       }
     })
     .onTransform({ as: 'global' }, ({ body, query, request, route }) => {

@@ -267,6 +267,10 @@ describe('DELETE /api/user with a password', () => {
     expect(await blank.json()).toEqual({ error: 'Please enter your password to delete your account.' })
     const missing = await deleteAccount(customer, {})
     expect(missing.status).toBe(422)
+    // A body cut off mid-way is unreadable (400), not read as a deletion without a password.
+    const unreadable = await deleteAccount(customer, `{"password": "${customer.password}`)
+    expect(unreadable.status).toBe(400)
+    expect(await unreadable.json()).toEqual({ error: 'The request body is not valid JSON.' })
     expect((await whoAmI(shop, customer.cookie)).status).toBe(200)
   })
 

@@ -89,6 +89,20 @@ describe('cancel', () => {
     expect(await refundRows(r.shop, shipped.id)).toHaveLength(0)
   })
 
+  test('a cancel whose body is not JSON is refused (400) and cancels nothing; an empty body is no reason', async () => {
+    const { id } = await payForOrder(r.shop)
+    // Cut off mid-way: read as no body at all, it would cancel and refund without the reason.
+    const res = await r.asStaff('POST', `/api/orders/${id}/cancel`, '{"reason": "customer asked", ')
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: 'The request body is not valid JSON.' })
+    expect((await orderRow(r.shop, id))?.status).toBe('pending')
+    expect(await refundRows(r.shop, id)).toHaveLength(0)
+    const empty = await r.asStaff('POST', `/api/orders/${id}/cancel`, '', {
+      'content-type': 'application/json',
+    })
+    expect((await json<{ order: { status: string } }>(empty, 200)).order.status).toBe('cancelled')
+  })
+
   test('after a partial refund, cancel refunds only what is left', async () => {
     const { id, sessionId } = await payForOrder(r.shop)
     const total = (await orderRow(r.shop, id))?.totalCents ?? 0
