@@ -87,6 +87,25 @@ export function orderRefundFigures(
   }
 }
 
+/**
+ * What became of a cancel's refund, as staff should tell the customer: refunded only once the provider
+ * said so; one it has not answered yet is asked again shortly (the Refunds list shows how it ends).
+ */
+function cancelRefundSentence(refund: Refund | undefined): string {
+  if (refund === undefined) return 'Nothing was left to refund.'
+  const amount = formatCents(refund.amountCents)
+  switch (refund.status) {
+    case 'succeeded':
+      return `${amount} is refunded to the customer's card.`
+    case 'pending':
+      return `The payment provider is making the refund of ${amount}.`
+    case 'requested':
+      return `The refund of ${amount} is recorded; the payment provider has not answered yet, so it is asked again shortly.`
+    default:
+      return `The payment provider refused the refund of ${amount}: refund it again or contact the customer.`
+  }
+}
+
 function cancelReason(body: unknown): string | null {
   if (body === undefined || body === null) return null
   if (typeof body !== 'object' || Array.isArray(body))
@@ -137,14 +156,8 @@ export function createDashboardRefunds(deps: {
       const refunds = await orders.refunds(order.id)
       const refund = refunds.find((candidate) => candidate.origin === 'cancel')
       const number = formatOrderNumber(order.id)
-      const money =
-        refund === undefined
-          ? 'Nothing was left to refund.'
-          : refund.status === 'failed'
-            ? `The payment provider refused the refund of ${formatCents(refund.amountCents)}: refund it again or contact the customer.`
-            : `${formatCents(refund.amountCents)} is refunded to the customer's card.`
       return {
-        message: `Order ${number} is cancelled. ${money} The customer gets an e-mail.`,
+        message: `Order ${number} is cancelled. ${cancelRefundSentence(refund)} The customer gets an e-mail.`,
         order: deps.summary(order),
       }
     },

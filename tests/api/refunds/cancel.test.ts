@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
+import { PaymentProviderError } from '../../../api/adapters/types'
 import { discountRedemptions } from '../../../db/schema/discounts'
 import { onHand } from '../stock/helpers'
 import { orderRow, payForOrder } from '../support/orders'
@@ -101,6 +102,27 @@ describe('cancel', () => {
       'content-type': 'application/json',
     })
     expect((await json<{ order: { status: string } }>(empty, 200)).order.status).toBe('cancelled')
+  })
+
+  test('a cancel whose refund the provider has not answered yet says so, not that it is refunded', async () => {
+    const { id } = await payForOrder(r.shop)
+    const made = r.demo.refund
+    r.demo.refund = async () => {
+      throw new PaymentProviderError('connection reset')
+    }
+    try {
+      const answer = await json<{ message: string }>(
+        await r.asStaff('POST', `/api/orders/${id}/cancel`, {}),
+        200,
+      )
+      expect((await refundRows(r.shop, id)).map((row) => row.status)).toEqual(['requested'])
+      expect(answer.message).toContain(
+        'the payment provider has not answered yet, so it is asked again shortly.',
+      )
+      expect(answer.message).not.toContain("is refunded to the customer's card")
+    } finally {
+      r.demo.refund = made
+    }
   })
 
   test('after a partial refund, cancel refunds only what is left', async () => {
