@@ -21,8 +21,13 @@ export interface LabelVoidDeps {
 export function createLabelVoid(deps: LabelVoidDeps) {
   const { db, shipping } = deps
 
-  /** Voids `label` at the carrier and notes it on the order, once: the first void recorded stands. */
-  async function voidAndNote(orderId: number, label: LabelToVoid): Promise<void> {
+  /**
+   * Voids `label` at the carrier and notes it on the order, once: the first void recorded stands. A label
+   * that is not the order's own (`ofOrder` false: one bought while the order was refunded in full, which
+   * buys another if it is reopened) is noted in the history only, so the order's own label may be voided
+   * later.
+   */
+  async function voidAndNote(orderId: number, label: LabelToVoid, ofOrder = true): Promise<void> {
     let status: string
     try {
       status = (await shipping.voidLabel(label)).status
@@ -36,13 +41,15 @@ export function createLabelVoid(deps: LabelVoidDeps) {
       status === 'error'
         ? `The carrier refused to void label ${label.trackingNumber}: ask the carrier for the postage`
         : `Label ${label.trackingNumber} voided at the carrier (${status})`
-    await db.batch([
-      deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, unnoted),
-      db
-        .update(orders)
-        .set({ labelVoidStatus: status })
-        .where(and(eq(orders.id, orderId), unnoted)),
-    ])
+    if (!ofOrder) await db.batch([deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, sql`1`)])
+    else
+      await db.batch([
+        deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, unnoted),
+        db
+          .update(orders)
+          .set({ labelVoidStatus: status })
+          .where(and(eq(orders.id, orderId), unnoted)),
+      ])
     log.info('label voided', { order: formatOrderNumber(orderId), status })
   }
 

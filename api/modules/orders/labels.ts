@@ -22,8 +22,8 @@ export interface LabelPurchaseDeps {
   shipping: ShippingProvider
   moves: Pick<OrderMoves, 'built' | 'failLabel'>
   get: (id: number) => Promise<Order | null>
-  /** Voids a label at the carrier and notes it on the order (label-void.ts). */
-  voidLabel: (orderId: number, label: LabelToVoid) => Promise<void>
+  /** Voids a label at the carrier and notes it on the order, or only in its history (label-void.ts). */
+  voidLabel: (orderId: number, label: LabelToVoid, ofOrder?: boolean) => Promise<void>
 }
 
 /** Buys a label; the crash drill may kill the process right after the carrier sold it. */
@@ -126,7 +126,9 @@ async function labelFor(
 
 /**
  * processing → label_created with the label; a label bought for an order cancelled meanwhile is voided at
- * once, and one bought for an order that moved on otherwise is reported.
+ * once, as is one bought for an order refunded in full meanwhile (nothing is shipped for it; reopened by a
+ * failed refund, it is queued a label job again: moves.ts), and one bought for an order that moved on
+ * otherwise is reported.
  */
 async function recordLabel(
   { get, voidLabel }: LabelPurchaseDeps,
@@ -139,13 +141,14 @@ async function recordLabel(
   // Another attempt found and recorded this same label first: nothing lost.
   if (now?.shippoTrackingNumber === label.trackingNumber) return
   const number = formatOrderNumber(order.id)
-  if (now?.status === 'cancelled') {
-    log.warn('label bought for a cancelled order: voiding it', { order: number })
-    await voidLabel(order.id, {
+  if (now?.status === 'cancelled' || now?.status === 'refunded') {
+    log.warn(`label bought for a ${now.status} order: voiding it`, { order: number })
+    const bought = {
       reference: order.labelReference ?? `${number}-${order.uid}`,
       trackingNumber: label.trackingNumber,
       labelId: label.labelId,
-    })
+    }
+    await voidLabel(order.id, bought, now.status === 'cancelled')
     return
   }
   const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`

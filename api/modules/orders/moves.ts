@@ -6,11 +6,12 @@ import { formatOrderNumber, type OrderStatus, statusesThatCanMoveTo } from '@cor
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core'
 import type { Database } from '../../../db/client'
+import { jobs as jobsTable } from '../../../db/schema/jobs'
 import { orderHistory, orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
 import { errorMessage, log } from '../../lib/log'
 import { builtOnce, type Statement } from '../../lib/statements'
-import type { JobQueue } from '../jobs/service'
+import { JOB_LEASE_MS, type JobQueue } from '../jobs/service'
 import { type MoveNote, ORDER_JOBS, SYSTEM_ACTOR } from './model'
 
 /** One status move: which order, from which status (null: any the rules allow), to which, who and why. */
@@ -129,13 +130,10 @@ type MoveValues = { id: number; actor: string; reason: string; now: number }
 /**
  * A refunded order whose refund failed gets back the status it had before (its history says which), when
  * `when` holds: something is left to refund again. History first, with the same condition, as every move.
+ * Back to pending or processing, it needs its label again, and the label job that ran while it was refunded
+ * bought none: one is queued (reopenedLabelJob below).
  */
-function reopenStatements(
-  { db, clock }: Pick<MoveDeps, 'db' | 'clock'>,
-  id: number,
-  reason: string,
-  when: SQL,
-) {
+function reopenStatements({ db, clock, jobs }: MoveDeps, id: number, reason: string, when: SQL) {
   // The last move into refunded (notes written while refunded go from refunded to refunded).
   const before = sql`(select h.from_status from ${orderHistory} h
     where h.order_id = ${orders.id} and h.to_status = 'refunded' and h.from_status != 'refunded'
@@ -150,7 +148,28 @@ function reopenStatements(
       .update(orders)
       .set({ status: sql`${before}`, updatedAt: new Date(now) })
       .where(eligible),
+    reopenedLabelJob(jobs, id, now),
   ]
+}
+
+/**
+ * The label job of an order just reopened to pending or processing (the UPDATE before it changed a row),
+ * unless one is still queued: that one buys it. It runs a job lease from now, so a label job running at
+ * this moment has ended by then (a carrier call times out long before a lease runs out) and the two never
+ * overlap; the later one finds the label bought, or asks the carrier for it (labels.ts).
+ */
+function reopenedLabelJob(jobs: JobQueue, id: number, now: number): Statement {
+  return jobs.enqueueQuery(
+    ORDER_JOBS.purchaseLabel,
+    { orderId: id },
+    {
+      runAt: new Date(now + JOB_LEASE_MS),
+      when: sql`changes() > 0
+        and (select ${orders.status} from ${orders} where ${orders.id} = ${id}) in ('pending', 'processing')
+        and not exists (select 1 from ${jobsTable} j where j.type = ${ORDER_JOBS.purchaseLabel}
+          and j.status = 'queued' and json_extract(j.payload, '$.orderId') = ${id})`,
+    },
+  )
 }
 
 /** The shipping e-mail's job, keyed by the order's uid: an order number comes back after a restored backup. */

@@ -1,0 +1,112 @@
+// An order refunded in full before its label was bought, whose refund then fails: the money is the shop's
+// again and the order reopens, so it needs its label again. And a label bought while staff refund the whole
+// order is voided, not left paid for and unrecorded (docs/product.md#refunds).
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
+import { orderHistory } from '../../../db/schema/orders'
+import { orderRow, payForOrder } from '../support/orders'
+import { createRefundShop, json, type RefundShop, refundRows } from './helpers'
+
+setDefaultTimeout(60_000)
+
+let r: RefundShop
+
+beforeAll(async () => {
+  r = await createRefundShop()
+})
+afterAll(() => {
+  r.events.held = true
+  r.shop.close()
+})
+
+const HOUR = 60 * 60 * 1000
+
+/** The job runner's passes over a few hours: the reopened order's label job waits a job lease. */
+async function runJobsFor(hours: number) {
+  for (let i = 0; i < hours; i++) {
+    r.shop.clock.advance(HOUR)
+    await r.shop.runDueJobs()
+  }
+}
+
+/** The provider fails the order's refund (the card was closed), and says so. */
+async function failRefund(orderId: number) {
+  const [row] = await refundRows(r.shop, orderId)
+  await r.demo.failRefund(row?.providerRefundId ?? '', 'expired_or_canceled_card')
+  await r.events.deliver()
+}
+
+async function refundAll(orderId: number) {
+  const order = await orderRow(r.shop, orderId)
+  const all = { amount: ((order?.totalCents ?? 0) / 100).toFixed(2), restock: false }
+  await json(await r.asStaff('POST', `/api/orders/${orderId}/refunds`, all), 201)
+}
+
+describe('a refund in full that fails', () => {
+  test('an order refunded before its label, reopened by the failure, gets its label once', async () => {
+    const { id } = await payForOrder(r.shop)
+    await refundAll(id)
+    await r.events.deliver()
+    expect((await orderRow(r.shop, id))?.status).toBe('refunded')
+    // The label job runs while the order is refunded: it buys nothing, and is done.
+    await r.shop.runDueJobs()
+    expect((await orderRow(r.shop, id))?.shippoTrackingNumber).toBeNull()
+    await failRefund(id)
+    expect((await orderRow(r.shop, id))?.status).toBe('pending')
+    await runJobsFor(3)
+    const after = await orderRow(r.shop, id)
+    expect(after?.status).toBe('label_created')
+    expect(after?.shippoTrackingNumber).not.toBeNull()
+    // The refund failing again later reopens nothing twice: one label job, one label.
+    await runJobsFor(2)
+    expect((await orderRow(r.shop, id))?.shippoTrackingNumber).toBe(after?.shippoTrackingNumber ?? '')
+  })
+
+  test('a reopened order whose first label job is still queued is not given a second one', async () => {
+    const { id } = await payForOrder(r.shop)
+    await refundAll(id)
+    await r.events.deliver()
+    await failRefund(id)
+    expect((await orderRow(r.shop, id))?.status).toBe('pending')
+    const queued = await r.shop.deps.db.all<{ n: number }>(
+      sql`select count(*) as n from jobs where type = 'purchase-label' and status = 'queued'
+        and json_extract(payload, '$.orderId') = ${id}`,
+    )
+    expect(queued[0]?.n).toBe(1)
+    await runJobsFor(2)
+    expect((await orderRow(r.shop, id))?.status).toBe('label_created')
+  })
+
+  test('a label bought while staff refund the whole order is voided; reopened, the order buys its own', async () => {
+    const { id } = await payForOrder(r.shop)
+    const voidsBefore = r.voids.length
+    const buy = r.carrier.provider.buyLabel
+    let bought = ''
+    r.carrier.provider.buyLabel = async (request) => {
+      r.carrier.provider.buyLabel = buy
+      // Staff refund the whole amount while the carrier is selling the label.
+      await refundAll(id)
+      const label = await buy(request)
+      bought = label.trackingNumber
+      return label
+    }
+    await r.shop.runDueJobs()
+    await r.events.deliver()
+    const refunded = await orderRow(r.shop, id)
+    expect(refunded?.status).toBe('refunded')
+    expect(r.voids.slice(voidsBefore).map((label) => label.trackingNumber)).toEqual([bought])
+    // Voided in the history, not as the order's own label (it may get one yet).
+    expect(refunded?.labelVoidStatus).toBeNull()
+    const notes = await r.shop.deps.db.select().from(orderHistory).where(eq(orderHistory.orderId, id))
+    expect(notes.map((note) => note.reason)).toContainEqual(expect.stringContaining(`Label ${bought} voided`))
+
+    await failRefund(id)
+    expect((await orderRow(r.shop, id))?.status).toBe('processing')
+    await runJobsFor(3)
+    const after = await orderRow(r.shop, id)
+    expect(after?.status).toBe('label_created')
+    expect(after?.shippoTrackingNumber).not.toBeNull()
+    expect(after?.shippoTrackingNumber).not.toBe(bought)
+  })
+})
