@@ -154,6 +154,8 @@ export const orderDetailSchema = t.Composite([
         paid: t.Number(),
         /** Units counted as refunded (asked, pending or made). */
         refundedQuantity: wholeNumber(),
+        /** What the refunds of those units return, in dollars. */
+        refunded: t.Number(),
         /** Ounces for the whole line, one decimal. */
         weight: t.Number(),
       }),

@@ -148,10 +148,18 @@ function paidByFirst(paidCents: number, quantity: number, units: number): number
 /**
  * What refunding `units` more units of a line returns, when `already` were refunded before: the line's
  * discount spread over its units, so refunds of a line, however split, add up to exactly what it paid.
- * Shipping is never part of a line: it is refunded by amount or by a cancel.
+ * `refundedCents`: what the line's refunds still counted returned; by default the first `already` units'
+ * share, which it is unless one refund of the line failed while a later one stood (their shares differ by
+ * a cent). The units are valued as the first `already + units` less that, so the last unit always closes the
+ * line at exactly what it paid. Shipping is never part of a line: it is refunded by amount or by a cancel.
  */
-export function lineRefundCents(line: PaidLine, already: number, units: number): number {
-  return unitsRefundCents(linePaidCents(line), line.quantity, already, units)
+export function lineRefundCents(
+  line: PaidLine,
+  already: number,
+  units: number,
+  refundedCents?: number,
+): number {
+  return unitsRefundCents(linePaidCents(line), line.quantity, already, units, refundedCents)
 }
 
 /**
@@ -163,9 +171,10 @@ export function unitsRefundCents(
   quantity: number,
   already: number,
   units: number,
+  refundedCents: number = paidByFirst(paidCents, quantity, already),
 ): number {
   if (!Number.isSafeInteger(units) || units < 1 || already < 0 || already + units > quantity) {
     throw new RangeError(`cannot refund ${units} more of ${quantity} units (${already} refunded)`)
   }
-  return paidByFirst(paidCents, quantity, already + units) - paidByFirst(paidCents, quantity, already)
+  return Math.max(0, paidByFirst(paidCents, quantity, already + units) - refundedCents)
 }

@@ -75,12 +75,18 @@ export function orderRefundFigures(
   const counted = refunds.filter((refund) => countsAsRefunded(refund.status))
   const refundedCents = counted.reduce((sum, refund) => sum + refund.amountCents, 0)
   const units = new Map<number, number>()
+  const cents = new Map<number, number>()
   for (const refund of counted) {
-    for (const line of refund.lines) units.set(line.lineId, (units.get(line.lineId) ?? 0) + line.quantity)
+    for (const line of refund.lines) {
+      units.set(line.lineId, (units.get(line.lineId) ?? 0) + line.quantity)
+      cents.set(line.lineId, (cents.get(line.lineId) ?? 0) + line.amountCents)
+    }
   }
   const everShipped = history.some((entry) => entry.toStatus === 'shipped')
   return {
     refundedQuantity: (lineId: number) => units.get(lineId) ?? 0,
+    /** What those units' refunds return, in dollars (core/rules/refunds.ts values the next units by it). */
+    lineRefunded: (lineId: number) => dollars(cents.get(lineId) ?? 0),
     refunded: dollars(refundedCents),
     refundable: dollars(Math.max(0, order.totalCents - refundedCents)),
     cancellable: order.status !== 'cancelled' && order.status !== 'shipped' && !everShipped,

@@ -367,6 +367,7 @@ export function createDashboardService(deps: {
           lineTotal: dollars(line.unitCents * line.quantity),
           paid: dollars(line.unitCents * line.quantity - line.discountCents),
           refundedQuantity: figures.refundedQuantity(line.id),
+          refunded: figures.lineRefunded(line.id),
           weight: ounces(line.weightTenthsOz * line.quantity),
         })),
         shippingAddress: order.shippingAddress,

@@ -121,13 +121,16 @@ function leftOf(order: Order, refunds: readonly Refund[]): number {
   return order.totalCents - counted(refunds).reduce((sum, refund) => sum + refund.amountCents, 0)
 }
 
-/** Units of each line counted as refunded. */
-function refundedUnits(refunds: readonly Refund[]): Map<number, number> {
-  const units = new Map<number, number>()
+/** Units of each line counted as refunded, and the cents those refunds return. */
+function refundedUnits(refunds: readonly Refund[]): Map<number, { units: number; cents: number }> {
+  const lines = new Map<number, { units: number; cents: number }>()
   for (const refund of counted(refunds)) {
-    for (const line of refund.lines) units.set(line.lineId, (units.get(line.lineId) ?? 0) + line.quantity)
+    for (const line of refund.lines) {
+      const before = lines.get(line.lineId) ?? { units: 0, cents: 0 }
+      lines.set(line.lineId, { units: before.units + line.quantity, cents: before.cents + line.amountCents })
+    }
   }
-  return units
+  return lines
 }
 
 /** What a refund by lines returns: each line's share of what was paid, for units not refunded yet. */
@@ -142,13 +145,17 @@ function linePlan(order: Order, asked: RefundAsked, refunds: readonly Refund[]):
         `Line ${lineId} (${line.name}) has ${line.quantity} units: ${quantity} cannot be refunded.`,
       )
     }
-    const refundedBefore = already.get(lineId) ?? 0
+    const { units: refundedBefore, cents: refundedCentsBefore } = already.get(lineId) ?? {
+      units: 0,
+      cents: 0,
+    }
     if (refundedBefore + quantity > line.quantity) {
       throw conflict(
         `Only ${line.quantity - refundedBefore} of ${line.quantity} units of ${line.name} are left to refund.`,
       )
     }
-    return { lineId, quantity, refundedBefore, amountCents: lineRefundCents(line, refundedBefore, quantity) }
+    const amountCents = lineRefundCents(line, refundedBefore, quantity, refundedCentsBefore)
+    return { lineId, quantity, refundedBefore, refundedCentsBefore, amountCents }
   })
 }
 

@@ -50,9 +50,10 @@ export function refundAmountSql(id: string): SQL<number> {
   return sql<number>`coalesce((select r.amount_cents from ${orderRefunds} r where r.id = ${id}), 0)`
 }
 
-/** SQL: the units of an order line counted as refunded. */
-function lineRefundedSql(lineId: number): SQL<number> {
-  return sql<number>`(select coalesce(sum(rl.quantity), 0) from ${orderRefundLines} rl
+/** SQL: the units of an order line counted as refunded, or (`cents`) what those refunds return. */
+function lineRefundedSql(lineId: number, what: 'units' | 'cents' = 'units'): SQL<number> {
+  const column = what === 'units' ? orderRefundLines.quantity : orderRefundLines.amountCents
+  return sql<number>`(select coalesce(sum(rl.${sql.identifier(column.name)}), 0) from ${orderRefundLines} rl
     join ${orderRefunds} r on r.id = rl.refund_id where rl.line_id = ${lineId} and r.status in (${counted}))`
 }
 
@@ -116,7 +117,14 @@ export interface RefundPlan {
   origin: Exclude<RefundOrigin, 'provider'>
   amountCents: number
   /** The lines refunded, with the units each had refunded when the amounts were worked out. */
-  lines: { lineId: number; quantity: number; amountCents: number; refundedBefore: number }[]
+  lines: {
+    lineId: number
+    quantity: number
+    amountCents: number
+    /** The line's units counted as refunded, and the cents they return, when the amount was worked out. */
+    refundedBefore: number
+    refundedCentsBefore: number
+  }[]
   restock: boolean
   reason: string | null
   actor: string
@@ -191,9 +199,9 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
 
   /**
    * The refund as statements: the row, only while the order has that much left and each line still has
-   * the units counted when its amount was worked out (a refund made meanwhile sends the caller back to
-   * work it out again); its lines; a history line; the job that asks the provider (keyed by the refund, so
-   * queued once). `made` is SQL true once the row exists: this transaction made it, since its id is new.
+   * the units and cents counted when its amount was worked out (a refund made or failed meanwhile sends the
+   * caller back to work it out again); its lines; a history line; the job that asks the provider (keyed by
+   * the refund, so queued once). `made` is SQL true once the row exists: this transaction made it, since its id is new.
    */
   function requestStatements(plan: RefundPlan, history: string | null) {
     const now = clock.now().getTime()
@@ -201,7 +209,10 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
     const fits = and(
       sql`${plan.amountCents} > 0`,
       sql`${leftSql(plan.orderId)} >= ${plan.amountCents}`,
-      ...plan.lines.map((line) => sql`${lineRefundedSql(line.lineId)} = ${line.refundedBefore}`),
+      ...plan.lines.flatMap((line) => [
+        sql`${lineRefundedSql(line.lineId)} = ${line.refundedBefore}`,
+        sql`${lineRefundedSql(line.lineId, 'cents')} = ${line.refundedCentsBefore}`,
+      ]),
       plan.when,
     ) as SQL
     const statements: Statement[] = [

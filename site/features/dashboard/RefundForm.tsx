@@ -32,7 +32,9 @@ function linesCents(order: OrderDetail, body: RefundBody): number {
   return (body.lines ?? []).reduce((sum, { lineId, quantity }) => {
     const line = order.lines.find((each) => each.id === lineId)
     if (!line || quantity < 1 || line.refundedQuantity + quantity > line.quantity) return sum
-    return sum + unitsRefundCents(Math.round(line.paid * 100), line.quantity, line.refundedQuantity, quantity)
+    const paid = Math.round(line.paid * 100)
+    const refunded = Math.round(line.refunded * 100)
+    return sum + unitsRefundCents(paid, line.quantity, line.refundedQuantity, quantity, refunded)
   }, 0)
 }
 

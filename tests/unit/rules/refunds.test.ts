@@ -77,6 +77,41 @@ describe('a line refund is its share of what was paid', () => {
     )
   })
 
+  test('refunds of a line, some of which fail, add up to what it paid once every unit stands refunded', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.boolean()), { minLength: 1, maxLength: 30 }),
+        (unitCents, quantity, discountPercent, steps) => {
+          const paid = {
+            unitCents,
+            quantity,
+            discountCents: Math.floor((unitCents * quantity * discountPercent) / 100),
+          }
+          // The refunds standing, each its units and cents; a step either refunds more units or fails one.
+          const standing: { units: number; cents: number }[] = []
+          const sum = (key: 'units' | 'cents') => standing.reduce((total, each) => total + each[key], 0)
+          for (const [size, fails] of steps) {
+            if (fails && standing.length > 0) {
+              standing.splice(size % standing.length, 1)
+              continue
+            }
+            const units = Math.min(size, quantity - sum('units'))
+            if (units === 0) continue
+            standing.push({ units, cents: lineRefundCents(paid, sum('units'), units, sum('cents')) })
+          }
+          const left = quantity - sum('units')
+          if (left > 0) {
+            standing.push({ units: left, cents: lineRefundCents(paid, sum('units'), left, sum('cents')) })
+          }
+          expect(sum('cents')).toBe(linePaidCents(paid))
+        },
+      ),
+    )
+  })
+
   test('refuses units the line does not have', () => {
     expect(() => lineRefundCents(line, 2, 2)).toThrow(RangeError)
     expect(() => lineRefundCents(line, 0, 0)).toThrow(RangeError)

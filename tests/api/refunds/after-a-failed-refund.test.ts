@@ -1,8 +1,11 @@
-// An order refunded in full before its label was bought, whose refund then fails: the money is the shop's
-// again and the order reopens, so it needs its label again. And a label bought while staff refund the whole
-// order is voided, not left paid for and unrecorded (docs/product.md#refunds).
+// What a refund that fails later leaves (docs/product.md#refunds). An order refunded in full before its
+// label was bought: the money is the shop's again and the order reopens, so it needs its label again; a
+// label bought while staff refund the whole order is voided, not left paid for and unrecorded. And a line
+// refunded in parts, one of which failed, still comes to exactly what it paid.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
+import type { RefundResponse } from '@core/contracts/dashboard'
+import { unitsRefundCents } from '@core/rules/refunds'
 import { eq, sql } from 'drizzle-orm'
 import { orderHistory } from '../../../db/schema/orders'
 import { orderRow, payForOrder } from '../support/orders'
@@ -30,9 +33,10 @@ async function runJobsFor(hours: number) {
   }
 }
 
-/** The provider fails the order's refund (the card was closed), and says so. */
-async function failRefund(orderId: number) {
-  const [row] = await refundRows(r.shop, orderId)
+/** The provider fails one of the order's refunds (its first by default; the card was closed), and says so. */
+async function failRefund(orderId: number, refundId?: string) {
+  const rows = await refundRows(r.shop, orderId)
+  const row = refundId === undefined ? rows[0] : rows.find((each) => each.id === refundId)
   await r.demo.failRefund(row?.providerRefundId ?? '', 'expired_or_canceled_card')
   await r.events.deliver()
 }
@@ -108,5 +112,51 @@ describe('a refund in full that fails', () => {
     expect(after?.status).toBe('label_created')
     expect(after?.shippoTrackingNumber).not.toBeNull()
     expect(after?.shippoTrackingNumber).not.toBe(bought)
+  })
+})
+
+describe('a line refunded in parts, one of which failed', () => {
+  test('its refunds still come to exactly what it paid, and the staff page names the same amount', async () => {
+    // 3 × Workforce Repair ($13.00) with SAVE5: the line paid $34.00, its units worth 11.33, 11.34 and 11.33.
+    const { id } = await payForOrder(r.shop, { items: [{ id: 4, quantity: 3 }], discountCode: 'SAVE5' })
+    const detail = async () =>
+      json<{ lines: { id: number; paid: number; refundedQuantity: number; refunded: number }[] }>(
+        await r.asStaff('GET', `/api/orders/${id}`),
+        200,
+      )
+    const line = (await detail()).lines[0]
+    if (!line) throw new Error('the order has no line')
+    expect(line.paid).toBe(34)
+    const units = (quantity: number) => ({ lines: [{ lineId: line.id, quantity }], restock: false })
+    const first = await json<RefundResponse>(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, units(1)),
+      201,
+    )
+    const second = await json<RefundResponse>(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, units(1)),
+      201,
+    )
+    expect([first.refund.amount, second.refund.amount]).toEqual([11.33, 11.34])
+    await r.events.deliver()
+    // The first fails later; the second stands.
+    await failRefund(id, first.refund.id)
+    const after = (await detail()).lines[0]
+    expect(after).toMatchObject({ refundedQuantity: 1, refunded: 11.34 })
+    // What the staff page's form shows for the last two units, from the same answer, is what is refunded.
+    const shown = unitsRefundCents(
+      3400,
+      3,
+      after?.refundedQuantity ?? 0,
+      2,
+      Math.round((after?.refunded ?? 0) * 100),
+    )
+    const last = await json<RefundResponse>(
+      await r.asStaff('POST', `/api/orders/${id}/refunds`, units(2)),
+      201,
+    )
+    expect(last.refund.amount).toBe(shown / 100)
+    await r.events.deliver()
+    const standing = (await refundRows(r.shop, id)).filter((row) => row.status === 'succeeded')
+    expect(standing.reduce((sum, row) => sum + row.amountCents, 0)).toBe(3400)
   })
 })
