@@ -110,6 +110,10 @@ export function parseRefundRequest(body: unknown): ParsedRefund {
     return refused('Refund either lines (with quantities) or an amount, not both and not neither.')
   }
   if (typeof restock !== 'boolean') return refused('restock must be true or false.')
+  // An amount names no units, so none could go back on the shelf: said, rather than recorded as restocking.
+  if (amount !== undefined && restock) {
+    return refused('A refund by amount puts no units back on the shelf: refund by items to restock them.')
+  }
   if (reason !== undefined && reason !== null && typeof reason !== 'string') {
     return refused('reason must be text.')
   }

@@ -133,6 +133,13 @@ describe('parseRefundRequest', () => {
     })
   })
 
+  test('an amount with restock is refused: it names no units to put back', () => {
+    expect(parseRefundRequest({ amount: '12.50', restock: true })).toEqual({
+      ok: false,
+      message: 'A refund by amount puts no units back on the shelf: refund by items to restock them.',
+    })
+  })
+
   test('by an amount in dollars', () => {
     expect(parseRefundRequest({ amount: '12.50', restock: false })).toEqual({
       ok: true,
