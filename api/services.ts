@@ -84,6 +84,8 @@ export function createServices(deps: AppDeps) {
     discounts,
     newsletter,
     jobs,
+    shipping: deps.shipping,
+    mailer: deps.mailer,
   })
   return {
     jobs,

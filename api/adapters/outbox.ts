@@ -3,6 +3,7 @@
  * any mail client) with a .json copy beside it, and one line is logged. Nothing leaves the machine.
  */
 import { randomBytes } from 'node:crypto'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { Clock } from '../lib/clock'
 import { log } from '../lib/log'
@@ -42,6 +43,27 @@ export function createOutboxMailer(options: {
       // The recipient stays out of the log: an address is personal data.
       if (options.log) options.log(`"${message.subject}" written to ${emlPath}`)
       else log.info('mail written to outbox', { subject: message.subject, file: emlPath })
+    },
+
+    /** Each message to `email` (its .json copy says to whom) removed with its .eml file. */
+    async forgetRecipient(email: string): Promise<void> {
+      const wanted = email.trim().toLowerCase()
+      let names: string[]
+      try {
+        names = await readdir(dir)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+        throw error
+      }
+      for (const name of names.filter((each) => each.endsWith('.json'))) {
+        const path = join(dir, name)
+        const to = await readFile(path, 'utf8')
+          .then((text) => (JSON.parse(text) as { to?: unknown }).to)
+          .catch(() => undefined)
+        if (typeof to !== 'string' || to.trim().toLowerCase() !== wanted) continue
+        await rm(join(dir, `${name.slice(0, -'.json'.length)}.eml`), { force: true })
+        await rm(path, { force: true })
+      }
     },
   }
 }

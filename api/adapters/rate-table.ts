@@ -307,6 +307,30 @@ export function createRateTableShipping(options: { dataDir: string; clock?: Cloc
     },
 
     /**
+     * Each label file bought under the reference written again without its ship-to lines (the name, street
+     * and city a deleted account's order no longer keeps); its file name, tracking number and void record
+     * stay, so a void or a lookup still finds it.
+     */
+    async forgetAddress(reference: string): Promise<void> {
+      const prefix = labelFilePrefix(reference)
+      for (const name of await labelFiles(labelsDir)) {
+        if (!name.startsWith(prefix) || !name.endsWith('.pdf')) continue
+        const trackingNumber = name.slice(prefix.length, -'.pdf'.length)
+        await writeWhole(
+          join(labelsDir, name),
+          labelPdf([
+            'DEMO LABEL - NOT VALID FOR POSTAGE',
+            `Order ${reference}`,
+            '',
+            'SHIP TO: removed (the customer deleted their account)',
+            '',
+            `Tracking: ${trackingNumber}`,
+          ]),
+        )
+      }
+    },
+
+    /**
      * Voids at once, as USPS does for an unused demo label. The label's file is looked up among the
      * carrier's own file names (never built from the request into a path), so only a label it sold can
      * be voided; the PDF stays, and the void record beside it outlives a restart.

@@ -18,5 +18,6 @@ export function createShippoShippingOnDemand(options: ShippoOptions): ShippingPr
     buyLabel: async (request) => (await provider()).buyLabel(request),
     findLabel: async (reference) => (await provider()).findLabel(reference),
     voidLabel: async (label) => (await provider()).voidLabel(label),
+    forgetAddress: async (reference) => (await provider()).forgetAddress(reference),
   }
 }

@@ -274,6 +274,9 @@ export function createShippoShipping(options: ShippoOptions): ShippingProvider {
       }
       return { id: refund.objectId ?? null, labelId, status: voidStatus(refund), alreadyVoided: false }
     },
+
+    /** Shippo keeps its labels; the shop keeps none of their files (ShippingProvider.forgetAddress). */
+    async forgetAddress() {},
   }
 
   /** The label by its transaction id; null when Shippo has none. Throws when Shippo cannot be asked. */

@@ -115,6 +115,12 @@ export interface ShippingProvider {
    * when it cannot be asked.
    */
   voidLabel(label: LabelToVoid): Promise<LabelVoid>
+  /**
+   * For a customer who deleted their account: the address forgotten from what the shop keeps of the labels
+   * bought under `reference` (the demo carrier's label files). A carrier's own records (Shippo's) are the
+   * carrier's, which the privacy policy names: nothing to do here.
+   */
+  forgetAddress(reference: string): Promise<void>
 }
 
 /** A carrier refused or failed; the message is safe to log, never shown raw to customers. */
@@ -375,6 +381,11 @@ export interface Mailer {
   readonly name: 'smtp' | 'outbox'
   /** Sends or stores the message; rejects with UndeliverableMailError when it has no valid recipient. */
   send(message: MailMessage): Promise<void>
+  /**
+   * For a customer who deleted their account: the copies the shop keeps of messages to `email` removed
+   * (the outbox's files). Mail sent over SMTP is kept by no one but its recipient: nothing to do.
+   */
+  forgetRecipient(email: string): Promise<void>
 }
 
 /** A message that could reach nobody. The job sending it fails, so it is logged and retried, never marked done. */

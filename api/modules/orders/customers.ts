@@ -14,6 +14,11 @@ import { readOrder, withLines } from './reads'
  */
 const SETTLED = ['shipped', 'cancelled', 'refunded'] as const
 
+/** Whether an order is settled (shipped, cancelled or refunded): an account's deletion minimises it. */
+export function isSettled(order: { status: string }): boolean {
+  return (SETTLED as readonly string[]).includes(order.status)
+}
+
 /**
  * For an account being deleted, unexecuted, for the deletion's batch (docs/decisions/018): its settled
  * orders (shipped, cancelled or refunded) stay for the accounts with the customer minimised (no name,

@@ -22,6 +22,7 @@ import { createOrderRefunds } from './refunds'
 import { createStaffQueries } from './staff-queries'
 
 export { customerRefunded, customerRefunds } from './customer-refunds'
+export { isSettled } from './customers'
 export {
   type MoveNote,
   ORDER_JOBS,

@@ -9,10 +9,10 @@ import type { AccountExport, ExportedOrder } from '@core/contracts/privacy'
 import { formatOrderNumber, trackingNumberShown } from '@core/rules/order-status'
 import type { BatchItem } from 'drizzle-orm/batch'
 import type { Database } from '../../../db/client'
-import type { ShippingAddress } from '../../adapters/types'
+import type { Mailer, ShippingAddress, ShippingProvider } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { conflict } from '../../lib/domain-errors'
-import { log } from '../../lib/log'
+import { errorMessage, log } from '../../lib/log'
 import { forgetRateCountsQuery } from '../../lib/rate-counters'
 import type { AccountService, UserRecord } from '../account/service'
 import type { AuthService } from '../auth/service'
@@ -21,7 +21,7 @@ import type { CheckoutService } from '../checkout/service'
 import type { DiscountService } from '../discounts/service'
 import type { JobQueue } from '../jobs/service'
 import type { NewsletterService } from '../newsletter/service'
-import { customerRefunds, type Order, type OrdersService, type Refund } from '../orders/service'
+import { customerRefunds, isSettled, type Order, type OrdersService, type Refund } from '../orders/service'
 
 export const NEWSLETTER_NOT_SHOWN =
   'Whether this e-mail address is on our newsletter list is shown only to an account that has proved it ' +
@@ -104,6 +104,8 @@ export function createPrivacyService(deps: {
   discounts: Pick<DiscountService, 'forgetCustomerQueries'>
   newsletter: Pick<NewsletterService, 'find' | 'removeQuery'>
   jobs: Pick<JobQueue, 'forgetEmailQuery'>
+  shipping: Pick<ShippingProvider, 'forgetAddress'>
+  mailer: Pick<Mailer, 'forgetRecipient'>
 }) {
   const { db, clock } = deps
 
@@ -116,6 +118,22 @@ export function createPrivacyService(deps: {
       subscribed: true,
       source: signUp.source,
       subscribedAt: signUp.createdAt.toISOString(),
+    }
+  }
+
+  /**
+   * What the shop keeps outside its database of a deleted account: the demo carrier's label files and the
+   * outbox's messages (the adapters say what they keep). Once the account is gone a failure here cannot
+   * undo it, so it is logged for staff (with no e-mail in the line) rather than answered.
+   */
+  async function forgetOutside(labelReferences: readonly string[], email: string): Promise<void> {
+    try {
+      for (const reference of labelReferences) await deps.shipping.forgetAddress(reference)
+      await deps.mailer.forgetRecipient(email)
+    } catch (error) {
+      log.error('a deleted account is still named in a label file or a kept e-mail', {
+        error: errorMessage(error),
+      })
     }
   }
 
@@ -172,9 +190,14 @@ export function createPrivacyService(deps: {
         // Last, once nothing points at the row any more.
         deps.accounts.deleteQuery(user.id),
       ]
+      // The labels of the orders the batch minimises: their files name the customer too.
+      const labels = (await deps.orders.allForUser(user.id))
+        .filter(isSettled)
+        .map((order) => order.labelReference ?? `${formatOrderNumber(order.id)}-${order.uid}`)
       const [first, ...rest] = statements
       if (first) await db.batch([first, ...rest])
       log.info('account deleted')
+      await forgetOutside(labels, user.email)
     },
   }
 }

@@ -27,6 +27,7 @@ export function switchableCarrier(
     quoteRates: (parcel, address) => real.quoteRates(parcel, address),
     findLabel: (reference) => real.findLabel(reference),
     voidLabel: (label) => real.voidLabel(label),
+    forgetAddress: (reference) => real.forgetAddress(reference),
     async buyLabel(request) {
       if (state.failing) throw new ShippingProviderError(reason)
       state.bought.push(request)
@@ -45,6 +46,8 @@ export function memoryMailer(): Mailer & { sent: MailMessage[] } {
     async send(message) {
       sent.push(message)
     },
+    // What was sent stays for the tests to read, as it would in the recipient's inbox.
+    async forgetRecipient() {},
   }
 }
 

@@ -94,6 +94,7 @@ describe('label purchase survives a crash at any point', () => {
       quoteRates: (parcel, address) => real.quoteRates(parcel, address),
       findLabel: (reference) => real.findLabel(reference),
       voidLabel: (label) => real.voidLabel(label),
+      forgetAddress: (reference) => real.forgetAddress(reference),
       async buyLabel(request) {
         const label = await real.buyLabel(request)
         state.purchases.push(request.reference)

@@ -1,0 +1,71 @@
+// What the shop keeps outside its database of a deleted account (docs/decisions/018-account-data.md): the
+// built-in carrier's label files of its minimised orders and the outbox's copies of its e-mails name the
+// customer too, so the deletion forgets them as well: the label keeps its order, tracking number and void
+// record, without the ship-to lines; the messages to the account's address are gone, others' stay.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { HOME } from '../checkout/helpers'
+import { staffMember } from '../dashboard/helpers'
+import { signUp } from '../support/accounts'
+import { orderRow, paidOrder } from '../support/orders'
+import { createTestApp, type TestApp } from '../support/test-app'
+
+setDefaultTimeout(60_000)
+let shop: TestApp
+beforeAll(async () => {
+  shop = await createTestApp({ TRUST_PROXY: 'true' })
+})
+afterAll(() => shop.close())
+
+/** The outbox's messages (their .eml text) that hold `text`. */
+function outboxNaming(text: string): string[] {
+  const dir = join(shop.deps.config.dataDir, 'outbox')
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.eml'))
+    .filter((name) => readFileSync(join(dir, name), 'utf8').includes(text))
+}
+
+test("a deleted customer's label file loses the ship-to lines, and the outbox their messages", async () => {
+  const staff = await staffMember(shop)
+  const customer = await signUp(shop)
+  const other = await signUp(shop)
+  const id = await paidOrder(shop, {
+    cookie: customer.cookie,
+    name: 'Zelda Unforgotten',
+    email: customer.email,
+  })
+  const kept = await paidOrder(shop, { cookie: other.cookie, name: 'Otto Staying', email: other.email })
+  await shop.runDueJobs() // the labels bought, the confirmations written
+  expect(
+    (await shop.call('POST', `/api/orders/${id}/ship`, undefined, { cookie: staff.cookie })).status,
+  ).toBe(200)
+  await shop.runDueJobs() // the shipping e-mail
+  expect(outboxNaming('Zelda Unforgotten').length).toBeGreaterThan(0)
+
+  const deleted = await shop.call(
+    'DELETE',
+    '/api/user',
+    { password: customer.password },
+    { cookie: customer.cookie },
+  )
+  expect(deleted.status).toBe(204)
+
+  const row = await orderRow(shop, id)
+  expect(row?.customerName).toBe('')
+  const dir = join(shop.deps.config.dataDir, 'labels')
+  const file = readdirSync(dir).find((name) => row?.uid && name.includes(row.uid) && name.endsWith('.pdf'))
+  expect(file).toBeDefined()
+  const pdf = readFileSync(join(dir, file as string), 'latin1')
+  expect(pdf).not.toContain('Zelda Unforgotten')
+  expect(pdf).not.toContain(HOME.street1)
+  expect(pdf).toContain(row?.shippoTrackingNumber ?? 'no tracking number')
+  expect(outboxNaming('Zelda Unforgotten')).toEqual([])
+  expect(outboxNaming(customer.email)).toEqual([])
+
+  // Another customer's label and e-mails are as they were.
+  const otherRow = await orderRow(shop, kept)
+  const otherFile = readdirSync(dir).find((name) => otherRow?.uid && name.includes(otherRow.uid))
+  expect(readFileSync(join(dir, otherFile as string), 'latin1')).toContain('Otto Staying')
+  expect(outboxNaming('Otto Staying').length).toBeGreaterThan(0)
+})
