@@ -205,6 +205,8 @@ export function linkedFromSite(root: string): Map<string, string> {
     if (!existsSync(dir)) return
     for (const name of readdirSync(dir).sort()) {
       const full = join(dir, name)
+      // site/lib holds code whose strings are not links ('/newsletter' there is a section of pages).
+      if (full === join(root, 'site', 'lib')) continue
       if (statSync(full).isDirectory()) {
         visit(full)
         continue
@@ -420,8 +422,32 @@ export function checkContent(root: string = REPO_ROOT): ContentReport {
       })
     }
   }
+  report.problems.push(...unmadeLinkedPages(linked, find, reported))
   report.problems.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0))
   return report
+}
+
+/**
+ * Addresses the shop's own menus and pages link to that no content file makes (its file removed or renamed):
+ * every built page would carry a broken link an editor cannot fix. Reported at the file that links.
+ */
+function unmadeLinkedPages(
+  linked: ReadonlyMap<string, string>,
+  find: (path: string) => ContentEntry | 'built-in' | null,
+  reported: Reported,
+): ContentProblem[] {
+  const problems: ContentProblem[] = []
+  for (const [address, from] of linked) {
+    if (/^\/(api|auth|og|_astro)\//.test(address) || find(address) !== null) continue
+    const product = /^\/products\/([^/]+)$/.exec(address)?.[1]
+    // A file the check could not read is reported already; its page is not missing.
+    if (reported.pages.has(address) || (product && reported.productSlugs.has(product))) continue
+    problems.push({
+      file: from,
+      message: `links to ${address}, which no content file makes (removed or renamed?): put its file back, or ask a developer to take the link out first`,
+    })
+  }
+  return problems
 }
 
 /** The entries on the site: all of them under `npm run dev`, drafts left out of the build. */

@@ -5,6 +5,7 @@
  * reads every file through `readCollection`, so a mistake in a product file gets one message everywhere:
  * the file, the line, the field and the fix.
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -139,6 +140,25 @@ function readFrontmatter(
   }
 }
 
+/**
+ * A policy's `updated:` date as written: a day that does not exist (2026-02-30, which the YAML reader would
+ * roll over to March 2) or one after today would be published as the policy's date. Null when it is right,
+ * or not written as a date at all (the schema says so then).
+ */
+export function policyDateProblem(text: string, today: Date = new Date()): string | null {
+  const written = /^updated:\s*['"]?(\d{4})-(\d{2})-(\d{2})['"]?\s*$/m.exec(text)
+  if (!written) return null
+  const [year, month, day] = written.slice(1).map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return `updated: ${written.slice(1).join('-')} is not a day of the calendar: write the day the policy last changed, like 2025-06-15`
+  }
+  if (date.toISOString().slice(0, 10) > today.toISOString().slice(0, 10)) {
+    return `updated: ${written.slice(1).join('-')} is after today: write the day the policy last changed`
+  }
+  return null
+}
+
 /** The line a top-level field is written on, so a message can point at it. */
 function lineOf(text: string, field: string | undefined): number | undefined {
   if (!field) return undefined
@@ -206,6 +226,16 @@ export function readCollection(
       continue
     }
     const data = parsed.data as Record<string, unknown>
+    const datedWrong = collection === 'policies' ? policyDateProblem(text) : null
+    if (datedWrong) {
+      read.problems.push({
+        file,
+        ...(lineOf(text, 'updated') ? { line: lineOf(text, 'updated') } : {}),
+        message: datedWrong,
+      })
+      read.rejected.push({ id })
+      continue
+    }
     read.entries.push({ collection, id, path, data, draft: data.draft === true })
   }
   return read
@@ -215,6 +245,16 @@ export function readCollection(
  * Two products may not share an id or a slug: orders and addresses would mix them up. The file changed last
  * is the one named, as it is the copy someone is making: the original keeps its number and address.
  */
+/** Whether git has the file committed (false without git, or outside a repository). Asked only of duplicates. */
+function committed(path: string, root: string): boolean {
+  try {
+    execFileSync('git', ['cat-file', '-e', `HEAD:${relative(root, path)}`], { cwd: root, stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
 export function duplicateProducts(
   entries: readonly ContentEntry[],
   root: string = REPO_ROOT,
@@ -227,14 +267,18 @@ export function duplicateProducts(
     const seen = new Map<string, ContentEntry>()
     for (const entry of byAge) {
       const value = String(entry.data[field])
-      const first = seen.get(value)
-      if (!first) {
+      const earlier = seen.get(value)
+      if (!earlier) {
         seen.set(value, entry)
         continue
       }
+      // The copy is the file git does not know yet; failing that, the one changed last. A clone or a pull
+      // gives every file the same age, and the message must not send the editor to renumber the original.
+      const [original, copy] =
+        committed(entry.path, root) && !committed(earlier.path, root) ? [entry, earlier] : [earlier, entry]
       problems.push({
-        file: displayPath(entry.path, root),
-        message: `${field}: ${displayPath(first.path, root)} already has ${field} ${value}: give this product ${field === 'id' ? `a number no other product has, like ${nextId}` : 'a slug of its own'}`,
+        file: displayPath(copy.path, root),
+        message: `${field}: ${displayPath(original.path, root)} already has ${field} ${value}: give this product ${field === 'id' ? `a number no other product has, like ${nextId}` : 'a slug of its own'}`,
       })
     }
   }

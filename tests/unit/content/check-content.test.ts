@@ -1,7 +1,8 @@
 // `npm run check:content` on a copy of the shop's content with one mistake at a time: each is found, with the
 // file, the line, the field and the fix, without building the site.
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkContent } from '../../../content/check'
@@ -97,6 +98,21 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('a policy date that is no day of the calendar, or after today', () => {
+    const file = 'content/policies/returns-policy.mdx'
+    const line = lineOf(file, 'updated:')
+    edit(file, /^updated: .*$/m, 'updated: "2026-02-30"')
+    expect(problems()).toBe(
+      `${file}, line ${line}: updated: 2026-02-30 is not a day of the calendar: write the day the policy last changed, like 2025-06-15`,
+    )
+    edit(file, /^updated: .*$/m, 'updated: 2026-13-45')
+    expect(problems()).toContain('updated: 2026-13-45 is not a day of the calendar')
+    edit(file, /^updated: .*$/m, 'updated: 2099-01-01')
+    expect(problems()).toBe(
+      `${file}, line ${line}: updated: 2099-01-01 is after today: write the day the policy last changed`,
+    )
+  })
+
   test('MDX the build could not read: the line, and what to do', () => {
     const file = 'content/pages/about.mdx'
     edit(
@@ -186,6 +202,24 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('in a clone, where files have no telling age, the copy is the file git does not know yet', () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
+        cwd: root,
+        stdio: 'ignore',
+      })
+    git('init', '-q')
+    git('add', 'content')
+    git('commit', '-q', '-m', 'content as it is')
+    cpSync(path('content/products/whisker-tamer.mdx'), path('content/products/beard-butter.mdx'))
+    // The original changed last, as a pull or a checkout may leave it.
+    const later = new Date(Date.now() + 60_000)
+    utimesSync(path('content/products/whisker-tamer.mdx'), later, later)
+    expect(problems()).toContain(
+      'content/products/beard-butter.mdx: id: content/products/whisker-tamer.mdx already has id 2: give this product a number no other product has, like 6',
+    )
+  })
+
   test('two pages at one address', () => {
     cpSync(path('content/teasers/x-treme.mdx'), path('content/pages/x-treme.mdx'))
     edit('content/pages/x-treme.mdx', /^(eyebrow|heading): .*\n/gm, '')
@@ -216,6 +250,17 @@ describe('npm run check:content', () => {
     edit('content/teasers/x-treme.mdx', /^title:/m, 'draft: true\ntitle:')
     expect(problems()).toBe(
       "content/teasers/x-treme.mdx: draft: /x-treme is linked from the shop's menus or pages (site/features/header/nav.ts), where a draft would be a broken link: keep it published, or ask a developer to take the link out first",
+    )
+  })
+
+  test('a page or product the shop’s menus link to may not be removed either: named at the menu that links it', () => {
+    rmSync(path('content/products/accessories.mdx'))
+    rmSync(path('content/pages/about.mdx'))
+    expect(problems()).toBe(
+      [
+        'site/features/footer/SiteFooter.astro: links to /about, which no content file makes (removed or renamed?): put its file back, or ask a developer to take the link out first',
+        'site/features/header/nav.ts: links to /products/accessories, which no content file makes (removed or renamed?): put its file back, or ask a developer to take the link out first',
+      ].join('\n'),
     )
   })
 })
