@@ -100,7 +100,12 @@ type HoldValues = {
 
 /**
  * SQL: hold one counted line's units under the key, if `onlyIf` holds; the same key again takes its own
- * hold over, never shortening it. Values are given, or placeholders for a statement built once.
+ * hold over, never shortening it. A key that already holds those units (live), or sold them, inserts
+ * nothing: the shelf's guard (a BEFORE INSERT trigger, which an upsert meets too) would refuse the request
+ * for units that are its own, so a shopper who paid and presses Pay again would be told the line sold out
+ * instead of that their payment went through, and a session the shelf was recounted under could not be
+ * had again; the stored session decides those (checkout/service.ts). Values are given, or placeholders for
+ * a statement built once.
  */
 function holdSql(values: { [Name in keyof HoldValues]: HoldValues[Name] | Placeholder }, onlyIf: SQL) {
   const { key, productId, variant, quantity, until, now } = values
@@ -110,6 +115,10 @@ function holdSql(values: { [Name in keyof HoldValues]: HoldValues[Name] | Placeh
     where exists (select 1 from ${stockLevels}
         where ${stockLevels.productId} = ${productId} and ${stockLevels.variant} = ${variant}
           and ${stockLevels.onHand} is not null)
+      and not exists (select 1 from ${stockReservations} own
+        where own.reservation_key = ${key} and own.product_id = ${productId} and own.variant = ${variant}
+          and (own.status = 'sold'
+            or (own.status = 'reserved' and own.expires_at > ${now} and own.quantity >= ${quantity})))
       and (${onlyIf})
     on conflict (reservation_key, product_id, variant) do update set
       quantity = excluded.quantity,
