@@ -64,6 +64,7 @@ function snapshotOf(rows: readonly LevelRow[]): StockSnapshot {
     // Staff may count fewer than open checkouts hold: nothing is free then, never less than nothing.
     levels.set(stockKey(row.productId, row.variant), {
       onHand: row.onHand,
+      held: row.held,
       available: Math.max(0, row.onHand - row.held),
     })
   }

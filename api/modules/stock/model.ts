@@ -37,6 +37,8 @@ export interface LineInput {
 /** One product's or variant's counted stock: on the shelf, and what open checkouts leave of it. */
 export interface StockLevel {
   onHand: number
+  /** Units live holds take: what open checkouts hold now. */
+  held: number
   available: number
 }
 

@@ -219,10 +219,12 @@ export function createStockService(deps: StockServiceDeps) {
       const now = await levels.fresh(lines)
       const own = ownKey ? await reservations.heldUnder(ownKey, clock.now()) : []
       for (const line of lines) {
-        const state = now.state(line.productId, line.variant)
+        const level = now.level(line.productId, line.variant)
         const mine = own.find((held) => held.productId === line.productId && held.variant === line.variant)
-        const available = (state.available ?? 0) + (mine?.units ?? 0)
-        if (state.tracked && available < line.quantity) {
+        // As the guard counts: the shelf less what other checkouts hold. Not the shelf's free units plus
+        // this cart's own, which staff counting the shelf below the holds would make too many.
+        const available = level ? Math.max(0, level.onHand - (level.held - (mine?.units ?? 0))) : 0
+        if (level && available < line.quantity) {
           return conflict(shortageMessage(line.label, available), {
             shortage: { productId: line.productId, variant: line.variant, available },
           })
