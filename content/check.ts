@@ -80,6 +80,62 @@ interface BodyFacts {
 }
 
 /** The MDX text: it parses as the build parses it, uses only the components it may, and its pictures exist. */
+/** HTML elements the built site's security policy blocks, or that would run code in the shop's name. */
+const BLOCKED_ELEMENTS = new Set([
+  'script',
+  'iframe',
+  'embed',
+  'object',
+  'style',
+  'link',
+  'meta',
+  'form',
+  'frame',
+])
+
+/** Where a written link may go: a page of the shop (/…), a place on the page (#…), another site, an inbox, a phone. */
+const FOLLOWABLE = /^(\/|#|https?:\/\/|mailto:|tel:)/i
+
+/**
+ * What the preview shows but the built site does not (its security policy allows the shop's own scripts,
+ * pictures and frames only), or what a shopper's browser could not follow: each said with what to write
+ * instead. `npm run dev` sends no such policy, so only this check tells the editor before it is published.
+ */
+function blockedOnTheSite(node: MdxNode, file: string): ContentProblem[] {
+  const at = node.position?.start.line ? { line: node.position.start.line } : {}
+  const problems: ContentProblem[] = []
+  const say = (message: string) => problems.push({ file, ...at, message })
+  const isElement = node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement'
+  if (isElement && node.name && BLOCKED_ELEMENTS.has(node.name.toLowerCase())) {
+    say(
+      `<${node.name}> does not work on the shop's pages (their security policy blocks it): write the text in Markdown, or ask a developer to add a component for it`,
+    )
+  }
+  for (const attribute of isElement ? (node.attributes ?? []) : []) {
+    if (typeof attribute.name === 'string' && /^on/i.test(attribute.name)) {
+      say(`${attribute.name}= runs code, which the shop's pages do not allow: take it out`)
+    }
+  }
+  if (node.type === 'image' && node.url && /^(https?:)?\/\//i.test(node.url)) {
+    say(
+      `picture "${node.url}" is on another site, which the shop's pages do not show: save it in site/assets/ and point to it from this file's folder`,
+    )
+  }
+  if (node.type === 'link' && node.url !== undefined) {
+    const url = node.url.trim()
+    if (/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/|$)/i.test(url)) {
+      say(
+        `the link to ${url} goes to a preview on this computer: write the page's address from its /, like ${url.replace(/^https?:\/\/[^/]+/i, '') || '/'}`,
+      )
+    } else if (!FOLLOWABLE.test(url)) {
+      say(
+        `the link to ${url} is not an address a browser can follow from every page: start it with / for a page of the shop (/shipping-policy), https:// for another site, or mailto: for an e-mail address`,
+      )
+    }
+  }
+  return problems
+}
+
 function checkBody(entry: ContentEntry, root: string): BodyFacts {
   const file = displayPath(entry.path, root)
   const facts: BodyFacts = { problems: [], links: [], productCards: [] }
@@ -134,6 +190,7 @@ function checkBody(entry: ContentEntry, root: string): BodyFacts {
         if (typeof slug === 'string') facts.productCards.push({ slug, ...at })
       }
     }
+    facts.problems.push(...blockedOnTheSite(node, file))
     if (node.type === 'image' && node.url && !/^(https?:)?\/\//.test(node.url)) {
       if (!existsSync(resolve(dirname(entry.path), decodeURI(node.url)))) {
         facts.problems.push({

@@ -113,6 +113,32 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('what the preview shows but the built site blocks, and links a browser cannot follow', () => {
+    const file = 'content/pages/about.mdx'
+    const added = [
+      '![A welder at work](https://images.example.com/welder.jpg)',
+      '<iframe src="https://www.youtube.com/embed/abc" title="Video"></iframe>',
+      '<div onClick="alert(1)">hi</div>',
+      '[click](javascript:alert(1))',
+      '[our partner](www.example.com) and [shipping](shipping-policy)',
+      '[old](http://localhost:4321/returns-policy)',
+      '[mail](mailto:crew@gritandwhisker.com), [call](tel:+15555550100), [top](#top), [site](https://example.com)',
+    ]
+    write(file, `${read(file)}\n${added.join('\n\n')}\n`)
+    const line = (text: string) => lineOf(file, text)
+    expect(problems()).toBe(
+      [
+        `${file}, line ${line('![A welder')}: picture "https://images.example.com/welder.jpg" is on another site, which the shop's pages do not show: save it in site/assets/ and point to it from this file's folder`,
+        `${file}, line ${line('<iframe')}: <iframe> does not work on the shop's pages (their security policy blocks it): write the text in Markdown, or ask a developer to add a component for it`,
+        `${file}, line ${line('<div')}: onClick= runs code, which the shop's pages do not allow: take it out`,
+        `${file}, line ${line('[click]')}: the link to javascript:alert(1) is not an address a browser can follow from every page: start it with / for a page of the shop (/shipping-policy), https:// for another site, or mailto: for an e-mail address`,
+        `${file}, line ${line('[our partner]')}: the link to www.example.com is not an address a browser can follow from every page: start it with / for a page of the shop (/shipping-policy), https:// for another site, or mailto: for an e-mail address`,
+        `${file}, line ${line('[our partner]')}: the link to shipping-policy is not an address a browser can follow from every page: start it with / for a page of the shop (/shipping-policy), https:// for another site, or mailto: for an e-mail address`,
+        `${file}, line ${line('[old]')}: the link to http://localhost:4321/returns-policy goes to a preview on this computer: write the page's address from its /, like /returns-policy`,
+      ].join('\n'),
+    )
+  })
+
   test('MDX the build could not read: the line, and what to do', () => {
     const file = 'content/pages/about.mdx'
     edit(
