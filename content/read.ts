@@ -202,7 +202,10 @@ export function readCollection(
     const front = readFrontmatter(path, text, root)
     if ('message' in front) {
       read.problems.push(front)
-      read.rejected.push({ id })
+      // Its slug as written (else its file name, as products are named), so a card or link naming it is not
+      // reported as well, pointing the editor at the wrong file.
+      const slug = /^slug:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1] ?? id
+      read.rejected.push({ id, slug })
       continue
     }
     if (collection !== 'products' && id !== slugify(id)) {

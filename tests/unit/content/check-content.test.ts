@@ -71,6 +71,14 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('a product whose fields cannot be read is the one problem: a card naming it is not reported too', () => {
+    const file = 'content/products/whisker-tamer.mdx'
+    edit(file, /^name: .*$/m, 'name: Barrel & Timber: Limited')
+    expect(problems()).toBe(
+      `${file}, line ${lineOf(file, 'name:')}: this text holds a colon followed by a space, which YAML reads as a new field: put the whole text in double quotes`,
+    )
+  })
+
   test('a misspelt field is named with the one meant', () => {
     edit('content/teasers/gift-bundles.mdx', /^eyebrow:/m, 'eyebrw:')
     expect(problems()).toContain(
