@@ -4,6 +4,7 @@
  * the shop, and what must be unique (product ids and slugs, page addresses). `npm run check:content` prints
  * what it finds, and the build runs it first and stops on the same messages (astro.config.mjs).
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { mdxToMdast } from 'satteri'
@@ -434,6 +435,61 @@ function crossReferences(
   return problems
 }
 
+/** A product file git's history removed: its id and slug as they were, and where it was. */
+interface RemovedProduct {
+  id: number
+  slug: string
+  path: string
+}
+
+/** Runs git in `root`; null without git, outside a repository, or when it fails. */
+function git(root: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return null
+  }
+}
+
+/** The product files removed in the history of `root`'s repository (none without one). */
+export function removedProducts(root: string): RemovedProduct[] {
+  const log = git(root, ['log', '--diff-filter=D', '--name-only', '--format=%H', '--', 'content/products'])
+  const removed: RemovedProduct[] = []
+  let commit = ''
+  for (const line of (log ?? '').split('\n')) {
+    if (/^[0-9a-f]{40}$/.test(line)) commit = line
+    if (!commit || !line.endsWith('.mdx')) continue
+    const text = git(root, ['show', `${commit}^:${line}`]) ?? ''
+    const id = Number(/^id:\s*['"]?(\d+)/m.exec(text)?.[1])
+    const slug = /^slug:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1]
+    if (Number.isSafeInteger(id) && slug) removed.push({ id, slug, path: line })
+  }
+  return removed
+}
+
+/**
+ * A product given the id of one removed from the shop (another slug): the shop keeps that product's weight,
+ * stock and orders under its id, which the new one would take over (docs/editing.md). Publishing the removed
+ * product again, with its own slug, is fine. Only where git's history is at hand (a working copy).
+ */
+function reusedProductIds(products: readonly ContentEntry[], root: string): ContentProblem[] {
+  const removed = removedProducts(root)
+  if (removed.length === 0) return []
+  const used = [...products.map((entry) => Number(entry.data.id) || 0), ...removed.map((each) => each.id)]
+  const nextId = Math.max(0, ...used) + 1
+  const problems: ContentProblem[] = []
+  for (const entry of products) {
+    const before = removed.find((each) => each.id === Number(entry.data.id))
+    if (!before || removed.some((each) => each.id === before.id && each.slug === String(entry.data.slug)))
+      continue
+    problems.push({
+      file: displayPath(entry.path, root),
+      message: `id: ${before.id} was the id of ${before.path} (${before.slug}), which was removed: the shop keeps its weight, stock and orders under that number, so give this product one never used, like ${nextId}`,
+    })
+  }
+  return problems
+}
+
 /** Checks every content file below `root`/content. */
 export function checkContent(root: string = REPO_ROOT): ContentReport {
   const contentDir = join(root, 'content')
@@ -456,7 +512,7 @@ export function checkContent(root: string = REPO_ROOT): ContentReport {
   report.problems.push(...json.problems)
 
   const products = report.entries.filter((entry) => entry.collection === 'products')
-  report.problems.push(...duplicateProducts(products, root))
+  report.problems.push(...duplicateProducts(products, root), ...reusedProductIds(products, root))
   const routes = builtInRoutes(root)
   const pages = pageAddresses(report.entries, routes, root)
   report.problems.push(...pages.problems)

@@ -254,6 +254,33 @@ describe('npm run check:content', () => {
     )
   })
 
+  test("a removed product's id is not given to a new one; the removed product published again is fine", () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
+        cwd: root,
+        stdio: 'ignore',
+      })
+    git('init', '-q')
+    git('add', 'content')
+    git('commit', '-q', '-m', 'content as it is')
+    const removed = read('content/products/accessories.mdx')
+    rmSync(path('content/products/accessories.mdx'))
+    git('commit', '-q', '-am', 'accessories taken off')
+    // A new product started from another, given the removed one's id 5 as the next number after 4.
+    write(
+      'content/products/mustache-wax.mdx',
+      read('content/products/whisker-wash.mdx')
+        .replace(/^id: .*$/m, 'id: 5')
+        .replace(/^slug: .*$/m, 'slug: mustache-wax'),
+    )
+    expect(problems()).toContain(
+      'content/products/mustache-wax.mdx: id: 5 was the id of content/products/accessories.mdx (accessories), which was removed: the shop keeps its weight, stock and orders under that number, so give this product one never used, like 6',
+    )
+    rmSync(path('content/products/mustache-wax.mdx'))
+    write('content/products/accessories.mdx', removed)
+    expect(problems()).toBe('')
+  })
+
   test('two pages at one address', () => {
     cpSync(path('content/teasers/x-treme.mdx'), path('content/pages/x-treme.mdx'))
     edit('content/pages/x-treme.mdx', /^(eyebrow|heading): .*\n/gm, '')
