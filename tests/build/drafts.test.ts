@@ -75,9 +75,23 @@ const teaser = () =>
     .replace(/^title: .*$/m, 'title: Winter Line\ndraft: true')
     .replace(/^heading: .*$/m, 'heading: Winter Line Coming Soon')
 
-beforeAll(() => {
+/** A published product with a photo, as an editor adds one: a 1200-pixel JPEG. */
+const photoProduct = () =>
+  readFileSync(join(REPO_ROOT, 'content/products/whisker-wash.mdx'), 'utf8')
+    .replace(/^id: .*$/m, 'id: 7')
+    .replace(/^slug: .*$/m, 'slug: photo-wash')
+    .replace(/^name: .*$/m, 'name: Photo Wash')
+    .replace(/^image: .*$/m, 'image: ../../site/assets/products/photo-wash.jpg')
+
+beforeAll(async () => {
   root = copyOfTheShop()
   writeFileSync(join(root, 'content/products/beard-butter.mdx'), product())
+  writeFileSync(join(root, 'content/products/photo-wash.mdx'), photoProduct())
+  const { default: sharp } = await import('sharp')
+  const background = { r: 120, g: 80, b: 40 }
+  await sharp({ create: { width: 1200, height: 1200, channels: 3, background } })
+    .jpeg()
+    .toFile(join(root, 'site/assets/products/photo-wash.jpg'))
   writeFileSync(join(root, 'content/teasers/winter-line.mdx'), teaser())
   const { exitCode, output } = build(root)
   if (exitCode !== 0) throw new Error(`the build failed:\n${output}`)
@@ -119,6 +133,17 @@ describe('the build with drafts', () => {
       `<meta property="og:image" content="${PUBLIC_URL}/og/about.png">`,
     )
     expect(text('index.html')).not.toContain('localhost')
+  })
+})
+
+describe("the cart's picture of a product", () => {
+  test('is a small copy the build made, not the editor’s photo', async () => {
+    const carried = /data-product="([^"]+)"/.exec(text('products/photo-wash/index.html'))?.[1] ?? ''
+    const image = JSON.parse(carried.replaceAll('&quot;', '"').replaceAll('&amp;', '&')).image as string
+    expect(image).toMatch(/^\/_astro\/photo-wash\..+/)
+    const { default: sharp } = await import('sharp')
+    const { width, height } = await sharp(built(image.slice(1))).metadata()
+    expect([width, height]).toEqual([192, 192])
   })
 })
 
