@@ -8,8 +8,8 @@ import { defineConfig } from 'astro/config'
 import UnoCSS from 'unocss/astro'
 import { checkContent } from './content/check'
 import { formatProblems } from './content/read'
+import { canonicalUrl, isIndexable } from './core/rules/indexing'
 import { afterFirstPaint } from './site/integrations/after-first-paint'
-import { canonicalUrl, isIndexable } from './site/lib/indexing'
 
 /**
  * Content for the command that runs. Drafts show under `astro dev` only: the pages read
@@ -75,7 +75,7 @@ export default defineConfig({
     UnoCSS({ injectReset: true }),
     react(),
     mdx(),
-    // Indexable pages only (site/lib/indexing.ts), at their canonical address (no trailing slash).
+    // Indexable pages only (core/rules/indexing.ts), at their canonical address (no trailing slash).
     sitemap({
       filter: (page) => isIndexable(page) && !/\.\w+$/.test(new URL(page).pathname),
       serialize: (item) => ({ ...item, url: canonicalUrl(site, item.url) }),

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { mdxToMdast } from 'satteri'
+import { isIndexable } from '../core/rules/indexing'
 import {
   type ContentEntry,
   type ContentProblem,
@@ -370,6 +371,11 @@ function pageAddresses(
     const other = owners.get(address)
     if (routes.exact.has(address) || routes.patterns.some((pattern) => pattern.test(address))) {
       problems.push({ file, message: `the shop already has a page at ${address}: rename the file` })
+    } else if (!isIndexable(address)) {
+      problems.push({
+        file,
+        message: `${address} is kept from search engines and the sitemap (the shop's pages there only say what just happened): rename the file`,
+      })
     } else if (other) {
       problems.push({
         file,

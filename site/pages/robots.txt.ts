@@ -1,6 +1,7 @@
-// robots.txt, naming the sitemap on the origin the site is built for (PUBLIC_URL; site/lib/indexing.ts).
+// robots.txt, naming the sitemap on the origin the site is built for (PUBLIC_URL; core/rules/indexing.ts).
+
+import { robotsTxt } from '@core/rules/indexing'
 import type { APIRoute } from 'astro'
-import { robotsTxt } from '../lib/indexing'
 
 export const GET: APIRoute = ({ site }) => {
   if (!site)

@@ -1,6 +1,7 @@
 // The social card of each indexable page (site/lib/social-cards.ts), written to dist/og/ at build time.
+
+import { cardPath } from '@core/rules/indexing'
 import type { APIRoute, GetStaticPaths } from 'astro'
-import { cardPath } from '../../lib/indexing'
 import { renderCard, type SocialCard, socialCards } from '../../lib/social-cards'
 
 export const getStaticPaths = (() =>

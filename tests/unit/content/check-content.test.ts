@@ -281,6 +281,13 @@ describe('npm run check:content', () => {
     expect(problems()).toBe('')
   })
 
+  test('a page at an address the shop keeps from search engines', () => {
+    cpSync(path('content/pages/about.mdx'), path('content/pages/newsletter.mdx'))
+    expect(problems()).toBe(
+      "content/pages/newsletter.mdx: /newsletter is kept from search engines and the sitemap (the shop's pages there only say what just happened): rename the file",
+    )
+  })
+
   test('two pages at one address', () => {
     cpSync(path('content/teasers/x-treme.mdx'), path('content/pages/x-treme.mdx'))
     edit('content/pages/x-treme.mdx', /^(eyebrow|heading): .*\n/gm, '')

@@ -6,7 +6,7 @@ import {
   PRIVATE_PAGES,
   pagePath,
   robotsTxt,
-} from '../../../site/lib/indexing'
+} from '../../../core/rules/indexing'
 
 /**
  * robots.txt as Google reads it (RFC 9309 with its extensions): the longest matching rule wins, '*' is

@@ -1,11 +1,12 @@
 /**
  * Which pages search engines may index. Everything the site builds is, except the pages made for one
  * visitor at a time (cart, checkout, account, staff) and those that only say what just happened (newsletter
- * results, the 404 pages). This one rule writes each page's robots meta tag (layouts/BaseLayout.astro),
- * filters the sitemap (astro.config.mjs) and writes robots.txt (pages/robots.txt.ts), so the three agree.
+ * results, the 404 pages). This one rule writes each page's robots meta tag (site/layouts/BaseLayout.astro),
+ * filters the sitemap (astro.config.mjs) and writes robots.txt (site/pages/robots.txt.ts), so the three agree;
+ * the content check keeps an editor's page out of the sections it hides (content/check.ts).
  */
 
-import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
+import { WITHOUT_GOOGLE_DIR } from './site-variants'
 
 /** One visitor's pages, with everything below them (/account/orders). */
 export const PRIVATE_PAGES = [
