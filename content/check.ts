@@ -468,7 +468,18 @@ export function removedProducts(root: string): RemovedProduct[] {
     const text = git(root, ['show', `${commit}^:${line}`]) ?? ''
     const id = Number(/^id:\s*['"]?(\d+)/m.exec(text)?.[1])
     const slug = /^slug:\s*['"]?([^'"\s#]+)/m.exec(text)?.[1]
-    if (Number.isSafeInteger(id) && slug) removed.push({ id, slug, path: line })
+    if (!Number.isSafeInteger(id) || !slug) continue
+    // A product file renamed with its text rewritten is, to git, one removed and one added in the same
+    // commit: the id still in that commit's files is the same product under a new name, not a removal.
+    const stillThere = git(root, [
+      'grep',
+      '-qE',
+      `^id:[[:space:]]*['"]?${id}['"]?[[:space:]]*$`,
+      commit,
+      '--',
+      'content/products',
+    ])
+    if (stillThere === null) removed.push({ id, slug, path: line })
   }
   return removed
 }

@@ -288,6 +288,30 @@ describe('npm run check:content', () => {
     )
   })
 
+  test('a product renamed with its text rewritten (to git: removed and added at once) keeps its id', () => {
+    // What git counts as removed and added rather than renamed: a rewrite past its similarity threshold, or
+    // a repository that does not look for renames at all (as here, so the rewrite need not be measured).
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
+        cwd: root,
+        stdio: 'ignore',
+      })
+    git('init', '-q')
+    git('config', 'diff.renames', 'false')
+    git('add', 'content', 'site')
+    git('commit', '-q', '-m', 'content as it is')
+    const rewritten = read('content/products/whisker-wash.mdx')
+      .replace(/^slug: .*$/m, 'slug: beard-wash')
+      .replace(/\n---\n[\s\S]*$/, `\n---\n\n${'New words for the relaunched beard wash. '.repeat(60)}\n`)
+    rmSync(path('content/products/whisker-wash.mdx'))
+    write('content/products/beard-wash.mdx', rewritten)
+    edit('site/features/header/nav.ts', '/products/whisker-wash', '/products/beard-wash')
+    edit('content/pages/ingredients.mdx', 'slug="whisker-wash"', 'slug="beard-wash"')
+    git('add', '-A')
+    git('commit', '-q', '-m', 'whisker wash is now beard wash')
+    expect(problems()).toBe('')
+  })
+
   test('two pages at one address', () => {
     cpSync(path('content/teasers/x-treme.mdx'), path('content/pages/x-treme.mdx'))
     edit('content/pages/x-treme.mdx', /^(eyebrow|heading): .*\n/gm, '')
