@@ -20,6 +20,6 @@ export function createSmtpMailer(options: { smtpUrl: string; from: string }): Ma
         ...(message.messageId ? { messageId: message.messageId } : {}),
       })
     },
-    async forgetRecipient() {},
+    async forgetCustomer() {},
   }
 }

@@ -45,9 +45,13 @@ export function createOutboxMailer(options: {
       else log.info('mail written to outbox', { subject: message.subject, file: emlPath })
     },
 
-    /** Each message to `email` (its .json copy says to whom) removed with its .eml file. */
-    async forgetRecipient(email: string): Promise<void> {
-      const wanted = email.trim().toLowerCase()
+    /**
+     * The messages about the customer removed, each .json copy with its .eml file: those whose Message-ID
+     * names one of their orders, and those to their address about no order (Mailer.forgetCustomer).
+     */
+    async forgetCustomer({ email, orderReferences }): Promise<void> {
+      const address = email.trim().toLowerCase()
+      const ofTheirOrders = orderReferences.map((reference) => `<order-${reference}-`)
       let names: string[]
       try {
         names = await readdir(dir)
@@ -57,10 +61,15 @@ export function createOutboxMailer(options: {
       }
       for (const name of names.filter((each) => each.endsWith('.json'))) {
         const path = join(dir, name)
-        const to = await readFile(path, 'utf8')
-          .then((text) => (JSON.parse(text) as { to?: unknown }).to)
-          .catch(() => undefined)
-        if (typeof to !== 'string' || to.trim().toLowerCase() !== wanted) continue
+        const copy = await readFile(path, 'utf8')
+          .then((text) => JSON.parse(text) as { to?: unknown; messageId?: unknown })
+          .catch(() => null)
+        if (!copy) continue
+        const about = typeof copy.messageId === 'string' ? copy.messageId : ''
+        const theirs = about.startsWith('<order-')
+          ? ofTheirOrders.some((prefix) => about.startsWith(prefix))
+          : typeof copy.to === 'string' && copy.to.trim().toLowerCase() === address
+        if (!theirs) continue
         await rm(join(dir, `${name.slice(0, -'.json'.length)}.eml`), { force: true })
         await rm(path, { force: true })
       }

@@ -382,10 +382,13 @@ export interface Mailer {
   /** Sends or stores the message; rejects with UndeliverableMailError when it has no valid recipient. */
   send(message: MailMessage): Promise<void>
   /**
-   * For a customer who deleted their account: the copies the shop keeps of messages to `email` removed
-   * (the outbox's files). Mail sent over SMTP is kept by no one but its recipient: nothing to do.
+   * For a customer who deleted their account: the copies the shop keeps (the outbox's files) of the mail
+   * about them removed: about its orders (`orderReferences`, '{number}-{uid}', which an order mail's
+   * Message-ID carries) whatever address it went to, and the account's own mail to `email` (mail about no
+   * order). Mail about another order stays, also at the same address: a guest's order is not the account's
+   * (docs/decisions/018-account-data.md). Mail sent over SMTP is kept by no one but its recipient.
    */
-  forgetRecipient(email: string): Promise<void>
+  forgetCustomer(customer: { email: string; orderReferences: readonly string[] }): Promise<void>
 }
 
 /** A message that could reach nobody. The job sending it fails, so it is logged and retried, never marked done. */

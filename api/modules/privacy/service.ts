@@ -105,7 +105,7 @@ export function createPrivacyService(deps: {
   newsletter: Pick<NewsletterService, 'find' | 'removeQuery'>
   jobs: Pick<JobQueue, 'forgetEmailQuery'>
   shipping: Pick<ShippingProvider, 'forgetAddress'>
-  mailer: Pick<Mailer, 'forgetRecipient'>
+  mailer: Pick<Mailer, 'forgetCustomer'>
 }) {
   const { db, clock } = deps
 
@@ -122,14 +122,18 @@ export function createPrivacyService(deps: {
   }
 
   /**
-   * What the shop keeps outside its database of a deleted account: the demo carrier's label files and the
-   * outbox's messages (the adapters say what they keep). Once the account is gone a failure here cannot
-   * undo it, so it is logged for staff (with no e-mail in the line) rather than answered.
+   * What the shop keeps outside its database of a deleted account, about the orders the deletion minimised
+   * and the account's own mail: the demo carrier's label files and the outbox's messages (the adapters say
+   * what they keep). Once the account is gone a failure here cannot undo it, so it is logged for staff
+   * (with no e-mail in the line) rather than answered.
    */
-  async function forgetOutside(labelReferences: readonly string[], email: string): Promise<void> {
+  async function forgetOutside(minimised: readonly Order[], email: string): Promise<void> {
+    // '{number}-{uid}': an order's reference at the carrier (unless it kept another) and in its mail.
+    const reference = (order: Order) => `${formatOrderNumber(order.id)}-${order.uid}`
     try {
-      for (const reference of labelReferences) await deps.shipping.forgetAddress(reference)
-      await deps.mailer.forgetRecipient(email)
+      for (const order of minimised)
+        await deps.shipping.forgetAddress(order.labelReference ?? reference(order))
+      await deps.mailer.forgetCustomer({ email, orderReferences: minimised.map(reference) })
     } catch (error) {
       log.error('a deleted account is still named in a label file or a kept e-mail', {
         error: errorMessage(error),
@@ -190,14 +194,12 @@ export function createPrivacyService(deps: {
         // Last, once nothing points at the row any more.
         deps.accounts.deleteQuery(user.id),
       ]
-      // The labels of the orders the batch minimises: their files name the customer too.
-      const labels = (await deps.orders.allForUser(user.id))
-        .filter(isSettled)
-        .map((order) => order.labelReference ?? `${formatOrderNumber(order.id)}-${order.uid}`)
+      // The orders the batch minimises: their labels and mail name the customer too.
+      const minimised = (await deps.orders.allForUser(user.id)).filter(isSettled)
       const [first, ...rest] = statements
       if (first) await db.batch([first, ...rest])
       log.info('account deleted')
-      await forgetOutside(labels, user.email)
+      await forgetOutside(minimised, user.email)
     },
   }
 }

@@ -1,7 +1,8 @@
 // What the shop keeps outside its database of a deleted account (docs/decisions/018-account-data.md): the
-// built-in carrier's label files of its minimised orders and the outbox's copies of its e-mails name the
+// built-in carrier's label files of its minimised orders and the outbox's copies of their e-mails name the
 // customer too, so the deletion forgets them as well: the label keeps its order, tracking number and void
-// record, without the ship-to lines; the messages to the account's address are gone, others' stay.
+// record, without the ship-to lines; the messages about those orders are gone, whatever address they went
+// to, with the account's own mail; a guest's order mail at the same address, and others', stay.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -68,4 +69,48 @@ test("a deleted customer's label file loses the ship-to lines, and the outbox th
   const otherFile = readdirSync(dir).find((name) => otherRow?.uid && name.includes(otherRow.uid))
   expect(readFileSync(join(dir, otherFile as string), 'latin1')).toContain('Otto Staying')
   expect(outboxNaming('Otto Staying').length).toBeGreaterThan(0)
+})
+
+test("an account's order placed under another address: its mail is forgotten too", async () => {
+  const customer = await signUp(shop)
+  const staff = await staffMember(shop)
+  const typed = `typed-${crypto.randomUUID().slice(0, 8)}@example.com`
+  const id = await paidOrder(shop, { cookie: customer.cookie, name: 'Olga Otheraddress', email: typed })
+  await shop.runDueJobs()
+  expect(
+    (await shop.call('POST', `/api/orders/${id}/ship`, undefined, { cookie: staff.cookie })).status,
+  ).toBe(200)
+  await shop.runDueJobs()
+  expect(outboxNaming('Olga Otheraddress').length).toBeGreaterThan(0)
+  const deleted = await shop.call(
+    'DELETE',
+    '/api/user',
+    { password: customer.password },
+    { cookie: customer.cookie },
+  )
+  expect(deleted.status).toBe(204)
+  expect(outboxNaming('Olga Otheraddress')).toEqual([])
+})
+
+test("an account made with a guest's address, deleted, leaves the guest's order mail alone", async () => {
+  const email = `guest-${crypto.randomUUID().slice(0, 8)}@example.com`
+  await paidOrder(shop, { name: 'Gina Guest', email })
+  await shop.runDueJobs()
+  const before = outboxNaming('Gina Guest')
+  expect(before.length).toBeGreaterThan(0)
+  // Anyone may sign up with an address they do not own (decision 010): the guest's order is not theirs.
+  const stranger = await signUp(shop, { email })
+  await shop.runDueJobs()
+  const accountMail = outboxNaming(email).filter((name) => !before.includes(name))
+  expect(accountMail.length).toBeGreaterThan(0)
+  const deleted = await shop.call(
+    'DELETE',
+    '/api/user',
+    { password: stranger.password },
+    { cookie: stranger.cookie },
+  )
+  expect(deleted.status).toBe(204)
+  expect(outboxNaming('Gina Guest')).toEqual(before)
+  // The account's own mail to the address (its welcome or verification) is gone.
+  expect(outboxNaming(email).filter((name) => !before.includes(name))).toEqual([])
 })

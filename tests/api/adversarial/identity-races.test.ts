@@ -36,7 +36,7 @@ beforeAll(async () => {
           if (mailFails) throw new Error('SMTP down')
           sent.push(message)
         },
-        async forgetRecipient() {},
+        async forgetCustomer() {},
       },
     },
   )

@@ -47,7 +47,7 @@ export function memoryMailer(): Mailer & { sent: MailMessage[] } {
       sent.push(message)
     },
     // What was sent stays for the tests to read, as it would in the recipient's inbox.
-    async forgetRecipient() {},
+    async forgetCustomer() {},
   }
 }
 
