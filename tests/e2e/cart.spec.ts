@@ -326,6 +326,30 @@ test('a line whose product the shop no longer sells says so and offers to remove
   ).toHaveCount(1)
 })
 
+test('Continue to Shipping waits for a code being checked, so a slow answer does not leave it behind', async ({
+  page,
+}) => {
+  await seedCart(page, [{ slug: 'repair', quantity: 2 }])
+  let answer: () => void = () => undefined
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve
+  })
+  await page.route('**/api/validate-discount', async (route) => {
+    await answered
+    await route.continue()
+  })
+  await page.getByLabel('Discount code').fill('SAVE5')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  const onward = page.getByRole('button', { name: /^(Continue to Shipping|Checking your code…)$/ })
+  await expect(onward).toHaveText('Checking your code…')
+  await expect(onward).toBeDisabled()
+  answer()
+  await expect(summary(page, 'Discount (SAVE5)')).toHaveText('−$5.00')
+  await page.getByRole('button', { name: 'Continue to Shipping' }).click()
+  await expect(page).toHaveURL(/\/shipping$/)
+  await expect(page.getByText('Discount (SAVE5)')).toBeVisible()
+})
+
 test('a code saved without its minimum, on a cart below it, stays and learns the minimum from the refusal', async ({
   page,
 }) => {

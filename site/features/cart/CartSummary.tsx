@@ -2,6 +2,7 @@ import { type DiscountTerms, discountCents, discountShortfallCents } from '@core
 import { formatCents, MIN_CHARGE_CENTS } from '@core/rules/money'
 import { cartPackageLabel } from '@core/rules/package'
 import { amountToFreeShippingCents, formatWeight } from '@core/rules/shipping'
+import { useState } from 'react'
 import { showToast } from '../toasts/store'
 import { discountApplied } from './checkout-store'
 import { DiscountCode } from './DiscountCode'
@@ -40,6 +41,8 @@ export function CartSummary({
   lines: readonly CartLine[]
   discount: DiscountTerms | null
 }) {
+  // While a code is checked, going on would leave without it (its answer lands on a page left behind).
+  const [checking, setChecking] = useState(false)
   const totals = cartTotals(lines)
   const discountOff = discountCents(totals.subtotalCents, discount)
   const totalCents = totals.subtotalCents - discountOff
@@ -73,7 +76,12 @@ export function CartSummary({
           </div>
         </dl>
 
-        <DiscountCode discount={discount} subtotalCents={totals.subtotalCents} />
+        <DiscountCode
+          discount={discount}
+          subtotalCents={totals.subtotalCents}
+          checking={checking}
+          setChecking={setChecking}
+        />
 
         {toFreeShipping > 0 && (
           <p className="mt-4 text-sm font-bold text-brand">
@@ -81,8 +89,14 @@ export function CartSummary({
           </p>
         )}
 
-        <button type="button" className="btn-primary mt-5 w-full" onClick={continueToShipping}>
-          Continue to Shipping
+        <button
+          type="button"
+          className="btn-primary mt-5 w-full"
+          onClick={continueToShipping}
+          disabled={checking}
+          aria-busy={checking}
+        >
+          {checking ? 'Checking your code…' : 'Continue to Shipping'}
         </button>
       </div>
 

@@ -12,12 +12,16 @@ const INVALID_FALLBACK = 'Please check your code and try again.'
 export function DiscountCode({
   discount,
   subtotalCents,
+  checking,
+  setChecking,
 }: {
   discount: DiscountTerms | null
   subtotalCents: number
+  /** A code is being asked about: the cart's way on to shipping waits for the answer (CartSummary). */
+  checking: boolean
+  setChecking: (checking: boolean) => void
 }) {
   const [code, setCode] = useState('')
-  const [checking, setChecking] = useState(false)
   // Why the code typed was refused, under its field as well as in the toast.
   const [refusal, setRefusal] = useState<string | null>(null)
   // Applying or removing swaps the form for the applied code and back: focus follows to what replaced it.
