@@ -291,7 +291,8 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
     const moves = await Promise.all(
       units.map(async (unit) => sql`(${unit.quantity} < 0 and ${await counted([unit])})`),
     )
-    const moved = moves.length > 0 ? sql.join(moves, sql` or `) : sql`0`
+    // In brackets: joined with `and` below, the last unit's `or` would otherwise stand alone.
+    const moved = moves.length > 0 ? sql`(${sql.join(moves, sql` or `)})` : sql`0`
     return [
       orders.historyNote(
         orderId,

@@ -311,6 +311,27 @@ describe('units of a refund the provider fails after it succeeded', () => {
     await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
   })
 
+  test('a restocking refund of two counted lines that succeeds says nothing was taken off again', async () => {
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: 10 }), 200)
+    await json(await r.asStaff('PATCH', '/api/products/3/stock', { variants: { Alpine: 10 } }), 200)
+    const { id } = await payForOrder(r.shop, {
+      items: [
+        { id: REPAIR, quantity: 2 },
+        { id: 3, quantity: 1, variant: 'Alpine' },
+      ],
+    })
+    const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
+    const both = { lines: detail.lines.map((line) => ({ lineId: line.id, quantity: 1 })), restock: true }
+    await json<RefundResponse>(await r.asStaff('POST', `/api/orders/${id}/refunds`, both), 201)
+    await r.events.deliver()
+    expect((await refundRows(r.shop, id))[0]?.status).toBe('succeeded')
+    expect([await onHand(r.shop, REPAIR, ''), await onHand(r.shop, 3, 'Alpine')]).toEqual([9, 10])
+    const reasons = (await historyOf(id)).map((entry) => entry.reason)
+    expect(reasons.some((reason) => reason.includes('taken off again'))).toBe(false)
+    await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
+    await json(await r.asStaff('PATCH', '/api/products/3/stock', { variants: { Alpine: null } }), 200)
+  })
+
   test('of a product nobody counts: the history does not say units were taken off', async () => {
     const { id } = await refundedWithRestock({ shipped: false, counted: false })
     const reasons = (await historyOf(id)).map((entry) => entry.reason)
