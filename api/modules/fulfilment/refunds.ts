@@ -6,6 +6,8 @@
  * 3. jobs: the provider's refund (run at once by the request, again after a crash), e-mails, the void.
  * What the provider says of a refund (its answer, or its events) moves the refund forward once.
  */
+
+import { lineLabel } from '@core/rules/catalog'
 import { formatCents } from '@core/rules/money'
 import { formatOrderNumber } from '@core/rules/order-status'
 import { countsAsRefunded, lineRefundCents, type RefundAsked } from '@core/rules/refunds'
@@ -162,8 +164,9 @@ function linePlan(order: Order, asked: RefundAsked, refunds: readonly Refund[]):
 /** The request's words for the order's history: how much, for what, and why. */
 function askedNote(plan: RefundPlan, order: Order): string {
   const items = plan.lines.map((line) => {
-    const name = order.lines.find((candidate) => candidate.id === line.lineId)?.name ?? `line ${line.lineId}`
-    return `${line.quantity} × ${name}`
+    const ordered = order.lines.find((candidate) => candidate.id === line.lineId)
+    // With the scent: one product may be on two lines of the order.
+    return `${line.quantity} × ${ordered ? lineLabel(ordered) : `line ${line.lineId}`}`
   })
   return [
     `Refund of ${formatCents(plan.amountCents)} asked`,

@@ -1,3 +1,4 @@
+import { lineLabel } from '@core/rules/catalog'
 import { formatCurrency } from '@core/rules/money'
 import type { OrderDetail, RefundAnswer } from './api'
 import { formatDateTime } from './dashboard-logic'
@@ -34,7 +35,7 @@ function RefundItem({ refund }: { refund: RefundAnswer }) {
       </div>
       {refund.lines.length > 0 && (
         <div>
-          {refund.lines.map((line) => `${line.quantity} × ${line.name}`).join(', ')}
+          {refund.lines.map((line) => `${line.quantity} × ${lineLabel(line)}`).join(', ')}
           {refund.restock && (refund.restocked ? ' · back on the shelf' : ' · to go back on the shelf')}
         </div>
       )}

@@ -31,7 +31,8 @@ function bodyOf(mode: Mode, units: Record<number, number>, amount: string, resto
 function linesCents(order: OrderDetail, body: RefundBody): number {
   return (body.lines ?? []).reduce((sum, { lineId, quantity }) => {
     const line = order.lines.find((each) => each.id === lineId)
-    if (!line || quantity < 1 || line.refundedQuantity + quantity > line.quantity) return sum
+    if (!line || !Number.isInteger(quantity) || quantity < 1) return sum
+    if (line.refundedQuantity + quantity > line.quantity) return sum
     const paid = Math.round(line.paid * 100)
     const refunded = Math.round(line.refunded * 100)
     return sum + unitsRefundCents(paid, line.quantity, line.refundedQuantity, quantity, refunded)
@@ -146,13 +147,15 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
                   className="field w-20"
                   min={0}
                   max={left}
+                  step={1}
                   disabled={left === 0 || locked}
                   value={units[line.id] ?? 0}
                   aria-label={`Units of ${name} to refund`}
                   onChange={(e) =>
                     setUnits({
                       ...units,
-                      [line.id]: Math.max(0, Math.min(left, Number(e.target.value) || 0)),
+                      // Whole units: a typed 1.5 is 1 (the confirmation names the amount for it).
+                      [line.id]: Math.max(0, Math.min(left, Math.floor(Number(e.target.value) || 0))),
                     })
                   }
                 />

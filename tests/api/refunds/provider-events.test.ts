@@ -317,7 +317,7 @@ describe('units of a refund the provider fails after it succeeded', () => {
     const { id } = await payForOrder(r.shop, {
       items: [
         { id: REPAIR, quantity: 2 },
-        { id: 3, quantity: 1, variant: 'Alpine' },
+        { id: 3, quantity: 1 }, // sold as its first scent, Alpine
       ],
     })
     const detail = await json<{ lines: { id: number }[] }>(await r.asStaff('GET', `/api/orders/${id}`), 200)
@@ -328,6 +328,12 @@ describe('units of a refund the provider fails after it succeeded', () => {
     expect([await onHand(r.shop, REPAIR, ''), await onHand(r.shop, 3, 'Alpine')]).toEqual([9, 10])
     const reasons = (await historyOf(id)).map((entry) => entry.reason)
     expect(reasons.some((reason) => reason.includes('taken off again'))).toBe(false)
+    // The history names each line with its scent, as the order's lines do: a product may be on two lines.
+    expect(reasons).toContainEqual(
+      expect.stringMatching(
+        /^Refund of \$[\d.]+ asked: 1 × Workforce Repair Original Grit, 1 × .+ \(Alpine\), back on the shelf$/,
+      ),
+    )
     await json(await r.asStaff('PATCH', `/api/products/${REPAIR}/stock`, { stock: null }), 200)
     await json(await r.asStaff('PATCH', '/api/products/3/stock', { variants: { Alpine: null } }), 200)
   })
