@@ -308,6 +308,9 @@ test.describe('a customer account from sign-up to a new password', () => {
     await input(page, 'Confirm new password').fill(NEW_PASSWORD)
     await page.getByRole('button', { name: 'Update Password' }).click()
     await expect(page.getByRole('heading', { name: 'Password Updated' })).toBeVisible()
+    // What was wrong before is put right: its message goes at once (not in its 5 s), not staying over the
+    // page that says so.
+    await expect(toast(page, "Passwords Don't Match")).toHaveCount(0, { timeout: 1_000 })
     await expect(page.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login')
     await restPointer(page)
     await axe()

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react'
 import { binder } from '../../components/form/fields'
-import { showToast } from '../toasts/store'
+import { dismissToast, showToast } from '../toasts/store'
 import type { Problem } from './validation'
 
 /**
  * Field errors for one form: `report` marks the fields (aria-invalid), shows the form's toast and moves
- * focus to the first field to fix (docs/product.md#forms); typing in a field clears its mark. `idOf` maps a
- * field to its input's id when they differ.
+ * focus to the first field to fix (docs/product.md#forms); typing in a field clears its mark; `reset`, once
+ * the form's checks pass, clears them all and takes that toast away (a red message left over a form that
+ * went through reads as if it had not). `idOf` maps a field to its input's id when they differ.
  */
 export function useFieldErrors<Field extends string>(idOf: (field: Field) => string = (field) => field) {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
@@ -16,6 +17,8 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
   // move only when a report asks, never again on the next keystroke.
   const idOfRef = useRef(idOf)
   idOfRef.current = idOf
+  // The toast of the last report, while it may still be on screen.
+  const reported = useRef<number | null>(null)
 
   useEffect(() => {
     if (focus) document.getElementById(idOfRef.current(focus.id))?.focus()
@@ -27,7 +30,12 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
       setErrors(problem.fields)
       const first = Object.keys(problem.fields)[0] as Field | undefined
       if (first) setFocus({ id: first })
-      showToast({ title: problem.title, description: problem.description, variant: 'error' })
+      if (reported.current !== null) dismissToast(reported.current)
+      reported.current = showToast({
+        title: problem.title,
+        description: problem.description,
+        variant: 'error',
+      })
     },
     clear(field: Field) {
       setErrors((current) => {
@@ -37,7 +45,11 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
         return next
       })
     },
-    reset: () => setErrors({}),
+    reset() {
+      setErrors({})
+      if (reported.current !== null) dismissToast(reported.current)
+      reported.current = null
+    },
   }
 }
 

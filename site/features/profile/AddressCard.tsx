@@ -36,6 +36,7 @@ export function AddressCard({ user, onSaved }: { user: PublicUser; onSaved: (use
       const address = trimmedAddress(draft)
       const problem = addressProblem(address)
       if (problem) fields.report(problem)
+      else fields.reset()
       return problem ? null : { address }
     },
     onSaved,

@@ -19,6 +19,7 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
     body() {
       const problem = personalProblem(fields.values)
       if (problem) fields.report(problem)
+      else fields.reset()
       return problem ? null : personalBody(fields.values)
     },
     onSaved(saved) {
