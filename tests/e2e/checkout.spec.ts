@@ -252,10 +252,15 @@ test.describe('/shipping', () => {
     // The page's scripts arrive late, as on a slow phone: the shopper starts typing meanwhile.
     const deliver = await delayScript(page, /\/_astro\/[^?]+\.js$/)
     await page.goto('/shipping', { waitUntil: 'commit' })
+    // Until the cart is read, its summary says so: not an empty cart at $0.00.
+    const summary = page.getByRole('complementary', { name: 'Order Summary' })
+    await expect(summary.getByText('Loading your order…')).toBeVisible()
+    await expect(summary).not.toContainText('$0.00')
     await page.getByLabel('E-mail').fill('early@example.com')
     await page.getByLabel('Full name').fill('Sam Carpenter')
     deliver()
     await waitForIsland(page, 'ShippingCheckout')
+    await expect(summary.getByText('Loading your order…')).toHaveCount(0)
     await expect(page.getByLabel('E-mail')).toHaveValue('early@example.com')
     await expect(page.getByLabel('Full name')).toHaveValue('Sam Carpenter')
     await page.getByLabel('Street address').fill('12 Workshop Lane')

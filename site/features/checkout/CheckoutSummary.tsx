@@ -11,11 +11,16 @@ export function CheckoutSummary(props: {
   selected: Rate | null
   busy: boolean
   paying: boolean
+  /** The cart has been read from this browser: until then its figures are not shown as $0.00. */
+  loaded: boolean
   onContinue: () => void
 }) {
-  const { lines, discount, selected } = props
+  const { lines, discount, selected, loaded } = props
   const totals = goodsTotals(lines, discount)
   const shippingCents = selected ? Math.round(selected.price * 100) : null
+  // Before the cart is read (a slow phone, the script still on its way) an empty cart at $0.00 would read as
+  // a cart emptied: the figures wait.
+  const money = (cents: number) => (loaded ? formatCents(cents) : '…')
   return (
     <aside
       className="rounded-lg border border-line bg-surface p-4 sm:p-6 lg:sticky lg:top-[calc(var(--header-h)+1rem)]"
@@ -25,6 +30,7 @@ export function CheckoutSummary(props: {
         Order Summary
       </h2>
       <ul className="grid gap-2 text-sm">
+        {!loaded && <li className="text-muted">Loading your order…</li>}
         {lines.map((line) => (
           <li key={`${line.product.id}:${line.selectedVariant ?? ''}`} className="flex justify-between gap-4">
             <span>
@@ -38,7 +44,7 @@ export function CheckoutSummary(props: {
       <dl className="mt-4 grid gap-2 border-t border-line pt-4 text-sm">
         <div className="flex justify-between">
           <dt>Subtotal</dt>
-          <dd>{formatCents(totals.subtotalCents)}</dd>
+          <dd>{money(totals.subtotalCents)}</dd>
         </div>
         {discount && totals.discountCents > 0 && (
           <div className="flex justify-between text-success">
@@ -60,11 +66,11 @@ export function CheckoutSummary(props: {
         </div>
         <div className="flex justify-between text-muted">
           <dt>Total weight</dt>
-          <dd>{formatWeight(cartWeightOunces(lines))}</dd>
+          <dd>{loaded ? formatWeight(cartWeightOunces(lines)) : '…'}</dd>
         </div>
         <div className="flex justify-between border-t border-line pt-2 text-base font-bold">
           <dt>Total</dt>
-          <dd>{formatCents(totals.totalCents + (shippingCents ?? 0))}</dd>
+          <dd>{money(totals.totalCents + (shippingCents ?? 0))}</dd>
         </div>
       </dl>
       <button

@@ -38,6 +38,7 @@ export default function ShippingCheckout() {
         selected={checkout.selected}
         busy={busy !== null}
         paying={busy === 'session'}
+        loaded={checkout.loaded}
         onContinue={checkout.continueToPayment}
       />
     </div>
