@@ -127,6 +127,23 @@ test('stepper, remove, totals, weight and package size', async ({ page, axe }) =
   await axe()
 })
 
+test("a line's controls are at least 44 px each way, for a thumb on a phone", async ({ page }) => {
+  await seedCart(page, [{ slug: 'repair', quantity: 2 }])
+  const line = page.locator('[data-cart-line="repair"]')
+  for (const control of [
+    line.getByRole('button', { name: /^Decrease quantity/ }),
+    line.getByRole('spinbutton'),
+    line.getByRole('button', { name: /^Increase quantity/ }),
+    line.getByRole('button', { name: /^Remove/ }),
+  ]) {
+    const box = await control.boundingBox()
+    expect(box?.height ?? 0).toBeGreaterThanOrEqual(44)
+    expect(box?.width ?? 0).toBeGreaterThanOrEqual(44)
+  }
+  // The page still keeps to a phone's width.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+})
+
 test('a quantity typed into the box replaces the one there; an emptied box waits, and shows the line again when left', async ({
   page,
 }) => {
@@ -294,7 +311,9 @@ test('a cart opened at /shipping first shows the prices checkout charges, and a 
     undefined,
     '/shipping',
   )
-  const summaryLines = page.getByRole('complementary', { name: 'Order Summary' }).getByRole('listitem')
+  const summary = page.getByRole('complementary', { name: 'Order Summary' })
+  await expect(summary.getByText('Loading your order…')).toHaveCount(0)
+  const summaryLines = summary.getByRole('listitem')
   await expect(summaryLines).toHaveCount(1)
   await expect(summaryLines).toContainText('× 3')
   await expect(toast(page).filter({ hasText: 'Price Updated' })).toContainText('(was $9.00).')

@@ -46,7 +46,7 @@ function StockWarning({
           : `Only ${left} left of ${name}.`}
       <button
         type="button"
-        className="underline"
+        className="inline-flex min-h-11 items-center underline"
         onClick={() => (lower === null ? onRemove() : setLineQuantity(product.id, lower, selectedVariant))}
       >
         {lower === null ? 'Remove it' : `Lower to ${lower}`}
@@ -112,14 +112,15 @@ export function CartLineRow({
           </h3>
           {selectedVariant && <p className="text-sm text-muted">Scent: {selectedVariant}</p>}
           <p className="text-sm text-muted">{formatCurrency(product.price)} each</p>
-          <div className="mt-2 flex items-center gap-3">
+          <div className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1">
             <label htmlFor={id} className="sr-only">
               Quantity of {product.name}
             </label>
+            {/* Every control at least 44 px (2.75rem) high and wide, as the shop's others: a thumb on a phone. */}
             <div className="inline-flex items-stretch rounded-md border border-line">
               <button
                 type="button"
-                className="px-3 text-lg disabled:opacity-40"
+                className="min-h-11 min-w-11 px-3 text-lg disabled:opacity-40"
                 aria-label={`Decrease quantity of ${product.name}`}
                 disabled={quantity <= 1}
                 onClick={(event) => step(quantity - 1, event)}
@@ -133,7 +134,7 @@ export function CartLineRow({
                 min={1}
                 max={MAX_QUANTITY}
                 value={typed ?? quantity}
-                className="w-14 border-x border-line bg-transparent py-1 text-center"
+                className="min-h-11 w-14 border-x border-line bg-transparent py-1 text-center"
                 // An emptied or zero field waits for a real number; the remove button is for removing.
                 onChange={(event) => {
                   const text = event.target.value
@@ -145,7 +146,7 @@ export function CartLineRow({
               />
               <button
                 type="button"
-                className="px-3 text-lg disabled:opacity-40"
+                className="min-h-11 min-w-11 px-3 text-lg disabled:opacity-40"
                 aria-label={`Increase quantity of ${product.name}`}
                 disabled={quantity >= MAX_QUANTITY}
                 onClick={(event) => step(quantity + 1, event)}
@@ -153,7 +154,11 @@ export function CartLineRow({
                 +
               </button>
             </div>
-            <button type="button" className="text-sm font-bold text-danger underline" onClick={remove}>
+            <button
+              type="button"
+              className="inline-flex min-h-11 min-w-11 items-center px-1 text-sm font-bold text-danger underline"
+              onClick={remove}
+            >
               Remove<span className="sr-only"> {product.name}</span>
             </button>
           </div>
