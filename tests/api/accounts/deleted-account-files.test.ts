@@ -19,6 +19,26 @@ beforeAll(async () => {
 })
 afterAll(() => shop.close())
 
+/** The account deleted by its owner, with its password: 204. */
+async function deleteAccountOf(customer: { cookie: string; password: string }) {
+  const deleted = await shop.call(
+    'DELETE',
+    '/api/user',
+    { password: customer.password },
+    { cookie: customer.cookie },
+  )
+  expect(deleted.status).toBe(204)
+}
+
+/** An order's label bought and its parcel handed to the carrier, with the e-mails that go with them. */
+async function shipped(orderId: number, staff: { cookie: string }) {
+  await shop.runDueJobs()
+  expect(
+    (await shop.call('POST', `/api/orders/${orderId}/ship`, undefined, { cookie: staff.cookie })).status,
+  ).toBe(200)
+  await shop.runDueJobs()
+}
+
 /** The outbox's messages (their .eml text) that hold `text`. */
 function outboxNaming(text: string): string[] {
   const dir = join(shop.deps.config.dataDir, 'outbox')
@@ -37,20 +57,10 @@ test("a deleted customer's label file loses the ship-to lines, and the outbox th
     email: customer.email,
   })
   const kept = await paidOrder(shop, { cookie: other.cookie, name: 'Otto Staying', email: other.email })
-  await shop.runDueJobs() // the labels bought, the confirmations written
-  expect(
-    (await shop.call('POST', `/api/orders/${id}/ship`, undefined, { cookie: staff.cookie })).status,
-  ).toBe(200)
-  await shop.runDueJobs() // the shipping e-mail
+  await shipped(id, staff) // the labels bought, the confirmations and the shipping e-mail written
   expect(outboxNaming('Zelda Unforgotten').length).toBeGreaterThan(0)
 
-  const deleted = await shop.call(
-    'DELETE',
-    '/api/user',
-    { password: customer.password },
-    { cookie: customer.cookie },
-  )
-  expect(deleted.status).toBe(204)
+  await deleteAccountOf(customer)
 
   const row = await orderRow(shop, id)
   expect(row?.customerName).toBe('')
@@ -76,19 +86,9 @@ test("an account's order placed under another address: its mail is forgotten too
   const staff = await staffMember(shop)
   const typed = `typed-${crypto.randomUUID().slice(0, 8)}@example.com`
   const id = await paidOrder(shop, { cookie: customer.cookie, name: 'Olga Otheraddress', email: typed })
-  await shop.runDueJobs()
-  expect(
-    (await shop.call('POST', `/api/orders/${id}/ship`, undefined, { cookie: staff.cookie })).status,
-  ).toBe(200)
-  await shop.runDueJobs()
+  await shipped(id, staff)
   expect(outboxNaming('Olga Otheraddress').length).toBeGreaterThan(0)
-  const deleted = await shop.call(
-    'DELETE',
-    '/api/user',
-    { password: customer.password },
-    { cookie: customer.cookie },
-  )
-  expect(deleted.status).toBe(204)
+  await deleteAccountOf(customer)
   expect(outboxNaming('Olga Otheraddress')).toEqual([])
 })
 
@@ -103,13 +103,7 @@ test("an account made with a guest's address, deleted, leaves the guest's order 
   await shop.runDueJobs()
   const accountMail = outboxNaming(email).filter((name) => !before.includes(name))
   expect(accountMail.length).toBeGreaterThan(0)
-  const deleted = await shop.call(
-    'DELETE',
-    '/api/user',
-    { password: stranger.password },
-    { cookie: stranger.cookie },
-  )
-  expect(deleted.status).toBe(204)
+  await deleteAccountOf(stranger)
   expect(outboxNaming('Gina Guest')).toEqual(before)
   // The account's own mail to the address (its welcome or verification) is gone.
   expect(outboxNaming(email).filter((name) => !before.includes(name))).toEqual([])

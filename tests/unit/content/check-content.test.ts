@@ -39,6 +39,21 @@ const lineOf = (file: string, text: string) =>
     .findIndex((line) => line.includes(text)) + 1
 const problems = () => formatProblems(checkContent(root).problems)
 
+/** git in the copy, as an editor's working copy has it. */
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
+    cwd: root,
+    stdio: 'ignore',
+  })
+
+/** The copy made a git repository with everything in it committed; `renames: false` as a repository may be set. */
+function committedCopy(options: { renames?: boolean } = {}) {
+  git('init', '-q')
+  if (options.renames === false) git('config', 'diff.renames', 'false')
+  git('add', 'content', 'site')
+  git('commit', '-q', '-m', 'content as it is')
+}
+
 describe('npm run check:content', () => {
   test("the shop's own content passes, in well under the seconds a build takes", () => {
     const started = performance.now()
@@ -237,14 +252,7 @@ describe('npm run check:content', () => {
   })
 
   test('in a clone, where files have no telling age, the copy is the file git does not know yet', () => {
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
-        cwd: root,
-        stdio: 'ignore',
-      })
-    git('init', '-q')
-    git('add', 'content')
-    git('commit', '-q', '-m', 'content as it is')
+    committedCopy()
     cpSync(path('content/products/whisker-tamer.mdx'), path('content/products/beard-butter.mdx'))
     // The original changed last, as a pull or a checkout may leave it.
     const later = new Date(Date.now() + 60_000)
@@ -255,14 +263,7 @@ describe('npm run check:content', () => {
   })
 
   test("a removed product's id is not given to a new one; the removed product published again is fine", () => {
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
-        cwd: root,
-        stdio: 'ignore',
-      })
-    git('init', '-q')
-    git('add', 'content')
-    git('commit', '-q', '-m', 'content as it is')
+    committedCopy()
     const removed = read('content/products/accessories.mdx')
     rmSync(path('content/products/accessories.mdx'))
     git('commit', '-q', '-am', 'accessories taken off')
@@ -291,15 +292,7 @@ describe('npm run check:content', () => {
   test('a product renamed with its text rewritten (to git: removed and added at once) keeps its id', () => {
     // What git counts as removed and added rather than renamed: a rewrite past its similarity threshold, or
     // a repository that does not look for renames at all (as here, so the rewrite need not be measured).
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=Editor', '-c', 'user.email=editor@example.com', ...args], {
-        cwd: root,
-        stdio: 'ignore',
-      })
-    git('init', '-q')
-    git('config', 'diff.renames', 'false')
-    git('add', 'content', 'site')
-    git('commit', '-q', '-m', 'content as it is')
+    committedCopy({ renames: false })
     const rewritten = read('content/products/whisker-wash.mdx')
       .replace(/^slug: .*$/m, 'slug: beard-wash')
       .replace(/\n---\n[\s\S]*$/, `\n---\n\n${'New words for the relaunched beard wash. '.repeat(60)}\n`)
