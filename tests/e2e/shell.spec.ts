@@ -348,6 +348,15 @@ test.describe('phone menu', () => {
     await expect(button).toBeFocused()
   })
 
+  test('with an empty cart the menu shows no count, as the header does', async ({ page }) => {
+    await page.goto('/')
+    await openShell(page)
+    await page.getByRole('button', { name: 'Menu' }).click()
+    const cart = page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Cart, 0 items' })
+    await expect(cart).toBeVisible()
+    await expect(cart).toHaveText('Cart')
+  })
+
   test('opening the menu closes the search panel, and both close on hash or history changes', async ({
     page,
   }) => {

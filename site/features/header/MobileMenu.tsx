@@ -1,6 +1,6 @@
 import { CartIcon, UserIcon } from '../../components/shell/icons'
 import { ThemeToggle } from '../theme/ThemeToggle'
-import { cartLabel } from './badge'
+import { badgeText, cartLabel } from './badge'
 import { NAV_GROUPS, TOP_LINKS } from './nav'
 
 /** The phone menu: every link, the account and cart, and the theme switch. A link closes it on the way. */
@@ -48,7 +48,8 @@ export function MobileMenu(props: {
           <li>
             {/* The name ('Cart, 3 items') contains the visible text ('Cart 3'), as speech users expect. */}
             <a href="/cart" onClick={onNavigate} aria-label={cartLabel(props.count)}>
-              <CartIcon /> Cart <span className="mobile-cart-count">{props.count}</span>
+              <CartIcon /> Cart {/* As the header's badge: nothing for an empty cart, '99+' past 99. */}
+              {badgeText(props.count) && <span className="mobile-cart-count">{badgeText(props.count)}</span>}
             </a>
           </li>
           <li>
