@@ -245,6 +245,10 @@ test.describe('/shipping', () => {
     await page.keyboard.press('Enter')
     await expect(page.getByRole('group', { name: 'Select Shipping Method' })).toBeVisible()
     await expect(missing).toHaveCount(0)
+    // The button pressed was disabled meanwhile: the keyboard carries on from the rates, not the page's top.
+    await expect(page.getByRole('heading', { name: 'Select Shipping Method' })).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('radio').first()).toBeFocused()
   })
 
   test('what is typed before the page has hydrated is kept', async ({ page }) => {

@@ -14,7 +14,9 @@ export function RateOptions(props: {
     <section className="rounded-lg border border-line bg-surface p-4 sm:p-6">
       <fieldset>
         <legend className="w-full">
-          <h2 ref={props.headingRef} className="mb-4 text-xl font-bold uppercase">
+          {/* Focusable by the page (not by Tab): focus comes here when the button pressed for the rates was
+              disabled while they were asked for (use-shipping-checkout.ts). */}
+          <h2 ref={props.headingRef} tabIndex={-1} className="mb-4 text-xl font-bold uppercase">
             Select Shipping Method
           </h2>
         </legend>

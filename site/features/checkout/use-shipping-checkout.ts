@@ -87,6 +87,8 @@ export function useShippingCheckout() {
     const problem = ratesProblem(draft)
     if (problem.kind !== 'none') return form.report(problem)
     form.clearProblems()
+    // Pressed from the button (not Enter in a field): it is disabled while the rates are asked for.
+    const fromButton = document.activeElement instanceof HTMLButtonElement
     setBusy('rates')
     setStatus('Calculating shipping rates…')
     const requestBinding = binding
@@ -102,9 +104,13 @@ export function useShippingCheckout() {
       setStatus(
         `${fresh.length} shipping ${fresh.length === 1 ? 'method' : 'methods'} available. Select one below.`,
       )
-      requestAnimationFrame(() =>
-        ratesHeading.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }),
-      )
+      requestAnimationFrame(() => {
+        const heading = ratesHeading.current
+        heading?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
+        // The button pressed was disabled while the rates were asked for, which may drop the focus to the
+        // page: a keyboard or screen reader carries on from the rates, not from the top.
+        if (fromButton || document.activeElement === document.body) heading?.focus({ preventScroll: true })
+      })
     } catch (error) {
       setStatus('')
       showToast({ ...ratesErrorToast(error), variant: 'error' })
