@@ -369,6 +369,17 @@ test('Continue to Shipping waits for a code being checked, so a slow answer does
   await expect(page.getByText('Discount (SAVE5)')).toBeVisible()
 })
 
+test('a line added without a scent says the scent it is sold as', async ({ page }) => {
+  // From a shop card, which adds the product without a scent: sold as its first, Alpine.
+  await seedCart(page, [
+    { slug: 'whisker-wash', quantity: 1 },
+    { slug: 'repair', quantity: 1 },
+  ])
+  await expect(page.locator('[data-cart-line="whisker-wash"]').getByText('Scent: Alpine')).toBeVisible()
+  // A product without scents says none.
+  await expect(page.locator('[data-cart-line="repair"]').getByText(/^Scent:/)).toHaveCount(0)
+})
+
 test('a code saved without its minimum, on a cart below it, stays and learns the minimum from the refusal', async ({
   page,
 }) => {

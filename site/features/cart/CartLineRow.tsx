@@ -66,11 +66,14 @@ export function CartLineRow({
   line,
   stock,
   gone = false,
+  firstScent,
   onRemoved,
 }: {
   line: CartLine
   stock?: StockState | null
   gone?: boolean
+  /** The product's first scent, from the live catalogue: what a line without one is sold as. */
+  firstScent?: string
   onRemoved: (name: string) => void
 }) {
   const { product, quantity, selectedVariant } = line
@@ -110,7 +113,10 @@ export function CartLineRow({
               {product.name}
             </a>
           </h3>
-          {selectedVariant && <p className="text-sm text-muted">Scent: {selectedVariant}</p>}
+          {/* A line added without a scent (from a shop card) is sold as the product's first: said so. */}
+          {(selectedVariant ?? firstScent) && (
+            <p className="text-sm text-muted">Scent: {selectedVariant ?? firstScent}</p>
+          )}
           <p className="text-sm text-muted">{formatCurrency(product.price)} each</p>
           <div className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1">
             <label htmlFor={id} className="sr-only">

@@ -115,6 +115,7 @@ export default function CartView() {
               onRemoved={(name) => setRemoved({ name })}
               // Listed no more (a draft again, or its file removed): checkout would refuse the cart for it.
               gone={live.length > 0 && !live.some((product) => product.id === line.product.id)}
+              firstScent={live.find((product) => product.id === line.product.id)?.variants[0]?.name}
               // The units the cart's own open session holds are the cart's (docs/decisions/032).
               stock={withOwnHold(
                 lineStock(
