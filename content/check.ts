@@ -4,7 +4,6 @@
  * the shop, and what must be unique (product ids and slugs, page addresses). `npm run check:content` prints
  * what it finds, and the build runs it first and stops on the same messages (astro.config.mjs).
  */
-import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { mdxToMdast } from 'satteri'
@@ -14,6 +13,7 @@ import {
   type ContentProblem,
   displayPath,
   duplicateProducts,
+  git,
   MDX_COLLECTIONS,
   type MdxCollection,
   REPO_ROOT,
@@ -446,15 +446,6 @@ interface RemovedProduct {
   id: number
   slug: string
   path: string
-}
-
-/** Runs git in `root`; null without git, outside a repository, or when it fails. */
-function git(root: string, args: string[]): string | null {
-  try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-  } catch {
-    return null
-  }
 }
 
 /** The product files removed in the history of `root`'s repository (none without one). */

@@ -248,14 +248,18 @@ export function readCollection(
  * Two products may not share an id or a slug: orders and addresses would mix them up. The file changed last
  * is the one named, as it is the copy someone is making: the original keeps its number and address.
  */
+/** Runs git in `root` and answers what it printed; null without git, outside a repository, or when it fails. */
+export function git(root: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch {
+    return null
+  }
+}
+
 /** Whether git has the file committed (false without git, or outside a repository). Asked only of duplicates. */
 function committed(path: string, root: string): boolean {
-  try {
-    execFileSync('git', ['cat-file', '-e', `HEAD:${relative(root, path)}`], { cwd: root, stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
+  return git(root, ['cat-file', '-e', `HEAD:${relative(root, path)}`]) !== null
 }
 
 export function duplicateProducts(
