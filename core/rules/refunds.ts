@@ -23,6 +23,33 @@ export function countsAsRefunded(status: string): boolean {
   return (COUNTED_REFUND_STATUSES as readonly string[]).includes(status)
 }
 
+/** A line's refunds so far: the units counted as refunded (asked, pending or made) and the cents they return. */
+export interface LineRefunded {
+  units: number
+  cents: number
+}
+
+/**
+ * Each order line's `LineRefunded`, by line id, from the order's refunds: what the next units of a line are
+ * valued by (lineRefundCents) and what staff are shown of it. A line no refund counts is absent.
+ */
+export function refundedByLine(
+  refunds: readonly {
+    status: string
+    lines: readonly { lineId: number; quantity: number; amountCents: number }[]
+  }[],
+): Map<number, LineRefunded> {
+  const byLine = new Map<number, LineRefunded>()
+  for (const refund of refunds) {
+    if (!countsAsRefunded(refund.status)) continue
+    for (const line of refund.lines) {
+      const before = byLine.get(line.lineId) ?? { units: 0, cents: 0 }
+      byLine.set(line.lineId, { units: before.units + line.quantity, cents: before.cents + line.amountCents })
+    }
+  }
+  return byLine
+}
+
 export function isRefundStatus(value: unknown): value is RefundStatus {
   return (REFUND_STATUSES as readonly unknown[]).includes(value)
 }

@@ -11,7 +11,7 @@ import type {
 } from '@core/contracts/dashboard'
 import { formatCents } from '@core/rules/money'
 import { formatOrderNumber } from '@core/rules/order-status'
-import { countsAsRefunded, parseRefundRequest, REFUND_REASON_MAX } from '@core/rules/refunds'
+import { countsAsRefunded, parseRefundRequest, REFUND_REASON_MAX, refundedByLine } from '@core/rules/refunds'
 import { invalid, notFound } from '../../lib/domain-errors'
 import type { FulfilmentService } from '../fulfilment/service'
 import type { Order, OrderHistoryEntry, OrdersService, Refund } from '../orders/service'
@@ -74,19 +74,12 @@ export function orderRefundFigures(
 ) {
   const counted = refunds.filter((refund) => countsAsRefunded(refund.status))
   const refundedCents = counted.reduce((sum, refund) => sum + refund.amountCents, 0)
-  const units = new Map<number, number>()
-  const cents = new Map<number, number>()
-  for (const refund of counted) {
-    for (const line of refund.lines) {
-      units.set(line.lineId, (units.get(line.lineId) ?? 0) + line.quantity)
-      cents.set(line.lineId, (cents.get(line.lineId) ?? 0) + line.amountCents)
-    }
-  }
+  const byLine = refundedByLine(refunds)
   const everShipped = history.some((entry) => entry.toStatus === 'shipped')
   return {
-    refundedQuantity: (lineId: number) => units.get(lineId) ?? 0,
+    refundedQuantity: (lineId: number) => byLine.get(lineId)?.units ?? 0,
     /** What those units' refunds return, in dollars (core/rules/refunds.ts values the next units by it). */
-    lineRefunded: (lineId: number) => dollars(cents.get(lineId) ?? 0),
+    lineRefunded: (lineId: number) => dollars(byLine.get(lineId)?.cents ?? 0),
     refunded: dollars(refundedCents),
     refundable: dollars(Math.max(0, order.totalCents - refundedCents)),
     cancellable: order.status !== 'cancelled' && order.status !== 'shipped' && !everShipped,

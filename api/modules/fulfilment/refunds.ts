@@ -10,7 +10,7 @@
 import { lineLabel } from '@core/rules/catalog'
 import { formatCents } from '@core/rules/money'
 import { formatOrderNumber } from '@core/rules/order-status'
-import { countsAsRefunded, lineRefundCents, type RefundAsked } from '@core/rules/refunds'
+import { countsAsRefunded, lineRefundCents, type RefundAsked, refundedByLine } from '@core/rules/refunds'
 import { and, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import {
@@ -123,22 +123,10 @@ function leftOf(order: Order, refunds: readonly Refund[]): number {
   return order.totalCents - counted(refunds).reduce((sum, refund) => sum + refund.amountCents, 0)
 }
 
-/** Units of each line counted as refunded, and the cents those refunds return. */
-function refundedUnits(refunds: readonly Refund[]): Map<number, { units: number; cents: number }> {
-  const lines = new Map<number, { units: number; cents: number }>()
-  for (const refund of counted(refunds)) {
-    for (const line of refund.lines) {
-      const before = lines.get(line.lineId) ?? { units: 0, cents: 0 }
-      lines.set(line.lineId, { units: before.units + line.quantity, cents: before.cents + line.amountCents })
-    }
-  }
-  return lines
-}
-
 /** What a refund by lines returns: each line's share of what was paid, for units not refunded yet. */
 function linePlan(order: Order, asked: RefundAsked, refunds: readonly Refund[]): RefundPlan['lines'] {
   const number = formatOrderNumber(order.id)
-  const already = refundedUnits(refunds)
+  const already = refundedByLine(refunds)
   return (asked.lines ?? []).map(({ lineId, quantity }) => {
     const line = order.lines.find((candidate) => candidate.id === lineId)
     if (!line) throw invalid(`Line ${lineId} is not a line of order ${number}.`)

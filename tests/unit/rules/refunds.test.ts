@@ -5,6 +5,7 @@ import {
   lineRefundCents,
   parseRefundRequest,
   REFUND_REASON_MAX,
+  refundedByLine,
   refundStatusAfter,
   unitsRefundCents,
 } from '@core/rules/refunds'
@@ -115,6 +116,26 @@ describe('a line refund is its share of what was paid', () => {
   test('refuses units the line does not have', () => {
     expect(() => lineRefundCents(line, 2, 2)).toThrow(RangeError)
     expect(() => lineRefundCents(line, 0, 0)).toThrow(RangeError)
+  })
+})
+
+describe('refundedByLine', () => {
+  test("each line's units and cents from the refunds that count: asked, pending or made, not failed", () => {
+    const line = (lineId: number, quantity: number, amountCents: number) => ({
+      lineId,
+      quantity,
+      amountCents,
+    })
+    const byLine = refundedByLine([
+      { status: 'succeeded', lines: [line(7, 1, 1133), line(8, 2, 2600)] },
+      { status: 'failed', lines: [line(7, 1, 1134)] },
+      { status: 'requested', lines: [line(7, 1, 1134)] },
+      { status: 'canceled', lines: [line(8, 1, 1300)] },
+    ])
+    expect([...byLine]).toEqual([
+      [7, { units: 2, cents: 2267 }],
+      [8, { units: 2, cents: 2600 }],
+    ])
   })
 })
 
