@@ -29,14 +29,15 @@ function invalidEmail<Field extends string>(field: Field): Problem<Field> {
 
 /** A new password's length, the same rule on sign-up and reset (core/rules/address.ts, core/rules/account.ts). */
 function passwordLengthProblem(password: string): Problem<'password'> | null {
-  if (passwordLength(password) < PASSWORD_MIN_LENGTH) {
+  const characters = passwordLength(password)
+  if (characters < PASSWORD_MIN_LENGTH) {
     return {
       title: 'Password Too Short',
       description: PASSWORD_TOO_SHORT,
       fields: { password: PASSWORD_TOO_SHORT },
     }
   }
-  if (passwordLength(password) > PASSWORD_MAX_LENGTH) {
+  if (characters > PASSWORD_MAX_LENGTH) {
     return {
       title: 'Password Too Long',
       description: PASSWORD_TOO_LONG,

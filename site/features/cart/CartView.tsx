@@ -108,24 +108,21 @@ export default function CartView() {
           Items in your cart
         </h2>
         <ul className="m-0 list-none divide-y divide-line rounded-lg border border-line bg-surface p-0">
-          {lines.map((line) => (
-            <CartLineRow
-              key={lineId(line)}
-              line={line}
-              onRemoved={(name) => setRemoved({ name })}
-              // Listed no more (a draft again, or its file removed): checkout would refuse the cart for it.
-              gone={live.length > 0 && !live.some((product) => product.id === line.product.id)}
-              firstScent={live.find((product) => product.id === line.product.id)?.variants[0]?.name}
-              // The units the cart's own open session holds are the cart's (docs/decisions/032).
-              stock={withOwnHold(
-                lineStock(
-                  live.find((product) => product.id === line.product.id),
-                  line.selectedVariant,
-                ),
-                line,
-              )}
-            />
-          ))}
+          {lines.map((line) => {
+            const product = live.find((each) => each.id === line.product.id)
+            return (
+              <CartLineRow
+                key={lineId(line)}
+                line={line}
+                onRemoved={(name) => setRemoved({ name })}
+                // Listed no more (a draft again, or its file removed): checkout would refuse the cart for it.
+                gone={live.length > 0 && !product}
+                firstScent={product?.variants[0]?.name}
+                // The units the cart's own open session holds are the cart's (docs/decisions/032).
+                stock={withOwnHold(lineStock(product, line.selectedVariant), line)}
+              />
+            )
+          })}
         </ul>
       </section>
       <CartSummary lines={lines} discount={discount} />

@@ -11,6 +11,7 @@ export function MobileMenu(props: {
   onNavigate: () => void
 }) {
   const { onNavigate } = props
+  const badge = badgeText(props.count)
   return (
     <nav id="mobile-menu" aria-label="Mobile" className="mobile-menu" hidden={!props.open}>
       <div className="container">
@@ -49,7 +50,7 @@ export function MobileMenu(props: {
             {/* The name ('Cart, 3 items') contains the visible text ('Cart 3'), as speech users expect. */}
             <a href="/cart" onClick={onNavigate} aria-label={cartLabel(props.count)}>
               <CartIcon /> Cart {/* As the header's badge: nothing for an empty cart, '99+' past 99. */}
-              {badgeText(props.count) && <span className="mobile-cart-count">{badgeText(props.count)}</span>}
+              {badge && <span className="mobile-cart-count">{badge}</span>}
             </a>
           </li>
           <li>
