@@ -348,6 +348,8 @@ export interface ContentReport {
   problems: ContentProblem[]
   /** Every MDX file whose fields passed, drafts included. */
   entries: ContentEntry[]
+  /** What the check could not look at here, and how to let it (not problems: nothing is refused for them). */
+  notes: string[]
 }
 
 /** Pages and product slugs of files already reported: links to them are not reported a second time. */
@@ -476,6 +478,21 @@ export function removedProducts(root: string): RemovedProduct[] {
 }
 
 /**
+ * Why the ids of removed products cannot be checked in `root` (no git, or a shallow clone, whose history
+ * stops short: a removed product's file may be in what it left out), or null when they can.
+ */
+export function removedProductsUnchecked(root: string): string | null {
+  const shallow = git(root, ['rev-parse', '--is-shallow-repository'])?.trim()
+  if (shallow === undefined) {
+    return 'ids of removed products were not checked: this copy is not a git working copy, whose history names them'
+  }
+  if (shallow === 'true') {
+    return "ids of removed products were not checked against the history this shallow clone left out: run 'git fetch --unshallow' and check again"
+  }
+  return null
+}
+
+/**
  * A product given the id of one removed from the shop (another slug): the shop keeps that product's weight,
  * stock and orders under its id, which the new one would take over (docs/editing.md). Publishing the removed
  * product again, with its own slug, is fine. Only where git's history is at hand (a working copy).
@@ -501,7 +518,7 @@ function reusedProductIds(products: readonly ContentEntry[], root: string): Cont
 /** Checks every content file below `root`/content. */
 export function checkContent(root: string = REPO_ROOT): ContentReport {
   const contentDir = join(root, 'content')
-  const report: ContentReport = { checked: 0, problems: [], entries: [] }
+  const report: ContentReport = { checked: 0, problems: [], entries: [], notes: [] }
   const reported: Reported = { pages: new Set(), productSlugs: new Set() }
   for (const collection of MDX_COLLECTIONS) {
     const read = readCollection(collection, join(contentDir, collection), root)
@@ -521,6 +538,8 @@ export function checkContent(root: string = REPO_ROOT): ContentReport {
 
   const products = report.entries.filter((entry) => entry.collection === 'products')
   report.problems.push(...duplicateProducts(products, root), ...reusedProductIds(products, root))
+  const unchecked = removedProductsUnchecked(root)
+  if (unchecked) report.notes.push(unchecked)
   const routes = builtInRoutes(root)
   const pages = pageAddresses(report.entries, routes, root)
   report.problems.push(...pages.problems)

@@ -244,10 +244,6 @@ export function readCollection(
   return read
 }
 
-/**
- * Two products may not share an id or a slug: orders and addresses would mix them up. The file changed last
- * is the one named, as it is the copy someone is making: the original keeps its number and address.
- */
 /** Runs git in `root` and answers what it printed; null without git, outside a repository, or when it fails. */
 export function git(root: string, args: string[]): string | null {
   try {
@@ -262,6 +258,10 @@ function committed(path: string, root: string): boolean {
   return git(root, ['cat-file', '-e', `HEAD:${relative(root, path)}`]) !== null
 }
 
+/**
+ * Two products may not share an id or a slug: orders and addresses would mix them up. The file changed last
+ * is the one named, as it is the copy someone is making: the original keeps its number and address.
+ */
 export function duplicateProducts(
   entries: readonly ContentEntry[],
   root: string = REPO_ROOT,

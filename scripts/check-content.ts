@@ -8,6 +8,7 @@ import { formatProblems, REPO_ROOT } from '../content/read'
 const started = performance.now()
 const report = checkContent(process.argv[2] ? resolve(process.argv[2]) : REPO_ROOT)
 const ms = Math.round(performance.now() - started)
+for (const note of report.notes) console.warn(`note: ${note}`)
 if (report.problems.length > 0) {
   console.error(formatProblems(report.problems))
   const count = report.problems.length

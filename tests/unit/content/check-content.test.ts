@@ -282,6 +282,23 @@ describe('npm run check:content', () => {
     expect(problems()).toBe('')
   })
 
+  test('a shallow clone, whose history may leave a removed product out, says the ids were not checked', () => {
+    expect(checkContent(root).notes).toEqual([
+      'ids of removed products were not checked: this copy is not a git working copy, whose history names them',
+    ])
+    committedCopy()
+    rmSync(path('content/products/accessories.mdx'))
+    git('commit', '-q', '-am', 'accessories taken off')
+    git('commit', '-q', '--allow-empty', '-m', 'later work')
+    expect(checkContent(root).notes).toEqual([])
+    const shallow = mkdtempSync(join(tmpdir(), 'content-check-shallow-'))
+    roots.push(shallow)
+    git('clone', '-q', '--depth', '1', `file://${root}`, shallow)
+    expect(checkContent(shallow).notes).toEqual([
+      "ids of removed products were not checked against the history this shallow clone left out: run 'git fetch --unshallow' and check again",
+    ])
+  })
+
   test('a page at an address the shop keeps from search engines', () => {
     cpSync(path('content/pages/about.mdx'), path('content/pages/newsletter.mdx'))
     expect(problems()).toBe(
