@@ -11,7 +11,7 @@ import { orderHistory, orders } from '../../../db/schema/orders'
 import type { Clock } from '../../lib/clock'
 import { errorMessage, log } from '../../lib/log'
 import { builtOnce, type Statement } from '../../lib/statements'
-import { JOB_LEASE_MS, type JobQueue } from '../jobs/service'
+import type { JobQueue } from '../jobs/service'
 import { type MoveNote, ORDER_JOBS, SYSTEM_ACTOR } from './model'
 
 /** One status move: which order, from which status (null: any the rules allow), to which, who and why. */
@@ -163,7 +163,7 @@ function reopenedLabelJob(jobs: JobQueue, id: number, now: number): Statement {
     ORDER_JOBS.purchaseLabel,
     { orderId: id },
     {
-      runAt: new Date(now + JOB_LEASE_MS),
+      runAt: new Date(now + jobs.leaseMs),
       when: sql`changes() > 0
         and (select ${orders.status} from ${orders} where ${orders.id} = ${id}) in ('pending', 'processing')
         and not exists (select 1 from ${jobsTable} j where j.type = ${ORDER_JOBS.purchaseLabel}

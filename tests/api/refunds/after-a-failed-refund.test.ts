@@ -82,6 +82,31 @@ describe('a refund in full that fails', () => {
     expect((await orderRow(r.shop, id))?.status).toBe('label_created')
   })
 
+  test("the reopened order's label job waits the shop's configured job lease", async () => {
+    const short = await createRefundShop({ JOB_LEASE_SECONDS: '60' })
+    try {
+      const { id } = await payForOrder(short.shop)
+      const order = await orderRow(short.shop, id)
+      const all = { amount: ((order?.totalCents ?? 0) / 100).toFixed(2), restock: false }
+      await json(await short.asStaff('POST', `/api/orders/${id}/refunds`, all), 201)
+      await short.events.deliver()
+      await short.shop.runDueJobs()
+      const rows = await refundRows(short.shop, id)
+      await short.demo.failRefund(rows[0]?.providerRefundId ?? '', 'expired_or_canceled_card')
+      const failedAt = short.shop.clock.now().getTime()
+      await short.events.deliver()
+      expect((await orderRow(short.shop, id))?.status).toBe('pending')
+      const [job] = await short.shop.deps.db.all<{ runAt: number }>(
+        sql`select run_at as runAt from jobs where type = 'purchase-label' and status = 'queued'
+          and json_extract(payload, '$.orderId') = ${id}`,
+      )
+      expect(job?.runAt).toBe(failedAt + 60_000)
+    } finally {
+      short.events.held = true
+      short.shop.close()
+    }
+  })
+
   test('a label bought while staff refund the whole order is voided; reopened, the order buys its own', async () => {
     const { id } = await payForOrder(r.shop)
     const voidsBefore = r.voids.length

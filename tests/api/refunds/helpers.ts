@@ -26,14 +26,15 @@ export interface RefundShop {
   asStaff(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>
 }
 
-export async function createRefundShop(): Promise<RefundShop> {
+/** `env`: settings of the test shop beside TRUST_PROXY (a job lease, say). */
+export async function createRefundShop(env: Record<string, string> = {}): Promise<RefundShop> {
   let app: TestApp['app'] | null = null
   const events = { held: false, deliver: async () => 0 }
   let demo: DemoPaymentProvider | null = null
   let carrier: ReturnType<typeof switchableCarrier> | null = null
   const mailer = memoryMailer()
   const voids: LabelToVoid[] = []
-  const shop = await createTestApp({ TRUST_PROXY: 'true' }, (base) => {
+  const shop = await createTestApp({ TRUST_PROXY: 'true', ...env }, (base) => {
     demo = createDemoPayments(base.db, base.clock, {
       async deliver(rawBody, signature) {
         if (events.held || !app) return false
