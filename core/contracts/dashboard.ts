@@ -30,6 +30,11 @@ export const dashboardStatsSchema = t.Object({
   shipped: wholeNumber(),
   failed: wholeNumber(),
   days: t.Array(statsDaySchema),
+  /**
+   * SHOP_TIME_ZONE, an IANA name ('America/Chicago'): the zone of `ordersToday`, `days`, the orders' 'from'
+   * and 'to' and the CSV export. The browser cannot know it, and shows every time on the dashboard in it.
+   */
+  timeZone: t.String(),
 })
 
 export type DashboardStats = typeof dashboardStatsSchema.static

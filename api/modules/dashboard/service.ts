@@ -280,6 +280,7 @@ export function createDashboardService(deps: {
         shipped: byStatus.shipped,
         failed: byStatus.failed,
         days: days.map((day) => ({ date: day.date, orders: day.orders, takings: dollars(day.takingsCents) })),
+        timeZone,
       }
     },
 

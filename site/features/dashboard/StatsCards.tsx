@@ -2,7 +2,7 @@ import type { DashboardStats } from './api'
 import { Section } from './Section'
 import type { Polled } from './use-polling'
 
-const CARDS: { key: Exclude<keyof DashboardStats, 'days'>; label: string }[] = [
+const CARDS: { key: Exclude<keyof DashboardStats, 'days' | 'timeZone'>; label: string }[] = [
   { key: 'ordersToday', label: 'Orders Today' },
   { key: 'processing', label: 'Processing' },
   { key: 'shipped', label: 'Shipped' },

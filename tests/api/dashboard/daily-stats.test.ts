@@ -1,6 +1,7 @@
 // The stats' chart: orders and takings per day for the last 30 days, days as the shop counts them
 // (SHOP_TIME_ZONE), across daylight-saving changes (a 23-hour and a 25-hour day) and in a time zone whose
 // midnight is not on the hour; from the rollup the triggers keep, which stays equal to counting the orders.
+// The answer names that time zone, for the dashboard's times.
 import { afterAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { orders } from '../../../db/schema/orders'
@@ -22,12 +23,19 @@ async function shopIn(timeZone: string, now: string) {
   opened.push(shop)
   shop.clock.set(new Date(now))
   const staff = await staffMember(shop)
+  async function stats(): Promise<{
+    days: { date: string; orders: number; takings: number }[]
+    timeZone: string
+  }> {
+    const res = await shop.call('GET', '/api/dashboard/stats', undefined, { cookie: staff.cookie })
+    expect(res.status).toBe(200)
+    return await res.json()
+  }
   return {
     shop,
+    stats,
     async days(): Promise<{ date: string; orders: number; takings: number }[]> {
-      const res = await shop.call('GET', '/api/dashboard/stats', undefined, { cookie: staff.cookie })
-      expect(res.status).toBe(200)
-      return (await res.json()).days
+      return (await stats()).days
     },
   }
 }
@@ -106,6 +114,13 @@ describe('orders and takings per day', () => {
       ['2026-03-01', 1],
       ['2026-03-02', 2],
     ])
+  })
+
+  test("the stats name the shop's time zone, which the dashboard shows every time in", async () => {
+    // The browser cannot know SHOP_TIME_ZONE: without it a laptop elsewhere would list the orders of
+    // 'From 2026-03-02' at the wrong hours, or on the day before.
+    const { stats } = await shopIn('Asia/Kathmandu', '2026-03-02T06:00:00Z')
+    expect((await stats()).timeZone).toBe('Asia/Kathmandu')
   })
 
   test('orders older than 30 days are not shown; a real paid order counts at its total', async () => {

@@ -38,7 +38,13 @@ describe('stats', () => {
     const res = await asStaff('GET', '/api/dashboard/stats')
     expect(res.status).toBe(200)
     const { days, ...counts } = (await res.json()) as { days: { date: string; orders: number }[] }
-    expect(counts).toEqual({ ordersToday: 2, processing: 3, shipped: 0, failed: 0 })
+    expect(counts).toEqual({
+      ordersToday: 2,
+      processing: 3,
+      shipped: 0,
+      failed: 0,
+      timeZone: 'America/Chicago',
+    })
     // The chart's days are the shop's too: the 23:30 order is on March 1st.
     expect(days.slice(-2).map(({ date, orders }) => ({ date, orders }))).toEqual([
       { date: '2026-03-01', orders: 1 },
@@ -51,6 +57,7 @@ describe('stats', () => {
       processing: 0,
       shipped: 0,
       failed: 0,
+      timeZone: 'America/Chicago',
     })
     // Past midnight in Chicago (06:00 UTC on March 3rd) a new day starts.
     shop.clock.set(new Date('2026-03-03T06:00:00Z'))
