@@ -89,6 +89,9 @@ export default defineConfig({
         DATA_DIR: './data/e2e',
         // Lets each test act as its own shopper for rate limits (see tests/e2e/support/fixtures.ts).
         TRUST_PROXY: 'true',
+        // The shop's day and the dashboard's times, whatever the machine's environment says
+        // (tests/e2e/dashboard-time-zone.spec.ts runs its browser in another zone).
+        SHOP_TIME_ZONE: 'America/Chicago',
         // Google sign-in against the local provider above.
         GOOGLE_CLIENT_ID: 'grit-and-whisker-e2e',
         GOOGLE_CLIENT_SECRET: 'e2e-secret',

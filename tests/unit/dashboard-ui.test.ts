@@ -7,6 +7,7 @@ import {
   calculatorCount,
   chartMoney,
   exportPath,
+  formatDateTime,
   formatDimensions,
   isFiltered,
   ordersPath,
@@ -205,5 +206,19 @@ describe('the chart', () => {
     expect(shortDay('soon')).toBe('soon')
     expect(chartMoney(1234.5)).toBe('$1,234.50')
     expect(chartMoney(0)).toBe('$0.00')
+  })
+})
+
+describe("the dashboard's times", () => {
+  test("read on the shop's clock with its zone's short name, whatever zone the browser is in", () => {
+    const chicago = 'America/Chicago'
+    // 00:05 UTC on November 28th is still the 27th in Chicago (CST, UTC−6): the day 'From 2026-11-27' finds it in.
+    expect(formatDateTime('2026-11-28T00:05:00Z', chicago)).toBe('Nov 27, 2026, 6:05 PM CST')
+    expect(formatDateTime('2026-07-04T17:00:00Z', chicago)).toBe('Jul 4, 2026, 12:00 PM CDT')
+    // Another shop's zone, whose short name is its offset in en-US.
+    expect(formatDateTime('2026-11-28T00:05:00Z', 'Asia/Tokyo')).toBe('Nov 28, 2026, 9:05 AM GMT+9')
+    // A zone the browser does not know: UTC, and it says so.
+    expect(formatDateTime('2026-11-28T00:05:00Z', 'Mars/Olympus_Mons')).toBe('Nov 28, 2026, 12:05 AM UTC')
+    expect(formatDateTime('soon', chicago)).toBe('soon')
   })
 })

@@ -29,6 +29,7 @@ import { OrdersTable } from './OrdersTable'
 import type { OrderActions } from './order-actions'
 import { PackageCalculator } from './PackageCalculator'
 import { ProductWeights } from './ProductWeights'
+import { ShopTimeZone } from './ShopTime'
 import { StatsCards } from './StatsCards'
 import { usePolling } from './use-polling'
 import { WebhookEvents } from './WebhookEvents'
@@ -178,41 +179,49 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
     }
   }
 
+  // Every time below is shown in the shop's zone, which the stats name; once named it stays, through a
+  // failed poll.
   return (
-    <div className="mt-6 grid grid-cols-1 gap-8">
-      {/* What refreshes and how often is said in the page's static HTML (dashboard.astro), above. */}
-      <div className="flex flex-wrap items-center justify-end gap-3">
-        <button type="button" className="btn-outline" onClick={refreshAll} disabled={refreshing}>
-          {refreshing ? 'Refreshing...' : 'Refresh'}
-        </button>
-      </div>
-      <StatsCards state={stats} />
-      <DailyChart days={stats.data?.days ?? null} error={stats.error} />
-      <OrdersTable state={orders} actions={actions} view={ordersView} onViewChange={setOrdersView} />
-      <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
-        <div className="grid min-w-0 grid-cols-1 content-start gap-8">
-          <FailedEmails state={failedEmails} busy={emailsBusy} onRetry={(id) => void retryOrderEmails(id)} />
-          <FailedRefunds onOpen={(id, from) => actions.open({ id }, from)} />
-          <WebhookEvents state={events} />
+    <ShopTimeZone.Provider value={stats.data?.timeZone ?? null}>
+      <div className="mt-6 grid grid-cols-1 gap-8">
+        {/* What refreshes and how often is said in the page's static HTML (dashboard.astro), above. */}
+        <div className="flex flex-wrap items-center justify-end gap-3">
+          <button type="button" className="btn-outline" onClick={refreshAll} disabled={refreshing}>
+            {refreshing ? 'Refreshing...' : 'Refresh'}
+          </button>
         </div>
-        <div className="grid min-w-0 grid-cols-1 content-start gap-8">
-          <PackageCalculator />
-          <ProductWeights state={products} />
+        <StatsCards state={stats} />
+        <DailyChart days={stats.data?.days ?? null} error={stats.error} />
+        <OrdersTable state={orders} actions={actions} view={ordersView} onViewChange={setOrdersView} />
+        <div className="grid grid-cols-1 gap-8 lg:grid-cols-2">
+          <div className="grid min-w-0 grid-cols-1 content-start gap-8">
+            <FailedEmails
+              state={failedEmails}
+              busy={emailsBusy}
+              onRetry={(id) => void retryOrderEmails(id)}
+            />
+            <FailedRefunds onOpen={(id, from) => actions.open({ id }, from)} />
+            <WebhookEvents state={events} />
+          </div>
+          <div className="grid min-w-0 grid-cols-1 content-start gap-8">
+            <PackageCalculator />
+            <ProductWeights state={products} />
+          </div>
         </div>
+        {detail && (
+          <OrderDetailDialog
+            orderId={detail.id}
+            version={detail.version}
+            actions={actions}
+            onClose={() => {
+              setDetail(null)
+              opener.current?.focus()
+            }}
+            // The order's row and the day's figures, and the shelf a cancel or restocking refund put units back on.
+            onChanged={() => void Promise.allSettled([orders.refresh(), stats.refresh(), products.refresh()])}
+          />
+        )}
       </div>
-      {detail && (
-        <OrderDetailDialog
-          orderId={detail.id}
-          version={detail.version}
-          actions={actions}
-          onClose={() => {
-            setDetail(null)
-            opener.current?.focus()
-          }}
-          // The order's row and the day's figures, and the shelf a cancel or restocking refund put units back on.
-          onChanged={() => void Promise.allSettled([orders.refresh(), stats.refresh(), products.refresh()])}
-        />
-      )}
-    </div>
+    </ShopTimeZone.Provider>
   )
 }

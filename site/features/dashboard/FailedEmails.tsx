@@ -1,6 +1,6 @@
 import type { FailedEmail } from './api'
-import { formatDateTime } from './dashboard-logic'
 import { Section } from './Section'
+import { ShopTime } from './ShopTime'
 import type { Polled } from './use-polling'
 
 /**
@@ -55,7 +55,7 @@ export function FailedEmails(props: {
               </div>
               <div className="mt-1 text-xs text-danger break-words">{email.error}</div>
               <div className="mt-1 text-xs text-muted">
-                Gave up {formatDateTime(email.failedAt)} after {email.attempts} attempts
+                Gave up <ShopTime at={email.failedAt} /> after {email.attempts} attempts
               </div>
             </li>
           ))}

@@ -1,7 +1,7 @@
 import { formatCurrency } from '@core/rules/money'
 import { fetchFailedRefunds } from './api'
-import { formatDateTime } from './dashboard-logic'
 import { Section } from './Section'
+import { ShopTime } from './ShopTime'
 import { usePolling } from './use-polling'
 
 const EVERY_MS = 30_000
@@ -49,7 +49,7 @@ export function FailedRefunds(props: { onOpen: (orderId: number, opener: HTMLEle
                 {refund.failureReason ?? 'no reason given'}
               </div>
               <div className="mt-1 text-xs text-muted">
-                {formatDateTime(refund.updatedAt)} · {formatCurrency(refundable)} left to refund: refund it
+                <ShopTime at={refund.updatedAt} /> · {formatCurrency(refundable)} left to refund: refund it
                 again from the order, or contact the customer
               </div>
             </li>

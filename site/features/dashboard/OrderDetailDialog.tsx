@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react'
 import { fetchOrder, type OrderDetail } from './api'
 import { CancelOrder } from './CancelOrder'
-import { formatDateTime, formatDimensions, formatOunces, packageName } from './dashboard-logic'
+import { formatDimensions, formatOunces, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
 import { AddressLines, OrderHistoryList, OrderLinesTable } from './OrderDetailParts'
 import { OrderRefunds } from './OrderRefunds'
 import type { OrderActions } from './order-actions'
 import { RefundForm } from './RefundForm'
+import { ShopTime } from './ShopTime'
 import { StatusBadge } from './StatusBadge'
 import { RETRY_AFTER_FAILURE_MS } from './use-polling'
 
@@ -113,7 +114,9 @@ export function OrderDetailDialog(props: {
           <>
             <div className="flex flex-wrap items-center gap-3">
               <StatusBadge status={order.status} />
-              <span className="text-sm text-muted">Placed {formatDateTime(order.createdAt)}</span>
+              <span className="text-sm text-muted">
+                Placed <ShopTime at={order.createdAt} />
+              </span>
               <OrderActionButtons
                 order={order}
                 actions={props.actions}

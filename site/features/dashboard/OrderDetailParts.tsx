@@ -2,8 +2,9 @@ import { formatCurrency } from '@core/rules/money'
 import { statusLabel } from '@core/rules/order-status'
 import { postalAddressLines } from '@core/rules/postal-address'
 import type { OrderDetail } from './api'
-import { formatDateTime, formatOunces } from './dashboard-logic'
+import { formatOunces } from './dashboard-logic'
 import { ScrollRegion } from './ScrollRegion'
+import { ShopTime } from './ShopTime'
 
 type Address = OrderDetail['shippingAddress']
 
@@ -88,7 +89,7 @@ export function OrderHistoryList({ order, number }: { order: OrderDetail; number
               </strong>
               <span className="text-muted">
                 {' '}
-                · {formatDateTime(entry.at)} · by {entry.actorName}
+                · <ShopTime at={entry.at} /> · by {entry.actorName}
               </span>
             </div>
             <div className="text-muted">{entry.reason}</div>

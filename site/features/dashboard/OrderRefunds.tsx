@@ -1,7 +1,7 @@
 import { lineLabel } from '@core/rules/catalog'
 import { formatCurrency } from '@core/rules/money'
 import type { OrderDetail, RefundAnswer } from './api'
-import { formatDateTime } from './dashboard-logic'
+import { ShopTime } from './ShopTime'
 
 const STATUS_WORDS: Record<RefundAnswer['status'], string> = {
   requested: 'Asked: the payment provider has not answered yet',
@@ -26,7 +26,7 @@ function RefundItem({ refund }: { refund: RefundAnswer }) {
         </strong>
         <span className="text-muted">
           {' '}
-          · {formatDateTime(refund.createdAt)} · by {refund.actorName}
+          · <ShopTime at={refund.createdAt} /> · by {refund.actorName}
         </span>
       </div>
       <div className={trouble ? 'font-semibold text-danger' : 'text-muted'}>
@@ -51,7 +51,12 @@ export function OrderRefunds({ order, number }: { order: OrderDetail; number: st
       <h3 className="text-sm font-bold uppercase text-muted">Refunds</h3>
       <p className="mt-1 text-sm">
         Refunded {formatCurrency(order.refunded)} · Left to refund {formatCurrency(order.refundable)}
-        {order.cancelledAt && <> · Cancelled {formatDateTime(order.cancelledAt)}</>}
+        {order.cancelledAt && (
+          <>
+            {' '}
+            · Cancelled <ShopTime at={order.cancelledAt} />
+          </>
+        )}
         {order.labelVoidStatus && <> · Label void: {order.labelVoidStatus}</>}
       </p>
       {order.refunds.length > 0 && (

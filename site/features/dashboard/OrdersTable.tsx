@@ -1,11 +1,12 @@
 import { formatCurrency } from '@core/rules/money'
 import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
-import { formatDateTime, formatDimensions, formatOunces, isFiltered, packageName } from './dashboard-logic'
+import { formatDimensions, formatOunces, isFiltered, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
 import { OrderFilters } from './OrderFilters'
 import type { OrderActions } from './order-actions'
 import { ScrollRegion } from './ScrollRegion'
 import { Section } from './Section'
+import { ShopTime } from './ShopTime'
 import { StatusBadge } from './StatusBadge'
 import type { Polled } from './use-polling'
 
@@ -95,7 +96,9 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
           #{order.number}
           <span className="sr-only"> details</span>
         </button>
-        <div className="text-xs text-muted">{formatDateTime(order.createdAt)}</div>
+        <div className="text-xs text-muted">
+          <ShopTime at={order.createdAt} />
+        </div>
       </th>
       <td>
         <div className="font-semibold">{order.customerName}</div>

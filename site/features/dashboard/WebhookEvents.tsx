@@ -1,7 +1,7 @@
 import { formatOrderNumber } from '@core/rules/order-status'
 import type { WebhookEventAnswer } from './api'
-import { formatDateTime } from './dashboard-logic'
 import { Section } from './Section'
+import { ShopTime } from './ShopTime'
 import { StatusBadge } from './StatusBadge'
 import type { Polled } from './use-polling'
 
@@ -28,7 +28,7 @@ export function WebhookEvents({ state }: { state: Polled<WebhookEventAnswer[]> }
                 <StatusBadge status={event.status} />
               </div>
               <div className="mt-1 flex flex-wrap gap-x-4 text-xs text-muted">
-                <span>{formatDateTime(event.createdAt)}</span>
+                <ShopTime at={event.createdAt} />
                 {event.orderId !== null && <span>Order #{formatOrderNumber(event.orderId)}</span>}
                 {event.processingTimeMs !== null && <span>{event.processingTimeMs} ms</span>}
               </div>

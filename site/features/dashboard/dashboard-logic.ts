@@ -26,11 +26,44 @@ export function serverMessageOr(error: unknown, fallback: string): string {
 
 export const RETRY_FAILED_FALLBACK = 'Failed to retry order processing.'
 
-/** '3 Mar 2026, 9:05 AM' in the viewer's time zone; the raw text if it is not a date. */
-export function formatDateTime(iso: string): string {
+const TIME_PARTS: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+}
+
+/** One formatter per zone: a table of 100 orders formats 100 times with the same one. */
+const timeFormats = new Map<string, Intl.DateTimeFormat>()
+
+function timeFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = timeFormats.get(timeZone)
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { ...TIME_PARTS, timeZone })
+    } catch {
+      // A browser whose zone data lacks the server's name: UTC, which the text then names, rather than
+      // the browser's own zone passed off as the shop's.
+      format = new Intl.DateTimeFormat('en-US', { ...TIME_PARTS, timeZone: 'UTC' })
+    }
+    timeFormats.set(timeZone, format)
+  }
+  return format
+}
+
+/**
+ * 'Nov 27, 2026, 6:05 PM CST': the moment on the shop's clock (`timeZone`, SHOP_TIME_ZONE as the stats name
+ * it), with the zone's short name; never the browser's zone. The dashboard's days ('From', 'To', 'Orders
+ * Today', the chart, the CSV) are the shop's, and a time read on a laptop in another zone must agree with
+ * them. The raw text if it is not a date.
+ */
+export function formatDateTime(iso: string, timeZone: string): string {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return iso
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+  // Some ICU versions put a narrow no-break space before 'PM': one plain space whatever the engine.
+  return timeFormat(timeZone).format(date).replace(/\s/g, ' ')
 }
 
 /** '2.5 oz' */
