@@ -30,7 +30,7 @@ function content() {
           vite: { define: { 'import.meta.env.SHOW_DRAFTS': JSON.stringify(command === 'dev') } },
         })
         const report = checkContent(fileURLToPath(config.root))
-        for (const note of report.notes) logger.warn(note)
+        for (const note of report.notes) logger.info(note)
         if (report.problems.length === 0) return
         const message = formatProblems(report.problems)
         if (command !== 'build') {

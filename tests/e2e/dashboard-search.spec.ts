@@ -4,11 +4,7 @@
 // again with Retry. axe on the page with its new parts.
 import { readFileSync } from 'node:fs'
 import { expect, test, waitForIsland } from './support/fixtures'
-import { addStaff, serverDatabase, signInToDashboard } from './support/staff'
-
-function unique(name: string): string {
-  return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}`
-}
+import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique } from './support/staff'
 
 /**
  * A shipped order of `email`, and its confirmation e-mail given up after eight refusals, as the job queue
@@ -18,42 +14,13 @@ async function shippedOrderWithFailedEmail(email: string, name: string): Promise
   const db = await serverDatabase()
   try {
     const now = Date.now()
-    const key = unique('search')
-    const address = JSON.stringify({
-      name,
-      street1: '12 Mill Rd',
-      city: 'Austin',
-      state: 'TX',
-      zip: '78701',
-      country: 'US',
-    })
-    const inserted = await db.execute({
-      sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
-              shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
-              item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
-              status, created_at, updated_at)
-            values (lower(hex(randomblob(10))), ?, ?, ?, ?, ?, ?, ?, 2100, 0, 935, 3035, 1, 30, 'USPS',
-              'USPS Priority Mail', 'usps_priority', 'shipped', ?, ?)
-            returning id`,
-      args: [
-        `cs_test_e2e_${key}`,
-        `evt_e2e_${key}`,
-        email,
-        email.toLowerCase(),
-        name,
-        address,
-        address,
-        now,
-        now,
-      ],
-    })
-    const id = Number(inserted.rows[0]?.id)
+    const id = await insertShippedOrder(db, { email, name, placedAt: now, updatedAt: now })
     await db.execute({
       sql: `insert into jobs (type, payload, status, attempts, max_attempts, run_at, last_error, dedupe_key,
               created_at, updated_at)
             values ('order-confirmation-email', json_object('orderId', ?), 'failed', 8, 8, ?,
               '550 5.1.1 Recipient address rejected: User unknown', ?, ?, ?)`,
-      args: [id, now, `order-confirmation:cs_test_e2e_${key}`, now, now],
+      args: [id, now, `order-confirmation:${unique('search')}`, now, now],
     })
     return String(id).padStart(6, '0')
   } finally {

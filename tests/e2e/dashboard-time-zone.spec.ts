@@ -3,13 +3,9 @@
 // November 27th in Chicago and reads each time on the shop's clock with its zone, in the table and in the
 // order's dialog; before the stats have named the zone, no time is shown at all.
 import { expect, test } from './support/fixtures'
-import { addStaff, serverDatabase, signInToDashboard } from './support/staff'
+import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique } from './support/staff'
 
 test.use({ timezoneId: 'Asia/Tokyo' })
-
-function unique(name: string): string {
-  return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}`
-}
 
 /** 00:05 UTC on November 28th: 6:05 PM on the 27th in Chicago (CST), 9:05 AM on the 28th in Tokyo. */
 const PLACED = Date.parse('2025-11-28T00:05:00Z')
@@ -20,26 +16,12 @@ const SHIPPED = Date.parse('2025-11-28T05:30:00Z')
 async function orderOfNovember27th(email: string): Promise<string> {
   const db = await serverDatabase()
   try {
-    const key = unique('zone')
-    const address = JSON.stringify({
+    const id = await insertShippedOrder(db, {
+      email,
       name: 'Kenji Sato',
-      street1: '12 Mill Rd',
-      city: 'Austin',
-      state: 'TX',
-      zip: '78701',
-      country: 'US',
+      placedAt: PLACED,
+      updatedAt: SHIPPED,
     })
-    const inserted = await db.execute({
-      sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
-              shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
-              item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
-              status, created_at, updated_at)
-            values (lower(hex(randomblob(10))), ?, ?, ?, ?, 'Kenji Sato', ?, ?, 2100, 0, 935, 3035, 1, 30, 'USPS',
-              'USPS Priority Mail', 'usps_priority', 'shipped', ?, ?)
-            returning id`,
-      args: [`cs_test_e2e_${key}`, `evt_e2e_${key}`, email, email, address, address, PLACED, SHIPPED],
-    })
-    const id = Number(inserted.rows[0]?.id)
     await db.execute({
       sql: `insert into order_lines (order_id, position, product_id, name, variant, unit_cents, quantity,
               discount_cents, weight_tenths_oz) values (?, 0, 1, 'Whisker Oil', null, 2100, 1, 0, 30)`,

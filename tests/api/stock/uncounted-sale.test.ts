@@ -36,16 +36,22 @@ async function linesOf(orderId: number) {
     .orderBy(orderLines.position)
 }
 
+/** An order of 2 Grit, counted from 10, and 3 Duo, not counted: its id. */
+async function gritCountedDuoNot(): Promise<number> {
+  await count(GRIT, 10)
+  await count(DUO, null)
+  const { id } = await payForOrder(r.shop, {
+    items: [
+      { id: GRIT, quantity: 2 },
+      { id: DUO, quantity: 3 },
+    ],
+  })
+  return id
+}
+
 describe('units a sale took off the shelf', () => {
   test('each line records them: its quantity where counted, 0 where not', async () => {
-    await count(GRIT, 10)
-    await count(DUO, null)
-    const { id } = await payForOrder(r.shop, {
-      items: [
-        { id: GRIT, quantity: 2 },
-        { id: DUO, quantity: 3 },
-      ],
-    })
+    const id = await gritCountedDuoNot()
     expect((await linesOf(id)).map((line) => [line.productId, line.takenOffShelf])).toEqual([
       [GRIT, 2],
       [DUO, 0],
@@ -54,14 +60,7 @@ describe('units a sale took off the shelf', () => {
   })
 
   test('a cancel after counting started puts back only what the sale took', async () => {
-    await count(GRIT, 10)
-    await count(DUO, null)
-    const { id } = await payForOrder(r.shop, {
-      items: [
-        { id: GRIT, quantity: 2 },
-        { id: DUO, quantity: 3 },
-      ],
-    })
+    const id = await gritCountedDuoNot()
     // Staff start counting the Duo after the sale: 7 on the shelf (the order's three set aside, or not).
     await count(DUO, 7)
     await json(await r.asStaff('POST', `/api/orders/${id}/cancel`, { reason: 'Changed their mind' }), 200)
@@ -70,14 +69,7 @@ describe('units a sale took off the shelf', () => {
   })
 
   test('a restocking refund after counting started puts back only what the sale took', async () => {
-    await count(GRIT, 10)
-    await count(DUO, null)
-    const { id } = await payForOrder(r.shop, {
-      items: [
-        { id: GRIT, quantity: 2 },
-        { id: DUO, quantity: 3 },
-      ],
-    })
+    const id = await gritCountedDuoNot()
     await count(DUO, 7)
     const [grit, duo] = await linesOf(id)
     if (!grit || !duo) throw new Error('no lines')

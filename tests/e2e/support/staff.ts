@@ -21,6 +21,51 @@ export async function serverDatabase(): Promise<Client> {
   return db
 }
 
+/** A test's own name for what it makes: its e-mail, its session and event ids. */
+export function unique(name: string): string {
+  return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}`
+}
+
+/**
+ * A shipped order of one product written straight into the server's database, as one paid and shipped in
+ * the past would be (`placedAt` and `updatedAt` in ms): its id.
+ */
+export async function insertShippedOrder(
+  db: Client,
+  order: { email: string; name: string; placedAt: number; updatedAt: number },
+): Promise<number> {
+  const key = unique('order')
+  const address = JSON.stringify({
+    name: order.name,
+    street1: '12 Mill Rd',
+    city: 'Austin',
+    state: 'TX',
+    zip: '78701',
+    country: 'US',
+  })
+  const inserted = await db.execute({
+    sql: `insert into orders (uid, checkout_session_id, source_event_id, email, customer_key, customer_name,
+            shipping_address, billing_address, subtotal_cents, discount_cents, shipping_cents, total_cents,
+            item_count, total_weight_tenths_oz, shipping_carrier, shipping_service, shipping_service_token,
+            status, created_at, updated_at)
+          values (lower(hex(randomblob(10))), ?, ?, ?, ?, ?, ?, ?, 2100, 0, 935, 3035, 1, 30, 'USPS',
+            'USPS Priority Mail', 'usps_priority', 'shipped', ?, ?)
+          returning id`,
+    args: [
+      `cs_test_e2e_${key}`,
+      `evt_e2e_${key}`,
+      order.email,
+      order.email.toLowerCase(),
+      order.name,
+      address,
+      address,
+      order.placedAt,
+      order.updatedAt,
+    ],
+  })
+  return Number(inserted.rows[0]?.id)
+}
+
 /** `npm run staff -- add` against the test server's database, as staff are made on a real server. */
 export function addStaff(email: string): void {
   execFileSync(
