@@ -40,7 +40,7 @@ export function createServices(deps: AppDeps) {
   // Units per product and variant: held by checkouts, sold by payments, put back by cancels and refunds.
   const stock = createStockService({ db, clock, catalog })
   const newsletter = createNewsletterService(db, clock, deps.waitlists)
-  const orders = createOrdersService({ ...deps, jobs, unitsTakenOffShelf: stock.unitsTakenOffShelfSql })
+  const orders = createOrdersService({ ...deps, jobs })
   const discounts = createDiscountService({ db, clock, hasPaidOrder: orders.hasPaidOrder })
   const shipping = createShippingService({ ...deps, catalog, discounts })
   const checkout = createCheckoutService({ ...deps, catalog, discounts, shipping, stock, jobs })

@@ -149,12 +149,6 @@ export const orderLines = sqliteTable(
      * (a broken jar). The next refund of the line takes these over first: a unit refunded again after its
      * refund failed is the same unit (docs/decisions/027-cancel-and-refund.md).
      */
-    /**
-     * The units the sale took off a counted shelf: the line's quantity when its stock was counted as it was
-     * paid for, 0 when nobody counted it. A cancel or a restocking refund puts back at most these, so units
-     * sold while uncounted are never added to a count started since (docs/decisions/027-cancel-and-refund.md).
-     */
-    takenOffShelf: integer('taken_off_shelf').notNull().default(0),
     unsettledOnShelf: integer('unsettled_on_shelf').notNull().default(0),
     unsettledOut: integer('unsettled_out').notNull().default(0),
     unsettledOff: integer('unsettled_off').notNull().default(0),

@@ -17,7 +17,6 @@ import {
   type Statement,
 } from '../../lib/statements'
 import type { JobQueue } from '../jobs/service'
-import type { ShelfLineRef } from '../stock/reservations'
 import { ORDER_JOBS, type OrderDraft, SYSTEM_ACTOR } from './model'
 import { orderNumberSql } from './number'
 
@@ -137,8 +136,6 @@ interface PlacementDeps {
   db: Database
   clock: Clock
   jobs: JobQueue
-  /** SQL: the units a line's sale takes off the shelf (the stock module's `unitsTakenOffShelfSql`). */
-  unitsTakenOffShelf: (line: ShelfLineRef) => SQL<number>
 }
 
 /** A line's columns the INSERT takes from the order (its order id comes from the transaction). */
@@ -163,33 +160,18 @@ const MOST_LINES_BUILT_ONCE = 20
  * The lines' INSERT, built once for each count of lines (its SQL has a row of values per line): the
  * placeholders of line i are named `${column}${i}`.
  */
-function createLinesInsert({ db, unitsTakenOffShelf }: Pick<PlacementDeps, 'db' | 'unitsTakenOffShelf'>) {
+function createLinesInsert(db: Database) {
   const byCount = new Map<number, ReturnType<typeof builtOnce<Record<string, unknown>>>>()
   const rowsFor = (count: number) =>
     Array.from({ length: count }, (_, index) => ({
       orderId: ORDER_ID,
       ...placeholders(LINE_COLUMNS, String(index)),
-      takenOffShelf: unitsTakenOffShelf({
-        productId: sql.placeholder(`productId${index}`),
-        variant: sql.placeholder(`stockVariant${index}`),
-        quantity: sql.placeholder(`quantity${index}`),
-      }),
     }))
   return (lines: readonly LineValues[]): Statement => {
     if (lines.length > MOST_LINES_BUILT_ONCE) {
       return db
         .insert(orderLines)
-        .values(
-          lines.map((line) => ({
-            ...line,
-            orderId: ORDER_ID,
-            takenOffShelf: unitsTakenOffShelf({
-              productId: line.productId,
-              variant: line.stockVariant ?? null,
-              quantity: line.quantity,
-            }),
-          })),
-        )
+        .values(lines.map((line) => ({ ...line, orderId: ORDER_ID })))
         .onConflictDoNothing()
     }
     let insert = byCount.get(lines.length)
@@ -209,8 +191,8 @@ function createLinesInsert({ db, unitsTakenOffShelf }: Pick<PlacementDeps, 'db' 
  * The order's rows: the UNIQUE checkout session id turns a second attempt into no change at all. The order,
  * its lines (for each count of lines) and its history entry are built once.
  */
-function createRowStatements({ db, clock, unitsTakenOffShelf }: PlacementDeps) {
-  const insertLines = createLinesInsert({ db, unitsTakenOffShelf })
+function createRowStatements({ db, clock }: PlacementDeps) {
+  const insertLines = createLinesInsert(db)
   const insertOrder = builtOnce<ReturnType<typeof orderRow>>(() =>
     db
       .insert(orders)

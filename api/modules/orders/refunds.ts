@@ -72,9 +72,8 @@ export function restockedCountSql(orderId: number): SQL<number> {
  */
 export function unitsCancelPutsBackSql(lineId: number): SQL<number> {
   const standing = sql`r.status in (${counted})`
-  // Never more than the units the sale took off the shelf less those back already (a row from before these
-  // records may say more; a line sold while its stock was not counted took none).
-  return sql<number>`(select min(l.taken_off_shelf - coalesce(sum(rl.restocked_quantity), 0), max(0, l.quantity - coalesce(sum(case when ${standing} then rl.quantity else 0 end), 0)
+  // Never more than the line's units not on the shelf already (a row from before these records may say more).
+  return sql<number>`(select min(l.quantity - coalesce(sum(rl.restocked_quantity), 0), max(0, l.quantity - coalesce(sum(case when ${standing} then rl.quantity else 0 end), 0)
         - l.unsettled_on_shelf - l.unsettled_out - l.unsettled_off)
       + l.unsettled_out
       + coalesce(sum(case when ${standing} and r.restock = 1 and r.restocked_at is null
@@ -317,10 +316,10 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
         db
           .update(orderRefundLines)
           .set({
-            // Never more than the units the order line's sale took off the shelf less those back already
-            // (a row from before these records may say more; a line sold uncounted took none).
+            // Never more than the order line's units not on the shelf already (a row from before these
+            // records may say more).
             restockedQuantity: sql`max(0, min(${orderRefundLines.quantity} - ${orderRefundLines.settlesOnShelf},
-              (select l.taken_off_shelf from ${orderLines} l where l.id = ${orderRefundLines.lineId})
+              (select l.quantity from ${orderLines} l where l.id = ${orderRefundLines.lineId})
               - (select coalesce(sum(other.restocked_quantity), 0) from ${orderRefundLines} other
                   where other.line_id = ${orderRefundLines.lineId} and other.refund_id != ${orderRefundLines.refundId})))`,
           })

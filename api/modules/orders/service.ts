@@ -5,14 +5,11 @@
  * fulfilment service too), the background jobs (jobs.ts), and the reads of customers (customers.ts) and
  * staff (staff-queries.ts).
  */
-
-import type { SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import type { Mailer, ShippingProvider } from '../../adapters/types'
 import type { Config } from '../../env'
 import type { Clock } from '../../lib/clock'
 import type { JobQueue } from '../jobs/service'
-import type { ShelfLineRef } from '../stock/reservations'
 import { createCustomerOrders } from './customers'
 import { createOrderJobs } from './jobs'
 import { createLabelVoid } from './label-void'
@@ -60,8 +57,6 @@ export interface OrdersServiceDeps {
   shipping: ShippingProvider
   mailer: Mailer
   jobs: JobQueue
-  /** SQL: the units a paid line takes off the shelf (the stock module's `unitsTakenOffShelfSql`). */
-  unitsTakenOffShelf: (line: ShelfLineRef) => SQL<number>
 }
 
 export function createOrdersService(deps: OrdersServiceDeps) {
@@ -76,7 +71,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     get,
     voidLabel: labelVoid.voidAndNote,
   })
-  const placement = createOrderPlacement({ db, clock, jobs, unitsTakenOffShelf: deps.unitsTakenOffShelf })
+  const placement = createOrderPlacement({ db, clock, jobs })
   const orderJobs = createOrderJobs({
     mailer: deps.mailer,
     config: deps.config,

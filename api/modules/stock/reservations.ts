@@ -79,25 +79,6 @@ export interface RestockLine {
   quantity: number | SQL<number>
 }
 
-/** A line's stock and units as values or SQL (placeholders, for a statement built once). */
-export interface ShelfLineRef {
-  productId: number | SQL | Placeholder
-  /** The stock variant (core/rules/stock.ts `stockVariant`); NULL for a line nothing counts. */
-  variant: string | null | SQL | Placeholder
-  quantity: number | SQL | Placeholder
-}
-
-/**
- * SQL: the units a paid order line takes off the shelf, `quantity` when its product and variant are counted
- * as it is paid for and 0 when nobody counts them. Kept on the order line (`order_lines.taken_off_shelf`), so
- * a cancel or a restocking refund never puts back units a sale made while uncounted never took: they were
- * never part of the count staff started since (docs/decisions/027-cancel-and-refund.md).
- */
-export function unitsTakenOffShelfSql(line: ShelfLineRef): SQL<number> {
-  return sql<number>`(select case when exists (select 1 from ${stockLevels} where ${stockLevels.productId} = ${line.productId}
-    and ${stockLevels.variant} = ${line.variant} and ${stockLevels.onHand} is not null) then ${line.quantity} else 0 end)`
-}
-
 /** This line's product and variant, counted (a row with on_hand). */
 function counted(line: Pick<StockLine, 'productId' | 'variant'>) {
   return and(

@@ -20,7 +20,7 @@ import type { Statement } from '../../lib/statements'
 import type { CatalogProduct, CatalogService } from '../catalog/service'
 import { createLevels, KEY_OF_ANOTHER_SAVE_MESSAGE, receiptFingerprint, receivedOf } from './levels'
 import { isShortage, type LineInput, type StaffFigure, type StockLine } from './model'
-import { createReservations, type RestockLine, unitsTakenOffShelfSql } from './reservations'
+import { createReservations, type RestockLine } from './reservations'
 
 export {
   isShortage,
@@ -200,7 +200,6 @@ export function createStockService(deps: StockServiceDeps) {
       return named
     },
     ...reservations,
-    unitsTakenOffShelfSql,
     snapshot: levels.snapshot,
     /** Holds that ran out, marked released (the job runner's sweep); answers how many. */
     releaseExpired: () => reservations.releaseExpired(clock.now()),
