@@ -179,9 +179,6 @@ export function createJobQueue(
   const { claimNextQuery, completeQuery } = claimAndCompletion(db)
 
   const queue = {
-    /** How long a claimed job is held before another runner may take it (JOB_LEASE_SECONDS). */
-    leaseMs,
-
     /**
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
      * the job is about. `payload` may be an SQL expression evaluated inside that batch.

@@ -153,17 +153,24 @@ function reopenStatements({ db, clock, jobs }: MoveDeps, id: number, reason: str
 }
 
 /**
+ * How long one label job may still be at the carrier: its calls time out (Shippo's after 20 s each, a rate
+ * and a purchase), far inside this. Not the job lease, which a running job renews (jobs/service.ts), so
+ * however short JOB_LEASE_SECONDS is set, it bounds nothing about a job already running.
+ */
+const LONGEST_LABEL_ATTEMPT_MS = 5 * 60 * 1000
+
+/**
  * The label job of an order just reopened to pending or processing (the UPDATE before it changed a row),
- * unless one is still queued: that one buys it. It runs a job lease from now, so a label job running at
- * this moment has ended by then (a carrier call times out long before a lease runs out) and the two never
- * overlap; the later one finds the label bought, or asks the carrier for it (labels.ts).
+ * unless one is still queued: that one buys it. It runs LONGEST_LABEL_ATTEMPT_MS from now, so a label job
+ * running at this moment has ended by then and the two never overlap; the later one finds the label
+ * bought, or asks the carrier for it (labels.ts).
  */
 function reopenedLabelJob(jobs: JobQueue, id: number, now: number): Statement {
   return jobs.enqueueQuery(
     ORDER_JOBS.purchaseLabel,
     { orderId: id },
     {
-      runAt: new Date(now + jobs.leaseMs),
+      runAt: new Date(now + LONGEST_LABEL_ATTEMPT_MS),
       when: sql`changes() > 0
         and (select ${orders.status} from ${orders} where ${orders.id} = ${id}) in ('pending', 'processing')
         and not exists (select 1 from ${jobsTable} j where j.type = ${ORDER_JOBS.purchaseLabel}
