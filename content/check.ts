@@ -478,12 +478,14 @@ export function removedProducts(root: string): RemovedProduct[] {
 }
 
 /**
- * Why the ids of removed products cannot be checked in `root` (no git, or a shallow clone, whose history
+ * Why the ids of removed products cannot be checked in `root` (no git; a copy inside another repository
+ * that does not track its product files, whose history is not theirs; or a shallow clone, whose history
  * stops short: a removed product's file may be in what it left out), or null when they can.
  */
 export function removedProductsUnchecked(root: string): string | null {
   const shallow = git(root, ['rev-parse', '--is-shallow-repository'])?.trim()
-  if (shallow === undefined) {
+  const tracked = git(root, ['ls-files', '--', 'content/products'])?.trim()
+  if (shallow === undefined || !tracked) {
     return 'ids of removed products were not checked: this copy is not a git working copy, whose history names them'
   }
   if (shallow === 'true') {

@@ -299,6 +299,14 @@ describe('npm run check:content', () => {
     ])
   })
 
+  test('a copy inside another repository that does not track it says the ids were not checked', () => {
+    // A release unpacked under a home folder kept in git: that history is not the shop's.
+    git('init', '-q')
+    expect(checkContent(root).notes).toEqual([
+      'ids of removed products were not checked: this copy is not a git working copy, whose history names them',
+    ])
+  })
+
   test('a page at an address the shop keeps from search engines', () => {
     cpSync(path('content/pages/about.mdx'), path('content/pages/newsletter.mdx'))
     expect(problems()).toBe(
