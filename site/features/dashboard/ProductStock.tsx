@@ -219,7 +219,8 @@ export function ProductStock({
     <form className="mt-3" onSubmit={onSubmit} noValidate data-stock-form>
       <fieldset>
         <legend className="text-xs font-semibold">
-          Stock of {product.name} (units on the shelf; blank: not counted)
+          Stock of {product.name} (units on the shelf not yet sold: count without the jars of paid orders
+          still to ship; blank: not counted)
         </legend>
         <div className="mt-1 flex flex-wrap items-end gap-3">
           {entries.map((entry, index) => (
