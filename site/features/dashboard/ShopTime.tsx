@@ -12,6 +12,13 @@ export const ShopTimeZone = createContext<string | null>(null)
 export function ShopTime({ at }: { at: string }) {
   const timeZone = useContext(ShopTimeZone)
   // No time at all rather than one in the wrong zone: the stats come with the first lists.
-  if (timeZone === null) return <span aria-hidden="true">–</span>
+  if (timeZone === null) {
+    return (
+      <span>
+        <span aria-hidden="true">–</span>
+        <span className="sr-only">time not shown yet</span>
+      </span>
+    )
+  }
   return <time dateTime={at}>{formatDateTime(at, timeZone)}</time>
 }
