@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_STATUSES } from '@core/rules/webhook-event-status'
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 
 /**
@@ -25,8 +26,9 @@ export const webhookEvents = sqliteTable(
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
   (table) => [
-    index('webhook_events_status_idx').on(table.status, table.createdAt),
-    index('webhook_events_session_idx').on(table.sessionId),
+    // The sweep's read, of unfinished events by age: only those, so an event stored finished (the first
+    // delivery of a paid one, with its order) writes no entry, and one finished later leaves it.
+    index('webhook_events_unfinished_idx').on(table.createdAt).where(sql`${table.status} = 'received'`),
     // The dashboard pages through events newest first by (created_at, id): both in one index, which also
     // serves every other read by time.
     index('webhook_events_recent_idx').on(table.createdAt, table.id),

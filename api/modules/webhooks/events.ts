@@ -57,13 +57,15 @@ function pageOfEvents(db: Database, options: { limit: number; before?: string })
     .limit(Math.min(Math.max(options.limit, 1), 500))
 }
 
-async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
-  const rows = await db
+/** The sweep's read: unfinished events nobody holds, old enough to take over (`stale`). */
+export function staleEventsQuery(db: Database, now: number) {
+  return db
     .select({ payload: webhookEvents.payload })
     .from(webhookEvents)
     .where(
       and(
-        eq(webhookEvents.status, 'received'),
+        // The partial index of unfinished events has this very term (webhook_events_unfinished_idx).
+        sql`${webhookEvents.status} = 'received'`,
         unleased(now),
         lt(webhookEvents.createdAt, new Date(now - SWEEP_GRACE_MS)),
         gt(webhookEvents.createdAt, new Date(now - SWEEP_HORIZON_MS)),
@@ -71,6 +73,10 @@ async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
     )
     .orderBy(webhookEvents.createdAt)
     .limit(100)
+}
+
+async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
+  const rows = await staleEventsQuery(db, now)
   return rows.flatMap((row) => (row.payload ? [JSON.parse(row.payload) as PaymentEvent] : []))
 }
 
@@ -107,7 +113,53 @@ export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: 
         .where(eq(webhookEvents.id, sql.placeholder('eventId'))),
   )
 
+  // A first delivery's event, stored with its order and already processed (`firstPaidStatement`).
+  const firstPaid = builtOnce<
+    Pick<typeof webhookEvents.$inferInsert, (typeof STORED_COLUMNS)[number]> & {
+      existed: string
+      ms: number
+    },
+    [SQL<number>, SQL<number>]
+  >((orderId, created) =>
+    db.insert(webhookEvents).values({
+      ...placeholders(STORED_COLUMNS),
+      orderId: sql`${orderId}`,
+      note: sql`case when ${created} then null else ${sql.placeholder('existed')} end`,
+      processingTimeMs: sql`${sql.placeholder('ms')}`,
+    }),
+  )
+
   return {
+    /**
+     * A paid event delivered for the first time, stored in its order's transaction as processed, with the
+     * order `orderId` names and `existed` as its note when `created` says an earlier event had made the
+     * order. A plain INSERT: an event stored already (a redelivery, the demo provider's own) fails the
+     * whole transaction, and the caller handles it as usual. Built once, as `paidOutcomeStatement`.
+     */
+    firstPaidStatement(
+      event: PaymentEvent,
+      order: { orderId: SQL<number>; created: SQL<number> },
+      existed: string,
+      started: number,
+    ): Statement {
+      return firstPaid.with(
+        {
+          id: event.id,
+          eventType: event.type,
+          sessionId: event.session?.id ?? null,
+          status: 'processed',
+          // Only an unfinished event is read back (by the sweep, `staleEvents`): this one is finished.
+          payload: null,
+          claimedUntil: null,
+          createdAt: clock.now(),
+          existed,
+          ms: Math.round(performance.now() - started),
+        },
+        order.orderId,
+        order.created,
+      )
+    },
+
     /**
      * Keeps the verified event before anything is done about it, so a crash never loses it. With `claim`,
      * a new event is stored already leased to the caller (one write instead of two); true means it was new.

@@ -13,7 +13,7 @@ export interface Handled {
 }
 
 /** The note of a paid-session event whose order an earlier event had made (a duplicate or a sibling). */
-const ALREADY_EXISTED = 'order already existed'
+export const ALREADY_EXISTED = 'order already existed'
 
 export const PAID = new Set<ProviderSession['paymentStatus']>(['paid', 'no_payment_required'])
 export const PAYMENT_EVENTS = new Set([
@@ -69,6 +69,15 @@ async function refunds(
   )
   if (result.kind === 'unknown-payment') return { status: 'ignored', note: 'no order for this payment' }
   return { status: 'processed', orderId: result.orderId, note: note ?? undefined, recorded: true }
+}
+
+/** The paid session an event says was paid (what `handleEvent` makes an order of), or null. */
+export function paidSessionOf(event: PaymentEvent): ProviderSession | null {
+  if (event.kind === 'refund' || !event.session) return null
+  if (event.type === 'checkout.session.async_payment_succeeded') return event.session
+  if (event.type === 'checkout.session.completed' && PAID.has(event.session.paymentStatus))
+    return event.session
+  return null
 }
 
 /** Handles one event its caller holds the lease on; the outcome is recorded by the caller unless `recorded`. */

@@ -27,7 +27,7 @@ export function webhookRoutes(
         if (error instanceof MalformedWebhookEventError) return jsonError(400, error.message)
         throw error
       }
-      const outcome = await webhooks.process(event)
+      const outcome = await webhooks.deliver(event)
       // Another process holds this event right now: a 2xx would tell the provider to stop delivering it.
       if (outcome.inFlight) {
         return jsonError(

@@ -6,7 +6,7 @@ import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
 import { isStorageFull } from '../../lib/storage-full'
 import type { FulfilmentService } from '../fulfilment/service'
 import { createEventStore, type EventStore } from './events'
-import { type Handled, handleEvent, PAID, PAYMENT_EVENTS } from './handling'
+import { ALREADY_EXISTED, type Handled, handleEvent, PAID, PAYMENT_EVENTS, paidSessionOf } from './handling'
 
 /**
  * A handler's lease on an event, unless EVENT_LEASE_SECONDS says otherwise. Handling takes milliseconds (no
@@ -94,6 +94,39 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
 
+  /**
+   * A paid event the provider delivers for the first time: its order and the event, stored as processed,
+   * in one transaction, instead of the event stored and leased first in a transaction of its own. Null when
+   * that is not what happened, with nothing written: the event was stored before (its INSERT fails the
+   * transaction), it makes no order (an unknown session, one not paid as asked), or the transaction failed;
+   * the caller then handles it as any event. A crash before the commit leaves nothing, and the provider,
+   * answered nothing, delivers the event again (docs/decisions/014-one-transaction-per-paid-session.md).
+   */
+  async function firstDelivery(event: PaymentEvent): Promise<WebhookOutcome | null> {
+    const session = paidSessionOf(event)
+    if (!session) return null
+    const started = performance.now()
+    try {
+      const result = await deps.fulfilment.paidSession({ eventId: event.id, session }, (order) =>
+        events.firstPaidStatement(event, order, ALREADY_EXISTED, started),
+      )
+      if (result.kind !== 'ordered') return null
+      return { duplicate: false, inFlight: false, status: 'processed', orderId: result.orderId }
+    } catch {
+      // Nothing of it was kept (one transaction); handled again as any event, which says what went wrong.
+      return null
+    }
+  }
+
+  /** `run` for the event, unless this process is handling it already: then the answer of that, a duplicate. */
+  function once(event: PaymentEvent, run: () => Promise<WebhookOutcome>): Promise<WebhookOutcome> {
+    const running = inFlight.get(event.id)
+    if (running) return running.then((outcome) => ({ ...outcome, duplicate: true }))
+    const outcome = run().finally(() => inFlight.delete(event.id))
+    inFlight.set(event.id, outcome)
+    return outcome
+  }
+
   const service = {
     /** How long another handler may hold an event: a provider told to deliver again should wait this long. */
     leaseSeconds: Math.ceil(leaseMs / 1000),
@@ -111,11 +144,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * instead of counting it delivered; one already finished answers `duplicate`.
      */
     process(event: PaymentEvent): Promise<WebhookOutcome> {
-      const running = inFlight.get(event.id)
-      if (running) return running.then((outcome) => ({ ...outcome, duplicate: true }))
-      const outcome = handleOnce(event).finally(() => inFlight.delete(event.id))
-      inFlight.set(event.id, outcome)
-      return outcome
+      return once(event, () => handleOnce(event))
+    },
+
+    /**
+     * An event as the provider's webhook delivers it: a paid one seen for the first time makes its order
+     * with the event in one transaction (`firstDelivery`); any other is stored, then handled, as `process`.
+     */
+    deliver(event: PaymentEvent): Promise<WebhookOutcome> {
+      return once(event, async () => (await firstDelivery(event)) ?? handleOnce(event))
     },
 
     /**

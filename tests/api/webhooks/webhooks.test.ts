@@ -22,6 +22,7 @@ import {
   sessionBody,
   signature,
 } from '../checkout/helpers'
+import { planOfSent } from '../support/query-plan'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 const SECRET = 'whsec_test_webhook_suite'
@@ -608,5 +609,84 @@ describe('one transaction per paid session', () => {
     expect(uses).toEqual([
       expect.objectContaining({ code: 'GRIT15', status: 'redeemed', orderRef: formatOrderNumber(order.id) }),
     ])
+  })
+})
+
+describe('a paid event delivered for the first time', () => {
+  test('is stored with its order, already processed, in one write; delivered again it is a duplicate', async () => {
+    const sessionId = await openSession([{ id: REPAIR, quantity: 1 }])
+    const eventId = 'evt_first_delivery'
+    // How each event row is first written: with its order (processed) or before it (received).
+    await shop.deps.db.run(sql.raw('create table first_writes (event_id text, status text)'))
+    await shop.deps.db.run(
+      sql.raw(`create trigger note_first_write after insert on webhook_events
+        begin insert into first_writes values (new.id, new.status); end`),
+    )
+    try {
+      const payload = stripe.event('checkout.session.completed', stripe.complete(sessionId), eventId)
+      const first = await postWebhook(shop, payload, SECRET)
+      expect(await first.json()).toEqual({ received: true, duplicate: false, status: 'processed' })
+      const [order] = await ordersFor(sessionId)
+      const stored = await eventRow(eventId)
+      expect(stored).toMatchObject({
+        status: 'processed',
+        orderId: order?.id,
+        note: null,
+        claimedUntil: null,
+      })
+      expect(stored?.processingTimeMs).toBeGreaterThanOrEqual(0)
+      expect(
+        await shop.deps.db.all(sql.raw(`select status from first_writes where event_id = '${eventId}'`)),
+      ).toEqual([{ status: 'processed' }])
+
+      const again = await postWebhook(shop, payload, SECRET)
+      expect(await again.json()).toEqual({ received: true, duplicate: true, status: 'processed' })
+      expect(await ordersFor(sessionId)).toHaveLength(1)
+      expect(await eventRow(eventId)).toEqual(stored)
+    } finally {
+      await shop.deps.db.run(sql.raw('drop trigger note_first_write'))
+      await shop.deps.db.run(sql.raw('drop table first_writes'))
+    }
+  })
+
+  test('a sibling event for a session whose order exists is stored processed, with the note, once', async () => {
+    const sessionId = await openSession([{ id: REPAIR, quantity: 1 }])
+    await postWebhook(
+      shop,
+      stripe.event('checkout.session.completed', stripe.complete(sessionId), 'evt_one'),
+      SECRET,
+    )
+    const sibling = stripe.event(
+      'checkout.session.async_payment_succeeded',
+      stripe.complete(sessionId),
+      'evt_two',
+    )
+    const answer = await postWebhook(shop, sibling, SECRET)
+    expect(await answer.json()).toEqual({ received: true, duplicate: false, status: 'processed' })
+    const [order, ...more] = await ordersFor(sessionId)
+    expect(more).toEqual([])
+    expect(await eventRow('evt_two')).toMatchObject({
+      status: 'processed',
+      orderId: order?.id,
+      note: 'order already existed',
+    })
+  })
+})
+
+describe('the sweep of unfinished events', () => {
+  test('reads them from the partial index of unfinished events, which finished ones never enter', async () => {
+    const plan = await planOfSent(shop, 'select "payload" from "webhook_events"', () =>
+      shop.services.webhooks.sweep(),
+    )
+    expect(plan.join('\n')).toContain('USING INDEX webhook_events_unfinished_idx')
+    const [entries] = await shop.deps.db.all<{ n: number }>(
+      sql.raw(
+        `select count(*) as n from webhook_events indexed by webhook_events_unfinished_idx where status = 'received'`,
+      ),
+    )
+    const [unfinished] = await shop.deps.db.all<{ n: number }>(
+      sql.raw(`select count(*) as n from webhook_events where status = 'received'`),
+    )
+    expect(entries?.n).toBe(unfinished?.n)
   })
 })
