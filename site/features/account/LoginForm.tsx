@@ -9,6 +9,7 @@ import { PasswordField } from './PasswordField'
 import { afterSignIn, googleSignInHref, isCheckoutLogin, tokenFromFragment } from './redirects'
 import { useFormFields } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
+import { useOnwardWhenSignedIn } from './use-onward-when-signed-in'
 import { type LoginField, loginProblem } from './validation'
 
 /** How long 'Login successful!' shows before the page moves on. */
@@ -20,6 +21,7 @@ const SUCCESS_PAUSE_MS = 600
  */
 export default function LoginForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()
+  useOnwardWhenSignedIn()
   const [checkout, setCheckout] = useState(false)
   const [googleHref, setGoogleHref] = useState('/google-sign-in')
   const [busy, setBusy] = useState(false)
@@ -61,7 +63,9 @@ export default function LoginForm({ google }: { google: boolean }) {
       setStatus('Login successful!')
       showToast({ title: 'Login successful!', description: 'Welcome back.' })
       const next = afterSignIn(window.location.search)
-      window.setTimeout(() => window.location.assign(next), SUCCESS_PAUSE_MS)
+      // replace, not assign: Back from the next page goes to where the visitor was before signing in, not
+      // to a sign-in form they no longer need.
+      window.setTimeout(() => window.location.replace(next), SUCCESS_PAUSE_MS)
       // Stay busy: the page is leaving.
     } catch (error) {
       setBusy(false)

@@ -8,6 +8,7 @@ import { NeedsScriptNote } from './NeedsScriptNote'
 import { NewPasswordFields } from './PasswordField'
 import { useFormFields } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
+import { useOnwardWhenSignedIn } from './use-onward-when-signed-in'
 import { type SignupField, signupProblem } from './validation'
 
 type Form = Record<SignupField, string>
@@ -20,6 +21,7 @@ const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', conf
  */
 export default function SignupForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()
+  useOnwardWhenSignedIn()
   const [busy, setBusy] = useState(false)
   const fields = useFormFields<SignupField>(EMPTY)
   const { values: form, bind } = fields
@@ -40,7 +42,8 @@ export default function SignupForm({ google }: { google: boolean }) {
       })
       $user.set(answer.user)
       showToast({ title: 'Welcome to the Crew!', description: answer.message })
-      window.location.assign(answer.authenticated ? '/profile' : '/login')
+      // replace: Back from the account goes to where the visitor was, not to the sign-up form (as sign-in).
+      window.location.replace(answer.authenticated ? '/profile' : '/login')
     } catch (error) {
       setBusy(false)
       showToast({ ...registrationError(error), variant: 'error' })

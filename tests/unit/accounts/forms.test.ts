@@ -7,6 +7,7 @@ import {
   tokenFromFragment,
 } from '../../../site/features/account/redirects'
 import { hasSessionHint, SIGNED_IN_GUARD_SCRIPT } from '../../../site/features/account/session-hint'
+import { SIGNED_IN_CHECK_SCRIPT } from '../../../site/features/account/signed-in-check'
 import {
   forgotProblem,
   loginProblem,
@@ -171,6 +172,25 @@ describe('the signed_in hint', () => {
       )
       expect(replaced).toBe(expected)
       expect('data-leaving' in attributes).toBe(expected !== null)
+    }
+  })
+
+  test("the sign-in pages' head script hides the page with it, and sends nobody anywhere", () => {
+    for (const [cookie, hidden] of [
+      ['', false],
+      ['theme=dark', false],
+      ['signed_in=1', true],
+    ] as const) {
+      const attributes: Record<string, string> = {}
+      const run = new Function('document', 'location', SIGNED_IN_CHECK_SCRIPT)
+      run(
+        {
+          cookie,
+          documentElement: { setAttribute: (name: string, value: string) => (attributes[name] = value) },
+        },
+        {},
+      )
+      expect('data-signed-in-check' in attributes).toBe(hidden)
     }
   })
 })
