@@ -89,7 +89,7 @@ export default function ForgotPasswordForm() {
         <NeedsScriptNote action="send the link" />
       </form>
       <p className="mt-6 text-center text-sm">
-        <a href="/login" className="font-semibold text-brand underline-offset-4 hover:underline">
+        <a href="/login" className="tap-tall font-semibold text-brand underline-offset-4 hover:underline">
           Back to Login
         </a>
       </p>

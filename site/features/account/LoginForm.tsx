@@ -105,8 +105,11 @@ export default function LoginForm({ google }: { google: boolean }) {
       >
         <TextField {...FIELD.email} {...bind('email')} />
         <PasswordField {...bind('password')} label="Password" autoComplete="current-password" />
-        <p className="-mt-2 text-right text-sm">
-          <a href="/forgot-password" className="font-semibold text-brand underline-offset-4 hover:underline">
+        <p className="text-right text-sm">
+          <a
+            href="/forgot-password"
+            className="tap-tall font-semibold text-brand underline-offset-4 hover:underline"
+          >
             Forgot Password
           </a>
         </p>
@@ -127,7 +130,7 @@ export default function LoginForm({ google }: { google: boolean }) {
         )}
         <p className="text-center text-sm">
           New to Grit &amp; Whisker?{' '}
-          <a href="/signup" className="font-semibold text-brand underline-offset-4 hover:underline">
+          <a href="/signup" className="tap-tall font-semibold text-brand underline-offset-4 hover:underline">
             Sign Up
           </a>
         </p>

@@ -86,7 +86,7 @@ export default function SignupForm({ google }: { google: boolean }) {
         )}
         <p className="text-center text-sm">
           Already have an account?{' '}
-          <a href="/login" className="font-semibold text-brand underline-offset-4 hover:underline">
+          <a href="/login" className="tap-tall font-semibold text-brand underline-offset-4 hover:underline">
             Sign In
           </a>
         </p>
