@@ -22,12 +22,14 @@ export default defineConfig({
     },
   },
   shortcuts: {
-    btn: 'inline-flex items-center justify-center gap-2 rounded-md px-5 py-3 font-semibold uppercase tracking-wide transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60 disabled:cursor-not-allowed',
+    // Buttons and fields are at least 44 px tall, a thumb's size (WCAG 2.5.5), even where a page makes their
+    // padding smaller ('Back to Cart', the account's 'Edit').
+    btn: 'inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-5 py-3 font-semibold uppercase tracking-wide transition-colors focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand disabled:opacity-60 disabled:cursor-not-allowed',
     // Hover changes shape, not colour: fading the fill would drop text contrast below WCAG AA.
     'btn-primary': 'btn bg-brand text-brand-ink shadow-sm hover:shadow-md hover:underline underline-offset-4',
     'btn-outline': 'btn border-2 border-ink text-ink hover:bg-ink hover:text-bg',
     container: 'mx-auto w-full max-w-6xl px-4 sm:px-6',
     field:
-      'w-full rounded-md border border-line bg-surface px-3 py-2 text-ink placeholder:text-muted focus:outline focus:outline-2 focus:outline-brand',
+      'w-full min-h-11 rounded-md border border-line bg-surface px-3 py-2 text-ink placeholder:text-muted focus:outline focus:outline-2 focus:outline-brand',
   },
 })

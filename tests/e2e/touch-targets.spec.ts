@@ -1,9 +1,10 @@
 // Touch targets on a phone (docs/product.md#every-page): at 390 px wide, every control a shopper taps is
 // at least 44 × 44 CSS px, the size WCAG 2.5.5 asks for and Apple's and Google's guides recommend, so a
-// thumb does not miss it or press its neighbour. The named controls were once smaller.
-import type { Locator } from '@playwright/test'
-import { input } from './support/accounts'
-import { expect, test } from './support/fixtures'
+// thumb does not miss it or press its neighbour. The named controls were once smaller; the page sweep
+// keeps any other from creeping in.
+import type { Locator, Page } from '@playwright/test'
+import { input, register } from './support/accounts'
+import { endSplash, expect, test, waitForIsland } from './support/fixtures'
 
 const MIN = 44
 
@@ -64,4 +65,96 @@ test('the carousel, quantity stepper, account-form links and footer links are 44
   const footerSizes = await sizes(footerLinks)
 
   expect(tooSmall({ ...productPage, ...login, ...signup, ...footerSizes })).toEqual([])
+})
+
+/**
+ * Every visible control of the page (a, button, input, select, textarea, summary, [role=button|tab|switch]),
+ * measured by where a tap lands rather than by its box: from its centre, how far across and down taps still
+ * reach it (an ::after hit area counts; something covering it does not). Left out, as WCAG 2.5.8 leaves them
+ * out: a link within a sentence of text, and a radio or checkbox inside a label that is itself large enough
+ * (a tap on the label is a tap on it).
+ */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate((min) => {
+    const found: string[] = []
+    const selector =
+      'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=tab], [role=switch]'
+    for (const element of document.querySelectorAll<HTMLElement>(selector)) {
+      const box = element.getBoundingClientRect()
+      if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === 'hidden') continue
+      if (element.closest('[hidden], [inert], .sr-only, .skip-link')) continue
+      const label = element.closest('label')
+      if (label && ['radio', 'checkbox'].includes((element as HTMLInputElement).type)) {
+        const around = label.getBoundingClientRect()
+        if (around.width >= min && around.height >= min) continue
+      }
+      const block = element.parentElement
+      const ownText = element.textContent?.trim() ?? ''
+      const blockText = block?.textContent?.trim() ?? ''
+      if (element.tagName === 'A' && block && getComputedStyle(element).display === 'inline') {
+        if (blockText.length > ownText.length + 20) continue
+      }
+      element.scrollIntoView({ block: 'center', inline: 'center' })
+      const middle = element.getBoundingClientRect()
+      const x = middle.left + middle.width / 2
+      const y = middle.top + middle.height / 2
+      const reaches = (atX: number, atY: number) => {
+        const hit = document.elementFromPoint(atX, atY)
+        return hit !== null && (hit === element || element.contains(hit))
+      }
+      const labelledBy = document.getElementById(element.getAttribute('aria-labelledby') ?? '')
+      const said = element.getAttribute('aria-label') ?? labelledBy?.textContent ?? ownText
+      const name = `${element.tagName.toLowerCase()} '${(said || element.getAttribute('name') || element.id).slice(0, 40)}'`
+      if (!reaches(x, y)) {
+        found.push(
+          `${name}: covered at its centre by ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 80)}`,
+        )
+        continue
+      }
+      // How far from the centre taps still land on it, each side counted to at most 44 px.
+      const extent = (dx: number, dy: number) => {
+        let step = 0
+        while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
+        return step
+      }
+      const across = extent(-1, 0) + extent(1, 0)
+      const down = extent(0, -1) + extent(0, 1)
+      if (across < min - 0.5 || down < min - 0.5) found.push(`${name}: ${across} × ${down}`)
+    }
+    return found
+  }, MIN)
+}
+
+async function sweep(page: Page, path: string): Promise<string[]> {
+  await page.goto(path)
+  await page.waitForLoadState('networkidle')
+  if ((await page.locator('.splash').count()) > 0) await endSplash(page)
+  return (await smallTargets(page)).map((found) => `${path}: ${found}`)
+}
+
+test('no other control on the shopper pages is smaller than 44 × 44 px', async ({ page }, testInfo) => {
+  const found: string[] = []
+  for (const path of [
+    '/',
+    '/shop',
+    '/products/repair',
+    '/products/whisker-oil',
+    '/login',
+    '/signup',
+    '/forgot-password',
+  ]) {
+    found.push(...(await sweep(page, path)))
+  }
+  // A line in the cart, for the cart's own controls and for /shipping, which sends an empty cart back.
+  await page.goto('/products/whisker-oil')
+  await waitForIsland(page, 'SiteHeader')
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click()
+  await expect(page.locator('.toast-list li').first()).toBeVisible()
+  found.push(...(await sweep(page, '/cart')))
+  found.push(...(await sweep(page, '/shipping')))
+  await register(page, `targets.${testInfo.project.name}.${Date.now()}@example.com`)
+  await page.goto('/profile')
+  await expect(page.getByRole('region', { name: 'Personal Information' })).toBeVisible()
+  found.push(...(await sweep(page, '/profile')))
+  expect(found).toEqual([])
 })

@@ -108,8 +108,13 @@ export function CartLineRow({
       />
       <div className="flex flex-1 flex-wrap items-start justify-between gap-3">
         <div>
-          <h3 className="font-bold">
-            <a href={`/products/${product.slug}`} className="hover:underline">
+          {/* The name's link is 44 px tall for a thumb; pulled up into the line's padding so its text
+              stays level with the top of the picture. */}
+          <h3 className="-mt-3 font-bold">
+            <a
+              href={`/products/${product.slug}`}
+              className="inline-flex min-h-11 items-center hover:underline"
+            >
               {product.name}
             </a>
           </h3>

@@ -56,7 +56,7 @@ export function ShippingAddressForm(props: {
         <h2 id="billing-heading" className="mb-4 text-xl font-bold uppercase">
           Billing Address
         </h2>
-        <label className="flex cursor-pointer items-center gap-3 font-semibold">
+        <label className="flex min-h-11 cursor-pointer items-center gap-3 font-semibold">
           <input
             type="checkbox"
             className="h-5 w-5 accent-[var(--c-brand)]"

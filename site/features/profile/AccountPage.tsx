@@ -113,7 +113,7 @@ export default function AccountPage() {
               tabIndex={tab === entry.id ? 0 : -1}
               onClick={() => choose(entry.id)}
               onKeyDown={onTabKey}
-              className={`rounded-md px-4 py-2 text-left font-semibold uppercase tracking-wide focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand ${
+              className={`min-h-11 rounded-md px-4 py-2 text-left font-semibold uppercase tracking-wide focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand ${
                 tab === entry.id ? 'bg-brand text-brand-ink' : 'hover:bg-surface'
               }`}
             >
