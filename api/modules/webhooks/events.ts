@@ -117,7 +117,7 @@ export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: 
   const firstPaid = builtOnce<
     Pick<typeof webhookEvents.$inferInsert, (typeof STORED_COLUMNS)[number]> & {
       existed: string
-      ms: number
+      startedAt: number
     },
     [SQL<number>, SQL<number>]
   >((orderId, created) =>
@@ -125,7 +125,8 @@ export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: 
       ...placeholders(STORED_COLUMNS),
       orderId: sql`${orderId}`,
       note: sql`case when ${created} then null else ${sql.placeholder('existed')} end`,
-      processingTimeMs: sql`${sql.placeholder('ms')}`,
+      // Read when the INSERT runs (epoch ms on SQLite's clock), so a wait for another writer's lock counts.
+      processingTimeMs: sql`max(0, cast(round((julianday('now') - 2440587.5) * 86400000) as integer) - ${sql.placeholder('startedAt')})`,
     }),
   )
 
@@ -153,7 +154,8 @@ export function createEventStore({ db, clock, leaseMs }: { db: Database; clock: 
           claimedUntil: null,
           createdAt: clock.now(),
           existed,
-          ms: Math.round(performance.now() - started),
+          // `started` (a performance.now() reading) on the wall clock, which SQLite's is read against.
+          startedAt: Math.round(performance.timeOrigin + started),
         },
         order.orderId,
         order.created,

@@ -1,7 +1,7 @@
 /** What each payment event asks of the shop, handed to the fulfilment service. */
 import type { WebhookEventStatus } from '@core/rules/webhook-event-status'
 import type { PaymentEvent, ProviderSession, RefundActivity } from '../../adapters/types'
-import type { FulfilmentService } from '../fulfilment/service'
+import type { FulfilmentService, PaidSessionResult } from '../fulfilment/service'
 import type { EventStore } from './events'
 
 export interface Handled {
@@ -26,16 +26,8 @@ interface HandlingDeps {
   events: Pick<EventStore, 'outcomeStatement' | 'paidOutcomeStatement'>
 }
 
-/** A paid session: fulfilment makes the order, with this event's outcome in the same transaction. */
-async function paid(
-  { fulfilment, events }: HandlingDeps,
-  event: PaymentEvent,
-  session: ProviderSession,
-  started: number,
-): Promise<Handled> {
-  const result = await fulfilment.paidSession({ eventId: event.id, session }, (order) =>
-    events.paidOutcomeStatement(event.id, order, ALREADY_EXISTED, started),
-  )
+/** What a paid session's handling comes to, from what fulfilment made of it. */
+export function paidHandled(result: PaidSessionResult): Handled {
   switch (result.kind) {
     case 'unknown-session':
       return { status: 'ignored', note: 'unknown checkout session' }
@@ -49,6 +41,19 @@ async function paid(
         recorded: true,
       }
   }
+}
+
+/** A paid session: fulfilment makes the order, with this event's outcome in the same transaction. */
+async function paid(
+  { fulfilment, events }: HandlingDeps,
+  event: PaymentEvent,
+  session: ProviderSession,
+  started: number,
+): Promise<Handled> {
+  const result = await fulfilment.paidSession({ eventId: event.id, session }, (order) =>
+    events.paidOutcomeStatement(event.id, order, ALREADY_EXISTED, started),
+  )
+  return paidHandled(result)
 }
 
 /**

@@ -3,10 +3,19 @@ import type { Database } from '../../../db/client'
 import type { PaymentEvent, PaymentProvider } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { isDatabaseBusy, whileBusy } from '../../lib/database-busy'
+import { errorMessage, log } from '../../lib/log'
 import { isStorageFull } from '../../lib/storage-full'
 import type { FulfilmentService } from '../fulfilment/service'
 import { createEventStore, type EventStore } from './events'
-import { ALREADY_EXISTED, type Handled, handleEvent, PAID, PAYMENT_EVENTS, paidSessionOf } from './handling'
+import {
+  ALREADY_EXISTED,
+  type Handled,
+  handleEvent,
+  PAID,
+  PAYMENT_EVENTS,
+  paidHandled,
+  paidSessionOf,
+} from './handling'
 
 /**
  * A handler's lease on an event, unless EVENT_LEASE_SECONDS says otherwise. Handling takes milliseconds (no
@@ -25,6 +34,12 @@ export interface WebhookOutcome {
   inFlight: boolean
   status: WebhookEventStatus
   orderId: number | null
+}
+
+/** What a first delivery came to: the answer, or none (handled the usual way), perhaps with its handling. */
+interface FirstDelivery {
+  outcome: WebhookOutcome | null
+  known?: Handled
 }
 
 export interface WebhookServiceDeps {
@@ -47,10 +62,11 @@ async function handleClaimed(
   fulfilment: FulfilmentService,
   event: PaymentEvent,
   started: number,
+  known?: Handled,
 ): Promise<Handled> {
   let handled: Handled
   try {
-    handled = await handleEvent({ fulfilment, events }, event, started)
+    handled = known ?? (await handleEvent({ fulfilment, events }, event, started))
   } catch (error) {
     const note = isDatabaseBusy(error)
       ? 'database busy'
@@ -81,8 +97,16 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   /** Events this process is handling now: a duplicate delivered meanwhile waits for the same answer. */
   const inFlight = new Map<string, Promise<WebhookOutcome>>()
 
-  async function handleOnce(event: PaymentEvent): Promise<WebhookOutcome> {
-    const started = performance.now()
+  /**
+   * Stores the event and takes its lease, then handles it, its outcome written down whatever happens.
+   * `known`: what handling it comes to, already worked out by a first delivery that wrote nothing (a paid
+   * event for an unknown session, or not paid as asked), so it is not worked out, and logged, twice.
+   */
+  async function handleOnce(
+    event: PaymentEvent,
+    started = performance.now(),
+    known?: Handled,
+  ): Promise<WebhookOutcome> {
     const claimed = (await events.store(event, { claim: true })) || (await events.claim(event.id))
     if (!claimed) {
       const existing = await events.current(event.id)
@@ -90,7 +114,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const orderId = existing?.orderId ?? null
       return { duplicate: status !== 'received', inFlight: status === 'received', status, orderId }
     }
-    const handled = await handleClaimed(events, deps.fulfilment, event, started)
+    const handled = await handleClaimed(events, deps.fulfilment, event, started, known)
     return { duplicate: false, inFlight: false, status: handled.status, orderId: handled.orderId ?? null }
   }
 
@@ -102,19 +126,27 @@ export function createWebhookService(deps: WebhookServiceDeps) {
    * the caller then handles it as any event. A crash before the commit leaves nothing, and the provider,
    * answered nothing, delivers the event again (docs/decisions/014-one-transaction-per-paid-session.md).
    */
-  async function firstDelivery(event: PaymentEvent): Promise<WebhookOutcome | null> {
+  async function firstDelivery(event: PaymentEvent, started: number): Promise<FirstDelivery> {
     const session = paidSessionOf(event)
-    if (!session) return null
-    const started = performance.now()
+    if (!session) return { outcome: null }
     try {
       const result = await deps.fulfilment.paidSession({ eventId: event.id, session }, (order) =>
         events.firstPaidStatement(event, order, ALREADY_EXISTED, started),
       )
-      if (result.kind !== 'ordered') return null
-      return { duplicate: false, inFlight: false, status: 'processed', orderId: result.orderId }
-    } catch {
-      // Nothing of it was kept (one transaction); handled again as any event, which says what went wrong.
-      return null
+      if (result.kind !== 'ordered') return { outcome: null, known: paidHandled(result) }
+      return { outcome: { duplicate: false, inFlight: false, status: 'processed', orderId: result.orderId } }
+    } catch (error) {
+      // Another writer holding the database, or a full disk: nothing was written, and the usual way would
+      // only wait for the same again. Answered 503, so the provider delivers the event later.
+      if (isDatabaseBusy(error) || isStorageFull(error)) throw error
+      // The event stored already (a redelivery) is what the usual way is for; anything else is said.
+      if (!errorMessage(error).includes('webhook_events.id')) {
+        log.warn('a paid event could not be stored with its order: handled the usual way', {
+          event: event.id,
+          error: errorMessage(error),
+        })
+      }
+      return { outcome: null }
     }
   }
 
@@ -152,7 +184,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
      * with the event in one transaction (`firstDelivery`); any other is stored, then handled, as `process`.
      */
     deliver(event: PaymentEvent): Promise<WebhookOutcome> {
-      return once(event, async () => (await firstDelivery(event)) ?? handleOnce(event))
+      return once(event, async () => {
+        const started = performance.now()
+        const first = await firstDelivery(event, started)
+        return first.outcome ?? handleOnce(event, started, first.known)
+      })
     },
 
     /**
