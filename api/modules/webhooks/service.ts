@@ -120,11 +120,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   /**
    * A paid event the provider delivers for the first time: its order and the event, stored as processed,
-   * in one transaction, instead of the event stored and leased first in a transaction of its own. Null when
-   * that is not what happened, with nothing written: the event was stored before (its INSERT fails the
-   * transaction), it makes no order (an unknown session, one not paid as asked), or the transaction failed;
-   * the caller then handles it as any event. A crash before the commit leaves nothing, and the provider,
-   * answered nothing, delivers the event again (docs/decisions/014-one-transaction-per-paid-session.md).
+   * in one transaction, instead of the event stored and leased first in a transaction of its own. No
+   * outcome when that is not what happened, with nothing written: the event was stored before (its INSERT
+   * fails the transaction), it makes no order (an unknown session, one not paid as asked: `known` says so),
+   * or the transaction failed; the caller then handles it as any event. Another writer's lock or a full
+   * disk is thrown (503). A crash before the commit leaves nothing, and the provider, answered nothing,
+   * delivers the event again (docs/decisions/014-one-transaction-per-paid-session.md).
    */
   async function firstDelivery(event: PaymentEvent, started: number): Promise<FirstDelivery> {
     const session = paidSessionOf(event)
