@@ -1,9 +1,12 @@
 // Touch targets on a phone (docs/product.md#every-page): at 390 px wide, every control a shopper taps is
 // at least 44 × 44 CSS px, the size WCAG 2.5.5 asks for and Apple's and Google's guides recommend, so a
 // thumb does not miss it or press its neighbour. The named controls were once smaller; the page sweep
-// keeps any other from creeping in.
+// keeps any other from creeping in, on the pages as they load and in the states a shopper reaches by using
+// them: the header's phone menu and search panel opened, /shipping with its rates, /checkout's demo card form,
+// /success after paying, the account's Orders and Wishlist tabs and an order's page.
 import type { Locator, Page } from '@playwright/test'
 import { input, register } from './support/accounts'
+import { payWithTestCard } from './support/checkout'
 import { endSplash, expect, test, waitForIsland } from './support/fixtures'
 
 const MIN = 44
@@ -74,55 +77,60 @@ test('the carousel, quantity stepper, account-form links and footer links are 44
  * out: a link within a sentence of text, and a radio or checkbox inside a label that is itself large enough
  * (a tap on the label is a tap on it).
  */
-async function smallTargets(page: Page): Promise<string[]> {
-  return page.evaluate((min) => {
-    const found: string[] = []
-    const selector =
-      'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=tab], [role=switch]'
-    for (const element of document.querySelectorAll<HTMLElement>(selector)) {
-      const box = element.getBoundingClientRect()
-      if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === 'hidden') continue
-      if (element.closest('[hidden], [inert], .sr-only, .skip-link')) continue
-      const label = element.closest('label')
-      if (label && ['radio', 'checkbox'].includes((element as HTMLInputElement).type)) {
-        const around = label.getBoundingClientRect()
-        if (around.width >= min && around.height >= min) continue
+async function smallTargets(page: Page, within = 'body'): Promise<string[]> {
+  return page.evaluate(
+    ([min, within]) => {
+      const found: string[] = []
+      const selector =
+        'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=tab], [role=switch]'
+      const scope = document.querySelector(within)
+      if (!scope) throw new Error(`nothing on the page matches ${within}`)
+      for (const element of scope.querySelectorAll<HTMLElement>(selector)) {
+        const box = element.getBoundingClientRect()
+        if (box.width === 0 || box.height === 0 || getComputedStyle(element).visibility === 'hidden') continue
+        if (element.closest('[hidden], [inert], .sr-only, .skip-link')) continue
+        const label = element.closest('label')
+        if (label && ['radio', 'checkbox'].includes((element as HTMLInputElement).type)) {
+          const around = label.getBoundingClientRect()
+          if (around.width >= min && around.height >= min) continue
+        }
+        const block = element.parentElement
+        const ownText = element.textContent?.trim() ?? ''
+        const blockText = block?.textContent?.trim() ?? ''
+        if (element.tagName === 'A' && block && getComputedStyle(element).display === 'inline') {
+          if (blockText.length > ownText.length + 20) continue
+        }
+        element.scrollIntoView({ block: 'center', inline: 'center' })
+        const middle = element.getBoundingClientRect()
+        const x = middle.left + middle.width / 2
+        const y = middle.top + middle.height / 2
+        const reaches = (atX: number, atY: number) => {
+          const hit = document.elementFromPoint(atX, atY)
+          return hit !== null && (hit === element || element.contains(hit))
+        }
+        const labelledBy = document.getElementById(element.getAttribute('aria-labelledby') ?? '')
+        const said = element.getAttribute('aria-label') ?? labelledBy?.textContent ?? ownText
+        const name = `${element.tagName.toLowerCase()} '${(said || element.getAttribute('name') || element.id).slice(0, 40)}'`
+        if (!reaches(x, y)) {
+          found.push(
+            `${name}: covered at its centre by ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 80)}`,
+          )
+          continue
+        }
+        // How far from the centre taps still land on it, each side counted to at most 44 px.
+        const extent = (dx: number, dy: number) => {
+          let step = 0
+          while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
+          return step
+        }
+        const across = extent(-1, 0) + extent(1, 0)
+        const down = extent(0, -1) + extent(0, 1)
+        if (across < min - 0.5 || down < min - 0.5) found.push(`${name}: ${across} × ${down}`)
       }
-      const block = element.parentElement
-      const ownText = element.textContent?.trim() ?? ''
-      const blockText = block?.textContent?.trim() ?? ''
-      if (element.tagName === 'A' && block && getComputedStyle(element).display === 'inline') {
-        if (blockText.length > ownText.length + 20) continue
-      }
-      element.scrollIntoView({ block: 'center', inline: 'center' })
-      const middle = element.getBoundingClientRect()
-      const x = middle.left + middle.width / 2
-      const y = middle.top + middle.height / 2
-      const reaches = (atX: number, atY: number) => {
-        const hit = document.elementFromPoint(atX, atY)
-        return hit !== null && (hit === element || element.contains(hit))
-      }
-      const labelledBy = document.getElementById(element.getAttribute('aria-labelledby') ?? '')
-      const said = element.getAttribute('aria-label') ?? labelledBy?.textContent ?? ownText
-      const name = `${element.tagName.toLowerCase()} '${(said || element.getAttribute('name') || element.id).slice(0, 40)}'`
-      if (!reaches(x, y)) {
-        found.push(
-          `${name}: covered at its centre by ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 80)}`,
-        )
-        continue
-      }
-      // How far from the centre taps still land on it, each side counted to at most 44 px.
-      const extent = (dx: number, dy: number) => {
-        let step = 0
-        while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
-        return step
-      }
-      const across = extent(-1, 0) + extent(1, 0)
-      const down = extent(0, -1) + extent(0, 1)
-      if (across < min - 0.5 || down < min - 0.5) found.push(`${name}: ${across} × ${down}`)
-    }
-    return found
-  }, MIN)
+      return found
+    },
+    [MIN, within] as const,
+  )
 }
 
 async function sweep(page: Page, path: string): Promise<string[]> {
@@ -156,5 +164,82 @@ test('no other control on the shopper pages is smaller than 44 × 44 px', async 
   await page.goto('/profile')
   await expect(page.getByRole('region', { name: 'Personal Information' })).toBeVisible()
   found.push(...(await sweep(page, '/profile')))
+  expect(found).toEqual([])
+})
+
+/**
+ * Back at the top of the page with the header shown: after scrolling down the header hides (docs/product.md
+ * #every-page), and a hidden header's controls are out of a thumb's reach by design, not too small.
+ */
+async function atTop(page: Page) {
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await expect(page.locator('.site-header')).not.toHaveAttribute('data-hidden', 'true')
+  await page.waitForTimeout(400)
+}
+
+test("nor in the header's open menus, the shipping rates, checkout, success and the account's orders", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(150_000)
+  const found: string[] = []
+  const at = (where: string, list: string[]) => found.push(...list.map((one) => `${where}: ${one}`))
+
+  // The phone menu and the search panel, each open on its own over the home page.
+  await page.goto('/')
+  await endSplash(page)
+  await waitForIsland(page, 'SiteHeader')
+  await page.getByRole('button', { name: 'Menu' }).click()
+  await expect(page.locator('#mobile-menu')).toBeVisible()
+  await expect(page.locator('#mobile-menu a').nth(8)).toBeVisible()
+  at('menu', await smallTargets(page, '#mobile-menu'))
+  await page.keyboard.press('Escape')
+  await page.getByRole('button', { name: 'Search the shop' }).click()
+  await expect(page.getByRole('searchbox', { name: 'Search products' })).toBeVisible()
+  at('search', await smallTargets(page, '#site-search'))
+  await page.keyboard.press('Escape')
+
+  // Signed in, one line in the cart, to a paid order.
+  await register(page, `targets.orders.${testInfo.project.name}.${Date.now()}@example.com`)
+  await page.goto('/products/whisker-oil')
+  await waitForIsland(page, 'SiteHeader')
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click()
+  await expect(page.locator('.toast-list li').first()).toBeVisible()
+  await page.goto('/shipping')
+  await waitForIsland(page, 'ShippingCheckout')
+  await input(page, 'Full name').fill('Sam Carpenter')
+  await input(page, 'Street address').fill('12 Workshop Lane')
+  await input(page, 'City').fill('Austin')
+  await page.getByLabel('State').selectOption('TX')
+  await input(page, 'ZIP').fill('73301')
+  await page.getByRole('button', { name: 'Get Shipping Rates' }).click()
+  const methods = page.getByRole('group', { name: 'Select Shipping Method' })
+  await expect(methods.getByRole('radio').first()).toBeVisible()
+  await methods.getByRole('radio').first().check()
+  await atTop(page)
+  at('/shipping with rates', await smallTargets(page))
+  await page.getByRole('button', { name: 'Continue to Payment' }).click()
+  await expect(page).toHaveURL(/\/checkout\?client_secret=cs_test_/)
+  await expect(page.getByLabel('Card number')).toBeVisible()
+  await atTop(page)
+  at('/checkout', await smallTargets(page))
+  const number = await payWithTestCard(page, 'Sam Carpenter')
+  await atTop(page)
+  at('/success', await smallTargets(page))
+
+  for (const tab of ['orders', 'wishlist']) {
+    await page.goto(`/profile#${tab}`)
+    await expect(page.getByRole('tab', { name: tab === 'orders' ? 'Orders' : 'Wishlist' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    )
+    if (tab === 'orders') await expect(page.getByRole('heading', { name: `Order #${number}` })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    await atTop(page)
+    at(`/profile#${tab}`, await smallTargets(page))
+  }
+  await page.goto(`/account/orders?number=${number}`)
+  await expect(page.getByRole('heading', { level: 1, name: `Order #${number}` })).toBeVisible()
+  await atTop(page)
+  at('/account/orders', await smallTargets(page))
   expect(found).toEqual([])
 })
