@@ -58,8 +58,8 @@ function pageOfEvents(db: Database, options: { limit: number; before?: string })
 }
 
 /** The sweep's read: unfinished events nobody holds, old enough to take over (`stale`). */
-export function staleEventsQuery(db: Database, now: number) {
-  return db
+async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
+  const rows = await db
     .select({ payload: webhookEvents.payload })
     .from(webhookEvents)
     .where(
@@ -73,10 +73,6 @@ export function staleEventsQuery(db: Database, now: number) {
     )
     .orderBy(webhookEvents.createdAt)
     .limit(100)
-}
-
-async function staleEvents(db: Database, now: number): Promise<PaymentEvent[]> {
-  const rows = await staleEventsQuery(db, now)
   return rows.flatMap((row) => (row.payload ? [JSON.parse(row.payload) as PaymentEvent] : []))
 }
 
