@@ -3,8 +3,10 @@
 // wrote it down; after the shop wrote it down and before its e-mail went. It is restarted, staff press the
 // button again, the provider's events are redelivered: each run must end with exactly one refund at the
 // provider, one e-mail, the right status, and the unit sold back on the shelf exactly once.
+
 import { afterAll, describe, expect, test } from 'bun:test'
 import { REFUND_CRASH_POINTS } from '../../api/lib/crash-points'
+import { whileBusy } from '../../api/lib/database-busy'
 import { recordDrill } from './support/counts'
 import { cleanUpShops, createShop, HOME, post, type Shop, waitFor } from './support/shop'
 import { outboxMails } from './support/tally'
@@ -51,7 +53,10 @@ async function staffCookie(shop: Shop): Promise<string> {
     ...STAFF,
   })
   expect(registered.status).toBe(200)
-  await shop.db().execute({ sql: "update users set role = 'staff' where email = ?", args: [STAFF.email] })
+  // Beside the running server: waits for its write lock, as another instance's write would.
+  await whileBusy(() =>
+    shop.db().execute({ sql: "update users set role = 'staff' where email = ?", args: [STAFF.email] }),
+  )
   const signedIn = await post(shop.base, '/api/auth/login', STAFF)
   expect(signedIn.status).toBe(200)
   return (signedIn.headers.getSetCookie() ?? []).map((cookie) => cookie.split(';')[0]).join('; ')

@@ -3,6 +3,7 @@
 // and again while a payment is finished (session-paid); each time it is restarted and the shopper presses
 // again. Counted from the database at the end: every unit is either sold or on the shelf, none sold twice,
 // none held by a dead request (docs/decisions/026-stock-reserved-at-checkout.md).
+
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
 import { type Subprocess, spawn } from 'bun'
 import type { CrashPoint } from '../../api/lib/crash-points'
+import { whileBusy } from '../../api/lib/database-busy'
 import { recordDrill } from './support/counts'
 
 const ROOT = resolve(import.meta.dir, '../..')
@@ -138,10 +140,13 @@ test('kill -9 between holding the units and opening the session, and while payin
   // A fresh shop (migrations applied at start), with 3 units on the shelf as staff set them.
   let server = await restart(dir, port, 'stock-reserved')
   const db = createClient({ url: `file:${join(dir, 'shop.db')}` })
-  await db.execute({
-    sql: "insert into stock_levels (product_id, variant, on_hand, updated_at) values (?, '', ?, ?)",
-    args: [REPAIR, UNITS, Date.now()],
-  })
+  // Beside the running server: waits for its write lock, as another instance's write would.
+  await whileBusy(() =>
+    db.execute({
+      sql: "insert into stock_levels (product_id, variant, on_hand, updated_at) values (?, '', ?, ?)",
+      args: [REPAIR, UNITS, Date.now()],
+    }),
+  )
   db.close()
 
   // Dana's checkout for 2 holds them, and the process dies before the payment session opens.

@@ -4,6 +4,7 @@
  * the demo provider, and `checkout.session.completed` events signed with its webhook secret, as Stripe
  * signs them, for the drill to deliver and deliver again.
  */
+
 import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -11,6 +12,7 @@ import { type Client, createClient } from '@libsql/client'
 import { type Subprocess, spawn } from 'bun'
 import Stripe from 'stripe'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
+import { whileBusy } from '../../../api/lib/database-busy'
 
 const ROOT = resolve(import.meta.dir, '../../..')
 
@@ -224,8 +226,14 @@ export async function paidSessions(shop: Shop, count: number, tag: string): Prom
     },
   )
   const db = shop.db()
-  await db.execute(
-    "update demo_payment_sessions set status = 'complete', payment_status = 'paid' where status = 'open'",
+  // The running server may hold the write lock (its job runner, a turn's writes committed together): this
+  // write waits for it, as another instance's would, instead of failing at once.
+  await whileBusy(
+    () =>
+      db.execute(
+        "update demo_payment_sessions set status = 'complete', payment_status = 'paid' where status = 'open'",
+      ),
+    10_000,
   )
   const totals = new Map<string, number>()
   for (const row of (await db.execute('select id, amount_total from demo_payment_sessions')).rows) {
