@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { join } from 'node:path'
+import { mkdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { type Client, createClient } from '@libsql/client'
 import type { Page } from '@playwright/test'
 import { shopOrigin } from './accounts'
@@ -19,6 +20,29 @@ export async function serverDatabase(): Promise<Client> {
   const db = createClient({ url: DATABASE_URL })
   await db.execute('PRAGMA busy_timeout = 10000')
   return db
+}
+
+/**
+ * Runs `body` while no other test, in any worker, holds the lock `name`: for a test that sets figures
+ * every project's copy of it sets too (both projects run at once). A folder beside the server's database,
+ * made by one holder at a time.
+ */
+export async function oneAtATime<T>(name: string, body: () => Promise<T>): Promise<T> {
+  const lock = join(dirname(DATABASE_URL.slice('file:'.length)), `${name}.lock`)
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+  try {
+    return await body()
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
 }
 
 /** A test's own name for what it makes: its e-mail, its session and event ids. */
