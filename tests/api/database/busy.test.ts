@@ -9,6 +9,7 @@ import { createClient } from '@libsql/client'
 import { sql } from 'drizzle-orm'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
 import { newsletterSubscribers } from '../../../db/schema'
+import { lockFor } from '../support/write-lock'
 
 const dir = mkdtempSync(join(tmpdir(), 'shop-busy-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -27,32 +28,6 @@ async function freshDatabase(options?: {
   const handle = await openDatabase(`file:${file}`, undefined, options)
   opened.push(handle)
   return { handle, file }
-}
-
-/**
- * Another process takes the write lock (BEGIN EXCLUSIVE) and holds it `ms`. It must be another process:
- * a connection waiting for a lock waits on this thread, so a lock held here could never be let go. Resolves
- * once the lock is held; `released` once it is let go.
- */
-async function lockFor(file: string, ms: number): Promise<{ released: Promise<void> }> {
-  const locker = Bun.spawn(
-    [
-      process.execPath,
-      '-e',
-      `const { Database } = require('bun:sqlite')
-       const db = new Database(${JSON.stringify(file)})
-       db.exec('PRAGMA busy_timeout = 10000')
-       db.exec('BEGIN EXCLUSIVE')
-       console.log('locked')
-       await Bun.sleep(${ms})
-       db.exec('COMMIT')`,
-    ],
-    { stdout: 'pipe', stderr: 'inherit' },
-  )
-  const reader = locker.stdout.getReader()
-  const { value } = await reader.read()
-  expect(new TextDecoder().decode(value)).toContain('locked')
-  return { released: locker.exited.then(() => undefined) }
 }
 
 /** One subscriber row written in a transaction (a batch), as the shop writes an order. */

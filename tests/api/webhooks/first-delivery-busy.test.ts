@@ -8,6 +8,7 @@ import { webhookEvents } from '../../../db/schema/webhooks'
 import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
 import { createSession, fakeStripePayments, getRates, postWebhook, rateFor } from '../checkout/helpers'
 import { createTestApp, type TestApp } from '../support/test-app'
+import { lockFor } from '../support/write-lock'
 
 const SECRET = 'whsec_first_delivery_busy'
 const BUSY_MS = 400
@@ -32,28 +33,6 @@ afterAll(() => {
   shop.close()
   stripe.stop()
 })
-
-/** Another process takes the write lock and holds it `ms` (as tests/api/database/busy.test.ts does). */
-async function lockFor(file: string, ms: number): Promise<{ released: Promise<void> }> {
-  const locker = Bun.spawn(
-    [
-      process.execPath,
-      '-e',
-      `const { Database } = require('bun:sqlite')
-       const db = new Database(${JSON.stringify(file)})
-       db.exec('PRAGMA busy_timeout = 10000')
-       db.exec('BEGIN EXCLUSIVE')
-       console.log('locked')
-       await Bun.sleep(${ms})
-       db.exec('COMMIT')`,
-    ],
-    { stdout: 'pipe', stderr: 'inherit' },
-  )
-  const reader = locker.stdout.getReader()
-  const { value } = await reader.read()
-  expect(new TextDecoder().decode(value)).toContain('locked')
-  return { released: locker.exited.then(() => undefined) }
-}
 
 async function paidSession(): Promise<string> {
   const items = [{ id: 1, quantity: 1 }]
