@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type { Browser, Locator, Page, Route } from '@playwright/test'
 import { input, PASSWORD, register } from './support/accounts'
 import { payWithTestCard } from './support/checkout'
-import { expect, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
+import { expect, slowRenders, suppressWelcomePopup, test, waitForIsland } from './support/fixtures'
 
 // playwright.config.ts starts the server with DATA_DIR=./data/e2e; the outbox mailer writes
 // `${DATA_DIR}/outbox/*.json` (api/adapters/outbox.ts).
@@ -406,6 +406,16 @@ test.describe('sign-in page', () => {
     await expect(input(page, 'Password')).toBeFocused()
     await page.getByRole('button', { name: 'Show password' }).click()
     await expect(input(page, 'Password')).toHaveAttribute('type', 'text')
+  })
+
+  test("on a busy phone, 'Email Sent' takes the focus once it is on the page", async ({ page }) => {
+    await page.goto('/forgot-password')
+    await waitForIsland(page, 'ForgotPasswordForm')
+    await input(page, 'Email').fill(`busy-${Date.now()}@example.com`)
+    // The answer's render comes after the next animation frame, as on a phone whose main thread is behind.
+    await slowRenders(page)
+    await page.getByRole('button', { name: 'Send Reset Link' }).click()
+    await expect(page.getByRole('heading', { name: 'Email Sent' })).toBeFocused()
   })
 
   test('a token in the fragment is kept under "token" and the visitor goes on to /account', async ({

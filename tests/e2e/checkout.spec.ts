@@ -2,7 +2,7 @@
 // order confirmation e-mail in the demo outbox, and the error paths of each page. Runs in both projects
 // (phone 390 px, desktop 1280 px) with axe on every page state a shopper sees.
 import type { Locator, Page } from '@playwright/test'
-import { delayScript, expect, test, waitForIsland } from './support/fixtures'
+import { delayScript, expect, slowRenders, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
 const CARD_DECLINED = '4000 0000 0000 0002'
@@ -171,7 +171,7 @@ test.describe('guest checkout', () => {
     await page.getByLabel('CVC').fill('123')
     await page.getByLabel('Name on card').fill('Sam Carpenter')
     await page.getByRole('button', { name: /^Pay \$/ }).click()
-    await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible()
+    await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeFocused()
     await expect(page).toHaveURL(/\/checkout\?/)
     await restPointer(page)
     await axe()
@@ -249,6 +249,19 @@ test.describe('/shipping', () => {
     await expect(page.getByRole('heading', { name: 'Select Shipping Method' })).toBeFocused()
     await page.keyboard.press('Tab')
     await expect(page.getByRole('radio').first()).toBeFocused()
+  })
+
+  test('on a busy phone, where the rates render a frame late, the keyboard still carries on from them', async ({
+    page,
+  }) => {
+    await withCart(page, '/shipping')
+    await waitForIsland(page, 'ShippingCheckout')
+    await fillShippingAddress(page)
+    await slowRenders(page)
+    await page.getByRole('button', { name: 'Get Shipping Rates' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('group', { name: 'Select Shipping Method' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Select Shipping Method' })).toBeFocused()
   })
 
   test('what is typed before the page has hydrated is kept', async ({ page }) => {

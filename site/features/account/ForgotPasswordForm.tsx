@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from 'react'
 import { FIELD, TextField } from '../../components/form/fields'
+import { useFocusAfterSwap } from '../../lib/use-focus-after-swap'
 import { showToast } from '../toasts/store'
 import { requestPasswordReset } from './api'
 import { forgotPasswordError } from './messages'
@@ -16,6 +17,8 @@ export default function ForgotPasswordForm() {
   const [sentTo, setSentTo] = useState<string | null>(null)
   const fields = useFieldErrors<'email'>()
   const sentHeading = useRef<HTMLHeadingElement>(null)
+  // The form gives way to 'Email Sent': focus goes to its heading once it is on the page.
+  const swap = useFocusAfterSwap(sentTo !== null, (sent) => (sent ? sentHeading.current : null))
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -26,9 +29,8 @@ export default function ForgotPasswordForm() {
     setBusy(true)
     try {
       await requestPasswordReset(email.trim())
-      setSentTo(email.trim())
+      swap(() => setSentTo(email.trim()))
       showToast({ title: 'Reset Email Sent', description: 'Check your inbox for the link.' })
-      requestAnimationFrame(() => sentHeading.current?.focus())
     } catch (error) {
       showToast({ ...forgotPasswordError(error), variant: 'error' })
     } finally {

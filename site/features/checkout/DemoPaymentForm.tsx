@@ -55,11 +55,15 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
   // The session ended or is unknown (409, 404): paying again here cannot work, the cart can start anew.
   const [sessionGone, setSessionGone] = useState(false)
   const [paying, setPaying] = useState(false)
-  const [focusTarget, setFocusTarget] = useState<{ field: CardField } | null>(null)
+  // A fresh object per request, focused once the render it asked for is on the page (an animation frame may
+  // come first on a busy phone): a card field, or the message for the whole form.
+  const [focusTarget, setFocusTarget] = useState<{ field: CardField | 'alert' } | null>(null)
   const alertRef = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
-    if (focusTarget) document.getElementById(`card-${focusTarget.field}`)?.focus()
+    if (!focusTarget) return
+    if (focusTarget.field === 'alert') alertRef.current?.focus()
+    else document.getElementById(`card-${focusTarget.field}`)?.focus()
   }, [focusTarget])
 
   function update(field: CardField, value: string) {
@@ -109,7 +113,7 @@ export function DemoPaymentForm({ sessionId, summary }: { sessionId: string; sum
       } else {
         setSessionGone(error instanceof ApiError && (error.status === 409 || error.status === 404))
         setFormError(message || PAY_FAILED)
-        requestAnimationFrame(() => alertRef.current?.focus())
+        setFocusTarget({ field: 'alert' })
       }
       setPaying(false)
     }

@@ -56,6 +56,10 @@ export function useShippingCheckout() {
   const [busy, setBusy] = useState<Busy>(null)
   const [status, setStatus] = useState('')
   const ratesHeading = useRef<HTMLHeadingElement>(null)
+  // Set when rates arrive (a fresh object each time): the effect below brings the shopper to them once they
+  // are on the page. An animation frame asked for with the answer could run before React had rendered them
+  // on a busy phone, and the focus then stayed on the disabled button.
+  const [ratesArrived, setRatesArrived] = useState<{ fromButton: boolean } | null>(null)
 
   useEffect(() => {
     if (loaded && lines.length === 0) window.location.replace('/cart')
@@ -76,6 +80,17 @@ export function useShippingCheckout() {
     if (!loaded) return
     saveCheckout({ draft, rates })
   }, [loaded, draft, rates])
+
+  useEffect(() => {
+    if (!ratesArrived) return
+    const heading = ratesHeading.current
+    heading?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
+    // The button pressed was disabled while the rates were asked for, which may drop the focus to the
+    // page: a keyboard or screen reader carries on from the rates, not from the top.
+    if (ratesArrived.fromButton || document.activeElement === document.body) {
+      heading?.focus({ preventScroll: true })
+    }
+  }, [ratesArrived])
 
   useEffect(() => {
     if (saved && !rates) setSaved(null)
@@ -104,13 +119,7 @@ export function useShippingCheckout() {
       setStatus(
         `${fresh.length} shipping ${fresh.length === 1 ? 'method' : 'methods'} available. Select one below.`,
       )
-      requestAnimationFrame(() => {
-        const heading = ratesHeading.current
-        heading?.scrollIntoView({ block: 'nearest', behavior: 'smooth' })
-        // The button pressed was disabled while the rates were asked for, which may drop the focus to the
-        // page: a keyboard or screen reader carries on from the rates, not from the top.
-        if (fromButton || document.activeElement === document.body) heading?.focus({ preventScroll: true })
-      })
+      setRatesArrived({ fromButton })
     } catch (error) {
       setStatus('')
       showToast({ ...ratesErrorToast(error), variant: 'error' })

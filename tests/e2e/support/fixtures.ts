@@ -63,6 +63,19 @@ export async function delayScript(page: Page, file: RegExp): Promise<() => void>
 }
 
 /**
+ * A busy phone: the page's own work queued as tasks (React renders an update through a MessageChannel task)
+ * runs `ms` later, after the next animation frame, as it does when the main thread is behind.
+ */
+export async function slowRenders(page: Page, ms = 80): Promise<void> {
+  await page.evaluate((delay) => {
+    const post = MessagePort.prototype.postMessage
+    MessagePort.prototype.postMessage = function (this: MessagePort, ...args: Parameters<typeof post>) {
+      setTimeout(() => post.apply(this, args), delay)
+    } as typeof post
+  }, ms)
+}
+
+/**
  * Jumps the intro splash's animations to their end (faded out and hidden, as they leave it 1.6 s after
  * the load), for checks that judge the page at rest rather than the splash itself.
  */
