@@ -1,7 +1,7 @@
 // The dashboard's times are the shop's (SHOP_TIME_ZONE, America/Chicago on the test server,
 // playwright.config.ts), not the browser's: a staff member whose laptop is in Tokyo filters the orders of
-// November 27th in Chicago and reads each time on the shop's clock with its zone, in the table and in the
-// order's dialog; before the stats have named the zone, no time is shown at all.
+// November 27th in Chicago (the day fields say 'CT') and reads each time on the shop's clock with its zone,
+// in the table and in the order's dialog; before the stats have named the zone, no time is shown at all.
 import { expect, test } from './support/fixtures'
 import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique } from './support/staff'
 
@@ -72,9 +72,12 @@ test("a laptop in Tokyo reads the orders of the shop's November 27th at the shop
   await expect(row.locator('th')).not.toContainText('Nov 28')
   // A screen reader hears that the time is to come, not a bare dash or nothing.
   await expect(row.locator('th')).toContainText('time not shown yet')
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue('2025-11-27')
   release()
 
-  // The day filtered is the shop's, and so is the time each order reads.
+  // The day filtered is the shop's, and the fields say so; so is the time each order reads.
+  await expect(page.getByLabel('From (CT)', { exact: true })).toHaveValue('2025-11-27')
+  await expect(page.getByLabel('To (CT)', { exact: true })).toHaveValue('2025-11-27')
   await expect(row.locator('th time')).toHaveText('Nov 27, 2025, 6:05 PM CST')
   await expect(row.locator('th time')).toHaveAttribute('datetime', '2025-11-28T00:05:00.000Z')
 

@@ -7,6 +7,7 @@ import {
   calculatorCount,
   chartMoney,
   exportPath,
+  dayZoneName,
   formatDateTime,
   formatDimensions,
   isFiltered,
@@ -220,5 +221,11 @@ describe("the dashboard's times", () => {
     // A zone the browser does not know: UTC, and it says so.
     expect(formatDateTime('2026-11-28T00:05:00Z', 'Mars/Olympus_Mons')).toBe('Nov 28, 2026, 12:05 AM UTC')
     expect(formatDateTime('soon', chicago)).toBe('soon')
+  })
+
+  test("the day filters name the shop's zone as it is said all year, whatever the browser's", () => {
+    expect(dayZoneName('America/Chicago')).toBe('CT')
+    expect(dayZoneName('America/New_York')).toBe('ET')
+    expect(dayZoneName('Mars/Olympus_Mons')).toBe('UTC')
   })
 })

@@ -1,7 +1,8 @@
 import { ORDER_QUERY_MAX_LENGTH } from '@core/rules/order-search'
-import { useEffect, useState } from 'react'
+import { useContext, useEffect, useState } from 'react'
 import { LIST_SIZE, type OrdersView } from './api'
-import { exportPath, isFiltered } from './dashboard-logic'
+import { dayZoneName, exportPath, isFiltered } from './dashboard-logic'
+import { ShopTimeZone } from './ShopTime'
 
 /** Typing pauses this long before the orders are asked for: one call per word, not per key. */
 export const SEARCH_DELAY_MS = 300
@@ -28,10 +29,13 @@ function DayField(props: {
   max?: string
   onChange: (day: string) => void
 }) {
+  // The days are the shop's (SHOP_TIME_ZONE), not the laptop's: the label says whose once the stats name it.
+  const timeZone = useContext(ShopTimeZone)
   return (
     <div className="self-start">
       <label htmlFor={props.id} className="text-sm font-semibold">
         {props.label}
+        {timeZone === null ? null : <span className="font-normal"> ({dayZoneName(timeZone)})</span>}
       </label>
       <input
         id={props.id}

@@ -66,6 +66,22 @@ export function formatDateTime(iso: string, timeZone: string): string {
   return timeFormat(timeZone).format(date).replace(/\s/g, ' ')
 }
 
+/**
+ * The zone the day filters count in, as staff say it all year ('CT' for America/Chicago, not CST in winter
+ * and CDT in summer: a range of days may cross the change); 'UTC' for a zone the browser does not know, as
+ * `formatDateTime` falls back to.
+ */
+export function dayZoneName(timeZone: string): string {
+  try {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'shortGeneric' }).formatToParts(
+      new Date(),
+    )
+    return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+  } catch {
+    return 'UTC'
+  }
+}
+
 /** '2.5 oz' */
 export function formatOunces(ounces: number): string {
   return `${ounces.toFixed(1)} oz`
