@@ -53,8 +53,8 @@ export const checkoutSessions = sqliteTable(
 /**
  * Checkout requests between holding their reservations and storing their session (or giving up): the same
  * request sent twice at once holds under one key, so one of the two failing must not give back what the
- * other's session holds (docs/decisions/032). A row a crash leaves stops counting after the brief hold
- * (OPEN_HOLD_MS) and the sweep removes it.
+ * other's session holds (docs/decisions/032). A row a crash leaves stops counting after IN_FLIGHT_LIMIT_MS,
+ * and the sweep gives back what its request held (unless its key is not its alone) and removes it.
  */
 export const checkoutRequests = sqliteTable(
   'checkout_requests',

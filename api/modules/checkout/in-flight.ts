@@ -12,8 +12,8 @@ import type { Database } from '../../../db/client'
 import { checkoutRequests, checkoutSessions } from '../../../db/schema/checkout'
 import { discountRedemptions } from '../../../db/schema/discounts'
 import { stockReservations } from '../../../db/schema/stock'
-import { builtOnce, type Statement } from '../../lib/statements'
-import { OPEN_HOLD_MS } from '../stock/model'
+import { builtOnce, runTogether, type Statement } from '../../lib/statements'
+import { IN_FLIGHT_LIMIT_MS } from '../stock/model'
 
 /** One request's place under its key: the key it holds under and its own id. */
 export interface InFlight {
@@ -57,11 +57,11 @@ export function createInFlight(db: Database) {
 
     /**
      * SQL: true when this request is alone under its key: no other one in flight (one a crash left stops
-     * counting once the brief hold it took has run out) and no session stored under the key that can still
-     * be paid (open, or its bank debit on its way). Only then may its failure give the key's holds back.
+     * counting after IN_FLIGHT_LIMIT_MS) and no session stored under the key that can still be paid (open,
+     * or its bank debit on its way). Only then may its failure give the key's holds back.
      */
     aloneSql(request: InFlight, now: Date): SQL {
-      const since = now.getTime() - OPEN_HOLD_MS
+      const since = now.getTime() - IN_FLIGHT_LIMIT_MS
       return sql`not exists (select 1 from ${checkoutRequests} q
           where q.reservation_key = ${request.key} and q.request_id <> ${request.requestId}
             and q.started_at > ${since})
@@ -69,11 +69,27 @@ export function createInFlight(db: Database) {
           where s.stock_reservation_key = ${request.key} and s.status in ('open', 'payment_pending'))`
     },
 
-    /** The sweep: rows crashes left, older than the brief hold. */
+    /**
+     * The sweep: requests a dying process left in flight, older than IN_FLIGHT_LIMIT_MS. Their units were
+     * held for a session's whole life (the reservation does not wait for the session to be stored to say
+     * so), so they are given back here, unless the key is not theirs alone: another request under it still
+     * in flight, or a session stored under it that can still be paid (the same request sent again after the
+     * crash). Then the rows go. One transaction, so a request under the key that starts meanwhile either
+     * comes first and keeps the holds, or comes after and takes them again.
+     */
     async forgetStale(now: Date): Promise<void> {
-      await db
-        .delete(checkoutRequests)
-        .where(lte(checkoutRequests.startedAt, new Date(now.getTime() - OPEN_HOLD_MS)))
+      const stale = now.getTime() - IN_FLIGHT_LIMIT_MS
+      await runTogether(db, [
+        db.run(sql`update ${stockReservations} set status = 'released'
+          where status = 'reserved' and reservation_key in (
+            select q.reservation_key from ${checkoutRequests} q
+            where q.started_at <= ${stale}
+              and not exists (select 1 from ${checkoutRequests} f
+                where f.reservation_key = q.reservation_key and f.started_at > ${stale})
+              and not exists (select 1 from ${checkoutSessions} s
+                where s.stock_reservation_key = q.reservation_key and s.status in ('open', 'payment_pending')))`),
+        db.delete(checkoutRequests).where(lte(checkoutRequests.startedAt, new Date(stale))),
+      ])
     },
   }
 }

@@ -29,7 +29,7 @@ import type { JobQueue } from '../jobs/service'
 import type { ChargedLine } from '../orders/model'
 import { normalizeAddress } from '../shipping/address'
 import type { Quote, ShippingService } from '../shipping/service'
-import { OPEN_HOLD_MS, type StockLine, type StockService } from '../stock/service'
+import type { StockLine, StockService } from '../stock/service'
 import { createFirstOrderExpiry } from './first-order'
 import { createInFlight, type InFlight, type InFlightRequests } from './in-flight'
 import { RESERVATION_LIFETIME_MS, type UnpaidEnd } from './model'
@@ -252,11 +252,12 @@ async function reserve(
         },
       )
     : null
-  // Until the session is stored (step 4) the units are held briefly: a process that dies before then
-  // gives them back within minutes.
+  // Held for the session's whole life from the start, as the code's use is: storing the session then
+  // writes nothing more to them. A process that dies before the session is stored leaves this request in
+  // flight, and the sweep gives its units back within minutes (in-flight.ts, forgetStale).
   const units = stock.reserveStatements(key, priced.stockLines, {
     now,
-    expiresAt: new Date(now.getTime() + OPEN_HOLD_MS),
+    expiresAt: new Date(now.getTime() + RESERVATION_LIFETIME_MS),
     onlyIf: discount?.held,
   })
   // After the use is held (it does not count the earlier session's), before the units (the guard then
@@ -428,14 +429,14 @@ interface Stored {
 }
 
 /**
- * Step 4, store: everything the order will be made from, under the provider's session id, and the units'
- * hold extended to the session's life, in one transaction; the request is no longer in flight. Answers
+ * Step 4, store: everything the order will be made from, under the provider's session id, in one
+ * transaction; the request is no longer in flight (its holds already last the session's life). Answers
  * the stored session's status: 'open' for one stored now or by the same request before (a double click),
  * another status when the provider answered a request sent before with the session it made then (it
  * replays its first answer, whatever became of the session since).
  */
 async function store(
-  { db, clock, payments, stock, inFlight }: StepDeps,
+  { db, clock, payments, inFlight }: StepDeps,
   storedSession: ReturnType<typeof storedSessionStatement>,
   storedStatus: ReturnType<typeof storedStatusStatement>,
   priced: PricedCheckout,
@@ -472,11 +473,10 @@ async function store(
     createdAt: now,
     updatedAt: now,
   })
-  const until = new Date(now.getTime() + RESERVATION_LIFETIME_MS)
   // The session's INSERT last but for the read, whose changes() then says whether it wrote the row.
   const [stored] = await commitTogether(
     db,
-    [stock.holdStatement(key, now, until), inFlight.finishStatement(request), session],
+    [inFlight.finishStatement(request), session],
     storedStatus.with({ id: sessionId }),
   )
   return stored && { status: stored.status, storedNow: stored.storedNow === 1 }
@@ -611,7 +611,7 @@ export function createCheckoutService(serviceDeps: CheckoutServiceDeps) {
     createSession: (body: CreateSessionBody, userId: string | null) => createSession(body, userId),
     ...sessions,
     cartHold: openSessions.cartHold,
-    /** The sweep: requests a crash left in flight, long past their brief hold (in-flight.ts). */
+    /** The sweep: requests a crash left in flight past IN_FLIGHT_LIMIT_MS, their holds given back (in-flight.ts). */
     forgetStaleRequests: () => deps.inFlight.forgetStale(deps.clock.now()),
     ...createFirstOrderExpiry({ ...deps, sessions }),
     /** unpaidEndStatements (session-holds.ts), for the payment events that end a session. */

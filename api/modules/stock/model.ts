@@ -55,11 +55,11 @@ export interface StockSnapshot {
 }
 
 /**
- * A reservation is held this long before its payment session exists: a process that dies between holding
- * the units and storing the session gives them back after it, not after a payment session's whole life.
- * Storing the session extends the hold to the session's life (api/modules/checkout/service.ts).
+ * A checkout request still in flight after this is one a dying process left between holding its units and
+ * storing its session: the sweep gives its holds back (api/modules/checkout/in-flight.ts), so a crash frees
+ * them within minutes, not after a payment session's whole life. Also how long a hand-over may last.
  */
-export const OPEN_HOLD_MS = 15 * 60 * 1000
+export const IN_FLIGHT_LIMIT_MS = 15 * 60 * 1000
 
 /** The stock figures in hand are read again after this; sooner on this instance when staff change them. */
 export const SNAPSHOT_MS = 1000

@@ -7,7 +7,7 @@ import { and, eq, gt, lte, ne, type Placeholder, type SQL, sql } from 'drizzle-o
 import type { Database } from '../../../db/client'
 import { stockHandovers, stockLevels, stockReservations } from '../../../db/schema/stock'
 import { builtOnce, type Statement } from '../../lib/statements'
-import { OPEN_HOLD_MS, type StockLine } from './model'
+import { IN_FLIGHT_LIMIT_MS, type StockLine } from './model'
 
 interface ReservationsDeps {
   db: Database
@@ -137,8 +137,8 @@ function holdSql(values: { [Name in keyof HoldValues]: HoldValues[Name] | Placeh
  * same object for every order.
  */
 function statementsBuiltOnce(db: Database) {
-  // The session is stored, or its delayed payment is on its way: its hold lasts at least until then. Never
-  // shortened: the same checkout sent again stores its session again after a delayed payment held it longer.
+  // The session's delayed payment is on its way: its hold lasts at least until then. Never shortened: the
+  // same checkout sent again takes its hold over after a delayed payment held it longer (holdSql).
   const extendHold = builtOnce<{ key: string; now: Date; until: number }>(() =>
     db
       .update(stockReservations)
@@ -244,8 +244,8 @@ export function createReservations({ db }: ReservationsDeps) {
     },
 
     /**
-     * The session is stored (or its delayed payment is on its way): its hold lasts as long as the session
-     * can be paid, and never less than it already did. A hold that already ran out is not taken back (others
+     * The session's delayed payment is on its way: its hold lasts as long as the bank may take, and never
+     * less than it already did. A hold that already ran out is not taken back (others
      * may have the units now); its payment is checked when it comes.
      */
     holdStatement(key: string, now: Date, until: Date): Statement {
@@ -267,7 +267,7 @@ export function createReservations({ db }: ReservationsDeps) {
       // (each reservation under its key starts by dropping it anyway).
       await db
         .delete(stockHandovers)
-        .where(lte(stockHandovers.createdAt, new Date(now.getTime() - OPEN_HOLD_MS)))
+        .where(lte(stockHandovers.createdAt, new Date(now.getTime() - IN_FLIGHT_LIMIT_MS)))
       return result.rowsAffected
     },
 

@@ -23,9 +23,9 @@ import { isShortage, type LineInput, type StaffFigure, type StockLine } from './
 import { createReservations, type RestockLine } from './reservations'
 
 export {
+  IN_FLIGHT_LIMIT_MS,
   isShortage,
   type LineInput,
-  OPEN_HOLD_MS,
   type StockLevel,
   type StockLine,
   type StockSnapshot,

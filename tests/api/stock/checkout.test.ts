@@ -7,7 +7,7 @@ import { PaymentProviderError } from '../../../api/adapters/types'
 import { loadCatalogFromContent, PRODUCT_CONTENT_DIR } from '../../../api/modules/catalog/content'
 import { syncCatalog } from '../../../api/modules/catalog/service'
 import { RESERVATION_LIFETIME_MS } from '../../../api/modules/checkout/model'
-import { OPEN_HOLD_MS } from '../../../api/modules/stock/service'
+import { IN_FLIGHT_LIMIT_MS } from '../../../api/modules/stock/service'
 import { discountCodes, discountRedemptions } from '../../../db/schema/discounts'
 import { orderLines, orders } from '../../../db/schema/orders'
 import { stockReservations } from '../../../db/schema/stock'
@@ -244,19 +244,61 @@ describe('holds that end', () => {
     }
   })
 
-  test('a session never stored (the process died before it opened) lets its units go within minutes', async () => {
-    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+  /**
+   * What a process killed between holding a checkout's units and storing its session leaves, as its
+   * reserving transaction writes it: the hold, for a session's life, and the request in flight.
+   */
+  async function leftByACrash(key: string) {
     const now = shop.clock.now()
     await shop.deps.db.batch([
       ...(shop.services.stock.reserveStatements(
-        'checkout-never-opened',
+        key,
         [{ productId: REPAIR, variant: '', quantity: 1, label: 'Workforce Repair Original Grit' }],
-        { now, expiresAt: new Date(now.getTime() + OPEN_HOLD_MS) },
+        { now, expiresAt: new Date(now.getTime() + RESERVATION_LIFETIME_MS) },
       ) as [never]),
+      shop.deps.db.run(sql`insert into checkout_requests (reservation_key, request_id, started_at)
+        values (${key}, ${`crashed-${key}`}, ${now.getTime()})`),
     ])
+  }
+
+  test('a session never stored (the process died before it opened) lets its units go within minutes', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 1 })
+    await leftByACrash('checkout-never-opened')
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
-    shop.clock.advance(OPEN_HOLD_MS)
+    // Still in flight for all the shop knows: the sweep leaves it.
+    shop.clock.advance(IN_FLIGHT_LIMIT_MS - 60_000)
+    await shop.sweep()
+    expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
+    // Past the limit, the sweep gives its units back and forgets it.
+    shop.clock.advance(60_000)
+    await shop.sweep()
+    expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ released: { units: 1 } })
+    const [left] = await shop.deps.db.all<{ n: number }>(sql`select count(*) as n from checkout_requests`)
+    expect(left?.n).toBe(0)
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
+  })
+
+  test('the sweep keeps what a dead request held when its key is not its alone', async () => {
+    await shop.services.stock.setLevels(REPAIR, { stock: 2 })
+    // One key whose same request was sent again after the crash and stored its session (open, payable).
+    await leftByACrash('checkout-sent-again')
+    const now = shop.clock.now().getTime()
+    await shop.deps.db.run(sql`insert into checkout_sessions (id, provider, status, email, shipping_address,
+        billing_address, lines, stock_reservation_key, subtotal_cents, discount_cents, shipping_cents,
+        total_cents, item_count, total_weight_tenths_oz, quote_id, shipping_carrier, shipping_service,
+        shipping_service_token, estimated_days_min, estimated_days_max, created_at, updated_at)
+      values ('cs_sent_again', 'demo', 'open', 'dana@example.com', '{}', '{}', '[]', 'checkout-sent-again',
+        1300, 0, 500, 1800, 1, 26, 'q', 'USPS', 'Ground', 'usps_ground', 2, 5, ${now}, ${now})`)
+    // Another whose twin is in flight right now.
+    await leftByACrash('checkout-with-a-twin')
+    shop.clock.advance(IN_FLIGHT_LIMIT_MS)
+    await shop.deps.db.run(sql`insert into checkout_requests (reservation_key, request_id, started_at)
+      values ('checkout-with-a-twin', 'twin', ${shop.clock.now().getTime()})`)
+    await shop.sweep()
+    expect(await reservationsOf(shop, REPAIR, '')).toEqual({ reserved: { units: 2, rows: 2 } })
+    // The dead requests' rows are gone; the twin is still in flight.
+    const rows = await shop.deps.db.all<{ id: string }>(sql`select request_id as id from checkout_requests`)
+    expect(rows).toEqual([{ id: 'twin' }])
   })
 })
 
