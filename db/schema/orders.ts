@@ -177,7 +177,12 @@ export const orderHistory = sqliteTable(
     reason: text('reason').notNull(),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (table) => [index('order_history_order_idx').on(table.orderId, table.id)],
+  (table) => [
+    index('order_history_order_idx').on(table.orderId, table.id),
+    // Whether an order ever shipped (a refunded one may have): one entry per shipped order, read without
+    // its other moves, for the units orders still have to ship (api/modules/orders/units-to-ship.ts).
+    index('order_history_shipped_idx').on(table.orderId).where(sql`${table.toStatus} = 'shipped'`),
+  ],
 )
 
 /**

@@ -124,6 +124,8 @@ function generateOrder(
       productId: product.id,
       name: product.name,
       variant: null,
+      // As checkout names it: a line without a scent draws on the first (core/rules/stock.ts).
+      stockVariant: product.variants[0] ?? '',
       unitCents: product.priceCents,
       quantity,
       discountCents: discounted ? Math.round(product.priceCents * quantity * 0.15) : 0,

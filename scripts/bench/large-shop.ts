@@ -1,7 +1,7 @@
 // The large-shop scenario of `npm run bench` (docs/architecture.md#performance-budgets, "Scale with data"): the shop grown to 1,000, then
 // 10,000, then 100,000 orders (scripts/bench/large-shop-data.ts), and at each size the built server, pinned
 // like the API load test, asked for the staff dashboard's stats, orders, order searches (by e-mail, name
-// start, number, statuses and days) and webhook events (signed in as staff) and for a customer's order
+// start, number, statuses and days), webhook events and products with their stock (signed in as staff) and for a customer's order
 // history (signed in as that customer). The p99 of each call at each size shows whether its cost stays
 // flat as the shop grows.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -100,6 +100,8 @@ function endpoints(staffCookie: string, customerCookie: string, now: Date): Larg
     { id: 'orders', title: 'Orders (staff)', path: '/api/orders', headers: staff },
     ...searchPaths(now, timeZone).map((search) => ({ ...search, headers: staff })),
     { id: 'webhooks', title: 'Webhook events (staff)', path: '/api/webhooks', headers: staff },
+    // Reads every order that may still ship, for the units each product's count leaves out.
+    { id: 'products', title: 'Products and stock (staff)', path: '/api/products', headers: staff },
     {
       id: 'history',
       title: 'Order history (customer with 10 orders)',

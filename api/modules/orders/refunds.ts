@@ -68,9 +68,10 @@ export function restockedCountSql(orderId: number): SQL<number> {
  * unsettled out (a failed refund's, the order's to ship), and those of restocking refunds not made yet
  * (made after the cancel they put nothing back, so the cancel does, but those already on the shelf). Units
  * refunded without restock stay off (a broken jar), as do unsettled ones off the shelf; units restocking
- * refunds put back are there already. Worked out in the cancel's transaction.
+ * refunds put back are there already. Worked out in the cancel's transaction. The same units are what an
+ * order never shipped still holds to ship (units-to-ship.ts): `lineId` may be SQL naming an outer query's line.
  */
-export function unitsCancelPutsBackSql(lineId: number): SQL<number> {
+export function unitsCancelPutsBackSql(lineId: number | SQL): SQL<number> {
   const standing = sql`r.status in (${counted})`
   // Never more than the line's units not on the shelf already (a row from before these records may say more).
   return sql<number>`(select min(l.quantity - coalesce(sum(rl.restocked_quantity), 0), max(0, l.quantity - coalesce(sum(case when ${standing} then rl.quantity else 0 end), 0)
@@ -106,7 +107,7 @@ export function notCancelledSql(orderId: number): SQL {
 }
 
 /** SQL: the order never moved to shipped (its history would say so, whatever its status now). */
-export function neverShippedSql(orderId: number): SQL {
+export function neverShippedSql(orderId: number | SQL): SQL {
   return sql`not exists (select 1 from ${orderHistory} h where h.order_id = ${orderId} and h.to_status = 'shipped')`
 }
 

@@ -3,7 +3,7 @@
  * by the fulfilment service in a paid session's transaction), status moves (moves.ts), the label purchase
  * (labels.ts) and a cancelled order's void (label-void.ts), its refunds (refunds.ts, composed by the
  * fulfilment service too), the background jobs (jobs.ts), and the reads of customers (customers.ts) and
- * staff (staff-queries.ts).
+ * staff (staff-queries.ts, and the units paid orders still have to ship: units-to-ship.ts).
  */
 import type { Database } from '../../../db/client'
 import type { Mailer, ShippingProvider } from '../../adapters/types'
@@ -20,6 +20,7 @@ import { createOrderPlacement } from './placement'
 import { readOrder } from './reads'
 import { createOrderRefunds } from './refunds'
 import { createStaffQueries } from './staff-queries'
+import { createUnitsToShip } from './units-to-ship'
 
 export { customerRefunded, customerRefunds } from './customer-refunds'
 export { isSettled } from './customers'
@@ -49,6 +50,7 @@ export {
   unitsCancelPutsBackSql,
   unitsPutBackBySql,
 } from './refunds'
+export type { UnitsToShip } from './units-to-ship'
 
 export interface OrdersServiceDeps {
   db: Database
@@ -85,6 +87,7 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     ...placement,
     ...createCustomerOrders({ db, clock }),
     ...createStaffQueries({ db, dataDir: deps.config.dataDir }),
+    ...createUnitsToShip(db),
     moveStatements: moves.moveStatements,
     reopenStatements: moves.reopenStatements,
     ...refunds,

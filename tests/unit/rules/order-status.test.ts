@@ -5,6 +5,7 @@ import {
   isOrderStatus,
   ORDER_STATUSES,
   type OrderStatus,
+  STATUSES_BEFORE_SHIPPING,
   statusesThatCanMoveTo,
   statusLabel,
 } from '@core/rules/order-status'
@@ -110,4 +111,14 @@ describe('formatOrderNumber', () => {
     expect(() => formatOrderNumber(4.2)).toThrow(RangeError)
     expect(() => formatOrderNumber(Number.NaN)).toThrow(RangeError)
   })
+})
+
+test('an order may not have shipped yet in the statuses Cancel takes; a refunded one only if it never shipped', () => {
+  // What a count of the shelf leaves out is held by these orders (docs/decisions/026): never shipped or
+  // cancelled ones. A refunded order goes back to the status it had when a refund fails, shipped too, so
+  // the shop asks its history; the others have never shipped.
+  expect(STATUSES_BEFORE_SHIPPING).toEqual(['pending', 'processing', 'label_created', 'failed', 'refunded'])
+  expect(STATUSES_BEFORE_SHIPPING).toEqual(statusesThatCanMoveTo('cancelled'))
+  expect(STATUSES_BEFORE_SHIPPING).not.toContain('shipped')
+  expect(STATUSES_BEFORE_SHIPPING).not.toContain('cancelled')
 })
