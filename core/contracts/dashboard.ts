@@ -194,6 +194,13 @@ export const stockLevelSchema = t.Object({ onHand: wholeNumber(), available: who
 
 export type StockLevelAnswer = typeof stockLevelSchema.static
 
+/**
+ * The units of a product or variant that paid orders still have to ship (never shipped, not cancelled, less
+ * what refunds put back or kept off the shelf), counted or not: a count of the shelf leaves them out, since
+ * payment took them off the figure (docs/decisions/026-stock-reserved-at-checkout.md).
+ */
+const toShip = wholeNumber({ minimum: 0 })
+
 /** docs/product.md#catalogue Dashboard product. */
 export const dashboardProductSchema = t.Object({
   id: wholeNumber(),
@@ -203,13 +210,18 @@ export const dashboardProductSchema = t.Object({
   weight: t.Number(),
   /** A product without variants: its stock, or null when nobody counts it. Null for one with variants. */
   stock: t.Nullable(stockLevelSchema),
-  /** Its variants (scents) in the catalogue's order, each with its stock or null; [] when it has none. */
-  variants: t.Array(t.Object({ name: t.String(), stock: t.Nullable(stockLevelSchema) })),
+  /** A product without variants: its units paid orders still have to ship. Null for one with variants. */
+  toShip: t.Nullable(toShip),
+  /**
+   * Its variants (scents) in the catalogue's order, each with its stock or null and its units to ship;
+   * [] when it has none.
+   */
+  variants: t.Array(t.Object({ name: t.String(), stock: t.Nullable(stockLevelSchema), toShip })),
   /**
    * Counted stock its content no longer lists (a scent renamed or removed; '' for its own figure once it
    * has scents) with units on the shelf or owed: units of earlier orders come back there. [] when none.
    */
-  formerVariants: t.Array(t.Object({ name: t.String(), stock: stockLevelSchema })),
+  formerVariants: t.Array(t.Object({ name: t.String(), stock: stockLevelSchema, toShip })),
 })
 
 export type DashboardProduct = typeof dashboardProductSchema.static

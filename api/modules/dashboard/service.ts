@@ -55,6 +55,7 @@ import {
   type OrdersService,
   PROVIDER_ACTOR,
   SYSTEM_ACTOR,
+  type UnitsToShip,
 } from '../orders/service'
 import type { StockService, StockSnapshot } from '../stock/service'
 import type { WebhookService } from '../webhooks/service'
@@ -148,18 +149,32 @@ function variantsIn(body: unknown): Record<string, unknown> {
   return typeof variants === 'object' && variants !== null ? (variants as Record<string, unknown>) : {}
 }
 
-function dashboardProduct(product: CatalogProduct, stock: StockSnapshot): DashboardProduct {
+/** Units paid orders still have to ship of a product's stock variant ('' for its own figure). */
+type ToShip = (productId: number, variant: string) => number
+
+function toShipOf(rows: readonly UnitsToShip[]): ToShip {
+  const units = new Map(rows.map((row) => [`${row.productId}\u0000${row.variant}`, row.units]))
+  return (productId, variant) => units.get(`${productId}\u0000${variant}`) ?? 0
+}
+
+function dashboardProduct(product: CatalogProduct, stock: StockSnapshot, toShip: ToShip): DashboardProduct {
+  const scentless = product.variants.length === 0
   return {
     id: product.id,
     name: product.name,
     description: product.description,
     weight: ounces(product.weightTenthsOz),
-    stock: product.variants.length === 0 ? stock.level(product.id, '') : null,
-    variants: product.variants.map((name) => ({ name, stock: stock.level(product.id, name) })),
+    stock: scentless ? stock.level(product.id, '') : null,
+    toShip: scentless ? toShip(product.id, '') : null,
+    variants: product.variants.map((name) => ({
+      name,
+      stock: stock.level(product.id, name),
+      toShip: toShip(product.id, name),
+    })),
     // Listed while it holds units (or owes some): at 0, or no longer counted, there is nothing to move.
     formerVariants: formerVariants(product.variants, stock.counted(product.id)).flatMap((name) => {
       const level = stock.level(product.id, name)
-      return level && level.onHand !== 0 ? [{ name, stock: level }] : []
+      return level && level.onHand !== 0 ? [{ name, stock: level, toShip: toShip(product.id, name) }] : []
     }),
   }
 }
@@ -434,8 +449,8 @@ export function createDashboardService(deps: {
     },
 
     async products(): Promise<DashboardProduct[]> {
-      const stock = await deps.stock.snapshot()
-      return (await catalog.list()).map((product) => dashboardProduct(product, stock))
+      const [stock, toShip] = await Promise.all([deps.stock.snapshot(), orders.unitsToShip()])
+      return (await catalog.list()).map((product) => dashboardProduct(product, stock, toShipOf(toShip)))
     },
 
     /**
@@ -446,8 +461,8 @@ export function createDashboardService(deps: {
       const id = /^\d{1,9}$/.test(segment) ? Number(segment) : null
       if (id === null) throw notFound(PRODUCT_NOT_FOUND)
       const changed = await deps.stock.setLevels(id, body, requestKeyOf(requestKey))
-      const stock = await deps.stock.snapshot()
-      const product = dashboardProduct(changed, stock)
+      const [stock, toShip] = await Promise.all([deps.stock.snapshot(), orders.unitsToShip(changed.id)])
+      const product = dashboardProduct(changed, stock, toShipOf(toShip))
       // Former scents staff named: confirmed in the message even once set to 0 (no longer listed).
       const named = formerVariants(changed.variants, Object.keys(variantsIn(body)))
       const listed = product.formerVariants.map((variant) => variant.name)
@@ -469,7 +484,11 @@ export function createDashboardService(deps: {
       if (!product) throw notFound(PRODUCT_NOT_FOUND)
       return {
         message: `${product.name} now weighs ${ounces(product.weightTenthsOz).toFixed(1)} oz.`,
-        product: dashboardProduct(product, await deps.stock.snapshot()),
+        product: dashboardProduct(
+          product,
+          await deps.stock.snapshot(),
+          toShipOf(await orders.unitsToShip(product.id)),
+        ),
       }
     },
 

@@ -88,13 +88,15 @@ test('a renamed scent: the units a cancel puts back are listed as no longer sold
   await renameCedar()
   // Before anything comes back, the old count holds the unit left on the shelf: listed.
   expect((await dashboardProduct(OIL))?.formerVariants).toEqual([
-    { name: 'Cedar Shop', stock: { onHand: 1, available: 1 } },
+    // Its paid order still has the unit to ship: left out of a count of the old scent's jars.
+    { name: 'Cedar Shop', stock: { onHand: 1, available: 1 }, toShip: 1 },
   ])
 
   await shop.services.fulfilment.cancel(orderId, 'staff', 'Changed their mind')
   expect(await dashboardProduct(OIL)).toMatchObject({
-    variants: expect.arrayContaining([{ name: 'Cedar Workshop', stock: null }]),
-    formerVariants: [{ name: 'Cedar Shop', stock: { onHand: 2, available: 2 } }],
+    variants: expect.arrayContaining([{ name: 'Cedar Workshop', stock: null, toShip: 0 }]),
+    // Cancelled: its unit is back on the old count, no longer to ship.
+    formerVariants: [{ name: 'Cedar Shop', stock: { onHand: 2, available: 2 }, toShip: 0 }],
   })
 
   // Staff move the two units: the old count to 0, the new scent counted with them.
@@ -123,7 +125,7 @@ test('a product that gained scents: its own old figure is listed, and staff set 
   await shop.services.stock.setLevels(REPAIR, { stock: 3 })
   await editContent((p) => (p.id === REPAIR ? { ...p, variants: ['Original', 'Pine'] } : p))
   expect((await dashboardProduct(REPAIR))?.formerVariants).toEqual([
-    { name: '', stock: { onHand: 3, available: 3 } },
+    { name: '', stock: { onHand: 3, available: 3 }, toShip: 0 },
   ])
   const res = await patchStock(REPAIR, { variants: { '': 0, Original: 3 } })
   expect(res.status).toBe(200)
@@ -137,7 +139,7 @@ test('a product that lost its scents: a scent it had is set beside its own figur
   await shop.services.stock.setLevels(OIL, { variants: { Unscented: 4 } })
   await editContent((p) => (p.id === OIL ? { ...p, variants: [] } : p))
   expect((await dashboardProduct(OIL))?.formerVariants).toEqual([
-    { name: 'Unscented', stock: { onHand: 4, available: 4 } },
+    { name: 'Unscented', stock: { onHand: 4, available: 4 }, toShip: 0 },
   ])
   const res = await patchStock(OIL, { stock: 4, variants: { Unscented: 0 } })
   expect(res.status).toBe(200)
@@ -185,8 +187,8 @@ test("the product's own old figure and a former scent named like the product are
   await shop.services.stock.setLevels(OIL, { stock: 3 })
   await editContent((p) => (p.id === OIL ? { ...p, variants: ['Cedar Shop', 'Unscented'] } : p))
   expect((await dashboardProduct(OIL))?.formerVariants).toEqual([
-    { name: '', stock: { onHand: 3, available: 3 } },
-    { name: 'Hammered Citrus', stock: { onHand: 5, available: 5 } },
+    { name: '', stock: { onHand: 3, available: 3 }, toShip: 0 },
+    { name: 'Hammered Citrus', stock: { onHand: 5, available: 5 }, toShip: 0 },
   ])
   const res = await patchStock(OIL, { variants: { 'Cedar Shop': 1 } })
   expect(res.status).toBe(200)

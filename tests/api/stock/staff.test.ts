@@ -86,6 +86,7 @@ describe('PATCH /api/products/{id}/stock', () => {
     expect(listed.find((product) => product.id === 1)?.variants[1]).toEqual({
       name: 'Cedar Shop',
       stock: { onHand: 2, available: 2 },
+      toShip: 0,
     })
   })
 
@@ -146,7 +147,11 @@ describe('PATCH /api/products/{id}/stock', () => {
     const res = await patch('/api/products/1/stock', { variants: { Unscented: 4 } }, staff.cookie)
     expect(res.status).toBe(200)
     const body = await res.json()
-    expect(body.product.variants[1]).toEqual({ name: 'Cedar Shop', stock: { onHand: -2, available: 0 } })
+    expect(body.product.variants[1]).toEqual({
+      name: 'Cedar Shop',
+      stock: { onHand: -2, available: 0 },
+      toShip: 0,
+    })
     expect(body.message).toContain('Hammered Citrus (Cedar Shop): 2 owed to paid orders, none on the shelf.')
     expect(await onHand(shop, 1, 'Cedar Shop')).toBe(-2)
     await patch('/api/products/1/stock', { variants: { 'Cedar Shop': null, Unscented: null } }, staff.cookie)
