@@ -3,7 +3,7 @@
 // offers to lower a line that asks for more than is left. For these, stock is set in the server's database
 // as staff's PATCH /api/products/{id}/stock leaves it; the last test sets it on the dashboard.
 import { expect, test } from './support/fixtures'
-import { addStaff, oneAtATime, serverDatabase, signInToDashboard } from './support/staff'
+import { addStaff, insertShippedOrder, oneAtATime, serverDatabase, signInToDashboard } from './support/staff'
 
 /** Barrel & Timber (whisker-tamer): scents Barrel & Timber, Fresh Cut Pine, Unscented. */
 const BALM = 2
@@ -180,6 +180,50 @@ test('staff count a product on the dashboard, are told what is wrong, and stop c
   })
 })
 
+test('beside each figure, staff read how many units paid orders still have to ship, to leave out of the count', async ({
+  page,
+  axe,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  // Both projects' copies put orders on the same scent (Alpine Wash's Hammered Citrus, which no other test
+  // buys): one at a time, each gone before the other starts.
+  await oneAtATime('stock-figures', async () => {
+    const staff = `to-ship.${testInfo.project.name}.${Date.now()}@example.com`
+    await setOnHand(WASH, 'Hammered Citrus', 4)
+    // Two paid orders of it: one labelled, still to ship, and one shipped, whose jars have left.
+    const toShip = await insertOrderOf(WASH, 'Hammered Citrus', 3, 'label_created')
+    const shipped = await insertOrderOf(WASH, 'Hammered Citrus', 5, 'shipped')
+    try {
+      addStaff(staff)
+      await signInToDashboard(page, staff)
+      const wash = page.locator(`[data-product="${WASH}"] [data-stock-form]`)
+      const field = wash.getByLabel('Hammered Citrus of Alpine Wash (Hammered Citrus)', { exact: true })
+      const note = '3 in paid orders still to ship: leave them out of the count'
+      // Written beside the server, which reads the figures again once the ones in hand are a second old.
+      await expect(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        await expect(field).toHaveAccessibleDescription(`4 free ${note}`, { timeout: 1_000 })
+      }).toPass({ timeout: 10_000 })
+      await expect(wash.getByText(note, { exact: true })).toBeVisible()
+      // Alpine, which no paid order of this test holds, says nothing of it.
+      await expect(wash.locator('[data-to-ship]')).toHaveCount(1)
+      // On a phone, the note wraps under its field: the form stays within the screen.
+      const box = await wash.boundingBox()
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0)
+      await axe({ include: [`[data-product="${WASH}"]`] })
+
+      // Once the order ships, its jars leave the shelf: nothing is left to leave out.
+      await setStatus(toShip, 'shipped')
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      await expect(field).toHaveAccessibleDescription('4 free')
+      await expect(wash.locator('[data-to-ship]')).toHaveCount(0)
+    } finally {
+      await deleteOrders([toShip, shipped])
+      await setOnHand(WASH, 'Hammered Citrus', null)
+    }
+  })
+})
+
 test('a scent the product file no longer lists still holds units: staff see it and move them', async ({
   page,
   axe,
@@ -219,8 +263,8 @@ test('a scent the product file no longer lists still holds units: staff see it a
   await expect(former).toHaveCount(0)
 })
 
-/** Sets a shelf in the server's database, as paid orders leave it. */
-async function setOnHand(productId: number, variant: string, onHand: number) {
+/** Sets a shelf in the server's database, as paid orders leave it (null: not counted). */
+async function setOnHand(productId: number, variant: string, onHand: number | null) {
   const db = await serverDatabase()
   try {
     await db.execute({
@@ -228,6 +272,71 @@ async function setOnHand(productId: number, variant: string, onHand: number) {
             on conflict (product_id, variant) do update set on_hand = excluded.on_hand`,
       args: [productId, variant, onHand, Date.now()],
     })
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * A paid order of `quantity` units of one scent, written into the server's database as payment and the
+ * label job leave it (status `label_created` or `shipped`, with its history): its id.
+ */
+async function insertOrderOf(
+  productId: number,
+  scent: string,
+  quantity: number,
+  status: 'label_created' | 'shipped',
+): Promise<number> {
+  const db = await serverDatabase()
+  try {
+    const now = Date.now()
+    const id = await insertShippedOrder(db, {
+      email: `to-ship.${now}@example.com`,
+      name: 'Sam Shelf',
+      placedAt: now,
+      updatedAt: now,
+    })
+    await db.execute({
+      sql: `insert into order_lines (order_id, position, product_id, name, variant, stock_variant, unit_cents,
+              quantity, discount_cents, weight_tenths_oz)
+            values (?, 0, ?, 'Alpine Wash', ?, ?, 1800, ?, 0, 50)`,
+      args: [id, productId, scent, scent, quantity],
+    })
+    await setStatus(id, status)
+    return id
+  } finally {
+    db.close()
+  }
+}
+
+/** Moves an order to `status` with its history line, as the shop's own moves write them. */
+async function setStatus(id: number, status: 'label_created' | 'shipped') {
+  const db = await serverDatabase()
+  try {
+    await db.batch([
+      { sql: 'update orders set status = ? where id = ?', args: [status, id] },
+      {
+        sql: `insert into order_history (order_id, from_status, to_status, actor, reason, created_at)
+              values (?, null, ?, 'system', 'Test', ?)`,
+        args: [id, status, Date.now()],
+      },
+    ])
+  } finally {
+    db.close()
+  }
+}
+
+async function deleteOrders(ids: readonly number[]) {
+  const db = await serverDatabase()
+  try {
+    // Lines and history first: this connection does not enforce the foreign keys that would cascade.
+    for (const id of ids) {
+      await db.batch([
+        { sql: 'delete from order_lines where order_id = ?', args: [id] },
+        { sql: 'delete from order_history where order_id = ?', args: [id] },
+        { sql: 'delete from orders where id = ?', args: [id] },
+      ])
+    }
   } finally {
     db.close()
   }

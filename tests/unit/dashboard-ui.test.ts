@@ -18,7 +18,7 @@ import {
   viewFromAddress,
   weightFromField,
 } from '../../site/features/dashboard/dashboard-logic'
-import { stockBody, stockEdit } from '../../site/features/dashboard/stock-edit'
+import { stockBody, stockEdit, toShipNote } from '../../site/features/dashboard/stock-edit'
 import { ApiError } from '../../site/lib/api'
 
 describe('sign-in and back', () => {
@@ -99,6 +99,14 @@ describe('dashboard fields', () => {
 
   test('dimensions read as inches', () => {
     expect(formatDimensions({ width: 4.25, length: 7, height: 1 })).toBe('4.25 × 7 × 1 in')
+  })
+})
+
+describe('the units paid orders still have to ship, beside a stock field', () => {
+  test('says how many to leave out of the count, and nothing when there are none', () => {
+    expect(toShipNote(3)).toBe('3 in paid orders still to ship: leave them out of the count')
+    expect(toShipNote(1)).toBe('1 in a paid order still to ship: leave it out of the count')
+    expect(toShipNote(0)).toBeNull()
   })
 })
 

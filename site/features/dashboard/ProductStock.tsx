@@ -2,11 +2,12 @@ import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductStock } from './api'
 import { serverMessageOr } from './dashboard-logic'
-import { isReceived, receivedField, type StockEntry, stockBody, stockEdit } from './stock-edit'
+import { isReceived, receivedField, type StockEntry, stockBody, stockEdit, toShipNote } from './stock-edit'
 
 type Level = DashboardProduct['stock']
 
-type Entry = StockEntry & { stock: Level; former?: true }
+/** `toShip`: units paid orders still have to ship of it, which a count leaves out. */
+type Entry = StockEntry & { stock: Level; toShip: number; former?: true }
 
 /**
  * The counted figures of a product: itself when it has no scents, else each scent; then the scents its
@@ -15,16 +16,18 @@ type Entry = StockEntry & { stock: Level; former?: true }
 function entriesOf(product: DashboardProduct): Entry[] {
   const listed: Entry[] =
     product.variants.length === 0
-      ? [{ name: '', label: product.name, stock: product.stock }]
+      ? [{ name: '', label: product.name, stock: product.stock, toShip: product.toShip ?? 0 }]
       : product.variants.map((variant) => ({
           name: variant.name,
           label: variant.name === product.name ? variant.name : `${product.name} (${variant.name})`,
           stock: variant.stock,
+          toShip: variant.toShip,
         }))
   const former: Entry[] = product.formerVariants.map((variant) => ({
     name: variant.name,
     label: `${product.name} (${variant.name || 'no scent'})`,
     stock: variant.stock,
+    toShip: variant.toShip,
     former: true,
   }))
   return [...listed, ...former]
@@ -56,7 +59,10 @@ function hintOf(stock: Level): string {
   return stock.onHand < 0 ? `${-stock.onHand} owed to paid orders` : `${stock.available} free`
 }
 
-/** One figure's two fields: the units on the shelf, and the units received (added to it), with its hint. */
+/**
+ * One figure's two fields: the units on the shelf, and the units received (added to it), with its hint;
+ * under both, what paid orders still have to ship of it, part of the shelf field's description.
+ */
 function StockFields({
   id,
   entry,
@@ -75,54 +81,64 @@ function StockFields({
   onReceived: (value: string) => void
 }) {
   const hint = `${id}-hint`
+  const toShip = toShipNote(entry.toShip)
+  const toShipId = `${id}-to-ship`
   return (
-    <div className="flex items-end gap-2">
-      <div>
-        <label htmlFor={id} className="block text-xs">
-          {entry.former ? `${entry.name || 'No scent'} (no longer sold)` : entry.name || 'Units'}
-          <span className="sr-only"> of {entry.label}</span>
-        </label>
-        <input
-          id={id}
-          className="field w-24"
-          type="number"
-          inputMode="numeric"
-          step="1"
-          min="0"
-          max="99999"
-          value={value}
-          aria-invalid={invalid === entry.name || undefined}
-          aria-describedby={hint}
-          onChange={(event) => onValue(event.target.value)}
-        />
-        <span id={hint} className="block text-xs text-muted">
-          {hintOf(entry.stock)}
-        </span>
-      </div>
-      {entry.stock && (
+    // As wide as its fields: the note under them wraps there instead of widening the row.
+    <div className="w-min">
+      <div className="flex items-end gap-2">
         <div>
-          <label htmlFor={`${id}-received`} className="block text-xs">
-            Received
-            <span className="sr-only"> units of {entry.label}</span>
+          <label htmlFor={id} className="block text-xs">
+            {entry.former ? `${entry.name || 'No scent'} (no longer sold)` : entry.name || 'Units'}
+            <span className="sr-only"> of {entry.label}</span>
           </label>
           <input
-            id={`${id}-received`}
-            className="field w-20"
+            id={id}
+            className="field w-24"
             type="number"
             inputMode="numeric"
             step="1"
-            min="1"
+            min="0"
             max="99999"
-            value={received}
-            aria-invalid={invalid === receivedField(entry.name) || undefined}
-            aria-describedby={hint}
-            onChange={(event) => onReceived(event.target.value)}
+            value={value}
+            aria-invalid={invalid === entry.name || undefined}
+            aria-describedby={toShip ? `${hint} ${toShipId}` : hint}
+            onChange={(event) => onValue(event.target.value)}
           />
-          {/* Keeps the two fields' bottoms in line with the hint under the first. */}
-          <span className="block text-xs" aria-hidden="true">
-            &nbsp;
+          <span id={hint} className="block text-xs text-muted">
+            {hintOf(entry.stock)}
           </span>
         </div>
+        {entry.stock && (
+          <div>
+            <label htmlFor={`${id}-received`} className="block text-xs">
+              Received
+              <span className="sr-only"> units of {entry.label}</span>
+            </label>
+            <input
+              id={`${id}-received`}
+              className="field w-20"
+              type="number"
+              inputMode="numeric"
+              step="1"
+              min="1"
+              max="99999"
+              value={received}
+              aria-invalid={invalid === receivedField(entry.name) || undefined}
+              aria-describedby={hint}
+              onChange={(event) => onReceived(event.target.value)}
+            />
+            {/* Keeps the two fields' bottoms in line with the hint under the first. */}
+            <span className="block text-xs" aria-hidden="true">
+              &nbsp;
+            </span>
+          </div>
+        )}
+      </div>
+      {toShip && (
+        <span id={toShipId} className="mt-1 block min-w-40 text-xs text-muted" data-to-ship>
+          {toShip}
+        </span>
       )}
     </div>
   )
@@ -131,10 +147,10 @@ function StockFields({
 /**
  * Units on the shelf, per product or per scent, beside the weight (docs/product.md#dashboard): a blank
  * field is not counted (sells without limit). Each field says how many are free of open checkouts, or
- * how many paid orders are owed; 'Received' adds units that came in to a counted figure, so a delivery
- * pays back what is owed first. Only the figures staff changed are sent: an unchanged one would undo the
- * sales made since it was read. When the figures are read again (Refresh, a save), the fields staff have
- * not touched follow them.
+ * how many paid orders are owed, and how many paid orders still have to ship, which a count leaves out;
+ * 'Received' adds units that came in to a counted figure, so a delivery pays back what is owed first. Only
+ * the figures staff changed are sent: an unchanged one would undo the sales made since it was read. When
+ * the figures are read again (Refresh, a save), the fields staff have not touched follow them.
  */
 export function ProductStock({
   product,

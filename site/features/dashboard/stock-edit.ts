@@ -26,6 +26,17 @@ export type StockEdit =
 export const receivedField = (name: string) => `received:${name}`
 
 /**
+ * Beside a figure: the units paid orders still have to ship, which its count leaves out (payment took them
+ * off the figure; shipping does not). Null when there are none.
+ */
+export function toShipNote(units: number): string | null {
+  if (units <= 0) return null
+  return units === 1
+    ? '1 in a paid order still to ship: leave it out of the count'
+    : `${units} in paid orders still to ship: leave them out of the count`
+}
+
+/**
  * The edit the fields make: `values` the shelf fields as typed, `read` what they showed when last read
  * (an unchanged one is not sent: it would undo the sales made since), `received` the 'Received' fields.
  */
