@@ -123,7 +123,12 @@ export const test = base.extend<{ axe: AxeCheck; welcomePopup: boolean }>({
   axe: async ({ page }, use) => {
     await use(async (options = {}) => {
       if ((await page.locator('.splash').count()) > 0) await endSplash(page)
-      let builder = new AxeBuilder({ page })
+      // Only violations fail a test, so axe collects only those, not every rule's passes as well. A page
+      // without frames is judged in one run inside it: the default runs each frame apart and joins the
+      // results in a second, blank page (for frames from other origins). The same violations either way,
+      // found on the shop's pages in 0.5 s instead of 1.7 s.
+      let builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] })
+      if (page.frames().length === 1) builder = builder.setLegacyMode(true)
       for (const selector of options.include ?? []) builder = builder.include(selector)
       for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
       if (options.disableRules?.length) builder = builder.disableRules(options.disableRules)
