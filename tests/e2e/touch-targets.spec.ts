@@ -169,12 +169,22 @@ test('no other control on the shopper pages is smaller than 44 × 44 px', async 
 
 /**
  * Back at the top of the page with the header shown: after scrolling down the header hides (docs/product.md
- * #every-page), and a hidden header's controls are out of a thumb's reach by design, not too small.
+ * #every-page), and a hidden header's controls are out of a thumb's reach by design, not too small. At the
+ * top it is neither hidden nor compact, and once its transitions into that have ended it stands where a
+ * thumb finds it.
  */
 async function atTop(page: Page) {
   await page.evaluate(() => window.scrollTo(0, 0))
-  await expect(page.locator('.site-header')).not.toHaveAttribute('data-hidden', 'true')
-  await page.waitForTimeout(400)
+  const header = page.locator('.site-header')
+  await expect(header).not.toHaveAttribute('data-hidden', 'true')
+  await expect(header).not.toHaveAttribute('data-compact', 'true')
+  await header.evaluate(async (element) => {
+    for (;;) {
+      const moving = element.getAnimations({ subtree: true })
+      if (moving.length === 0) return
+      await Promise.all(moving.map((animation) => animation.finished.catch(() => undefined)))
+    }
+  })
 }
 
 test("nor in the header's open menus, the shipping rates, checkout, success and the account's orders", async ({
