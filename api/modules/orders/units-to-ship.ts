@@ -37,7 +37,8 @@ export function createUnitsToShip(db: Database) {
       const rows = await db.all<UnitsToShip>(sql`select ol.product_id as productId,
           ol.stock_variant as variant, sum(${units}) as units
         from ${orders} o join ${orderLines} ol on ol.order_id = o.id
-        where o.status in (${statuses}) and ${neverShippedSql(sql`o.id`)}
+        where o.status in (${statuses})
+          and (o.status <> 'refunded' or ${neverShippedSql(sql`o.id`)})
           and ol.stock_variant is not null
           and ${productId === undefined ? sql`1` : sql`ol.product_id = ${productId}`}
         group by ol.product_id, ol.stock_variant`)
