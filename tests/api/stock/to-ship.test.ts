@@ -124,7 +124,9 @@ describe('units paid orders still have to ship', () => {
       true,
     )
     // The lines read from their index alone, not from the table's rows scattered over every order ever sold.
-    expect(plan.some((step) => /SEARCH ol USING COVERING INDEX order_lines_to_ship_idx/.test(step))).toBe(true)
+    expect(plan.some((step) => /SEARCH ol USING COVERING INDEX order_lines_to_ship_idx/.test(step))).toBe(
+      true,
+    )
     expect(plan.some((step) => /^SCAN (o|ol|h)\b/.test(step))).toBe(false)
   })
 })
