@@ -70,24 +70,26 @@ export function createInFlight(db: Database) {
     },
 
     /**
-     * The sweep: requests a dying process left in flight, older than IN_FLIGHT_LIMIT_MS. Their units were
-     * held for a session's whole life (the reservation does not wait for the session to be stored to say
-     * so), so they are given back here, unless the key is not theirs alone: another request under it still
-     * in flight, or a session stored under it that can still be paid (the same request sent again after the
-     * crash). Then the rows go. One transaction, so a request under the key that starts meanwhile either
-     * comes first and keeps the holds, or comes after and takes them again.
+     * The sweep: requests a dying process left in flight, older than IN_FLIGHT_LIMIT_MS. Their units and
+     * their code's use were held for a session's whole life (the reservation does not wait for the session
+     * to be stored to say so), so both are given back here, unless the key is not theirs alone: another
+     * request under it still in flight, or a session stored under it that can still be paid (the same
+     * request sent again after the crash). Then the rows go. One transaction, so a request under the key
+     * that starts meanwhile either comes first and keeps the holds, or comes after and takes them again.
      */
     async forgetStale(now: Date): Promise<void> {
       const stale = now.getTime() - IN_FLIGHT_LIMIT_MS
+      const deadAlone = sql`select q.reservation_key from ${checkoutRequests} q
+        where q.started_at <= ${stale}
+          and not exists (select 1 from ${checkoutRequests} f
+            where f.reservation_key = q.reservation_key and f.started_at > ${stale})
+          and not exists (select 1 from ${checkoutSessions} s
+            where s.stock_reservation_key = q.reservation_key and s.status in ('open', 'payment_pending'))`
       await runTogether(db, [
         db.run(sql`update ${stockReservations} set status = 'released'
-          where status = 'reserved' and reservation_key in (
-            select q.reservation_key from ${checkoutRequests} q
-            where q.started_at <= ${stale}
-              and not exists (select 1 from ${checkoutRequests} f
-                where f.reservation_key = q.reservation_key and f.started_at > ${stale})
-              and not exists (select 1 from ${checkoutSessions} s
-                where s.stock_reservation_key = q.reservation_key and s.status in ('open', 'payment_pending')))`),
+          where status = 'reserved' and reservation_key in (${deadAlone})`),
+        db.run(sql`update ${discountRedemptions} set status = 'released'
+          where status = 'reserved' and reservation_key in (${deadAlone})`),
         db.delete(checkoutRequests).where(lte(checkoutRequests.startedAt, new Date(stale))),
       ])
     },

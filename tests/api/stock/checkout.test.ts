@@ -244,13 +244,27 @@ describe('holds that end', () => {
     }
   })
 
+  /** The status of the code's use held under `key`. */
+  async function codeUseOf(key: string) {
+    const [use] = await shop.deps.db
+      .select({ status: discountRedemptions.status })
+      .from(discountRedemptions)
+      .where(eq(discountRedemptions.reservationKey, key))
+    return use?.status
+  }
+
   /**
    * What a process killed between holding a checkout's units and storing its session leaves, as its
-   * reserving transaction writes it: the hold, for a session's life, and the request in flight.
+   * reserving transaction writes it: the hold and the code's use, for a session's life, and the request in
+   * flight.
    */
   async function leftByACrash(key: string) {
     const now = shop.clock.now()
     await shop.deps.db.batch([
+      shop.deps.db.run(sql`insert into discount_redemptions
+          (code, status, reservation_key, email, customer_key, expires_at, created_at)
+        values ('CREW10', 'reserved', ${key}, ${`${key}@example.com`}, ${key}, ${now.getTime() + RESERVATION_LIFETIME_MS},
+          ${now.getTime()})`),
       ...(shop.services.stock.reserveStatements(
         key,
         [{ productId: REPAIR, variant: '', quantity: 1, label: 'Workforce Repair Original Grit' }],
@@ -261,7 +275,7 @@ describe('holds that end', () => {
     ])
   }
 
-  test('a session never stored (the process died before it opened) lets its units go within minutes', async () => {
+  test("a session never stored (the process died before it opened) lets its units and its code's use go within minutes", async () => {
     await shop.services.stock.setLevels(REPAIR, { stock: 1 })
     await leftByACrash('checkout-never-opened')
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
@@ -269,10 +283,12 @@ describe('holds that end', () => {
     shop.clock.advance(IN_FLIGHT_LIMIT_MS - 60_000)
     await shop.sweep()
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(409)
-    // Past the limit, the sweep gives its units back and forgets it.
+    expect(await codeUseOf('checkout-never-opened')).toBe('reserved')
+    // Past the limit, the sweep gives its units and its code's use back and forgets it.
     shop.clock.advance(60_000)
     await shop.sweep()
     expect(await reservationsOf(shop, REPAIR, '')).toMatchObject({ released: { units: 1 } })
+    expect(await codeUseOf('checkout-never-opened')).toBe('released')
     const [left] = await shop.deps.db.all<{ n: number }>(sql`select count(*) as n from checkout_requests`)
     expect(left?.n).toBe(0)
     expect((await openSession([{ id: REPAIR, quantity: 1 }])).status).toBe(200)
@@ -296,6 +312,10 @@ describe('holds that end', () => {
       values ('checkout-with-a-twin', 'twin', ${shop.clock.now().getTime()})`)
     await shop.sweep()
     expect(await reservationsOf(shop, REPAIR, '')).toEqual({ reserved: { units: 2, rows: 2 } })
+    expect([await codeUseOf('checkout-sent-again'), await codeUseOf('checkout-with-a-twin')]).toEqual([
+      'reserved',
+      'reserved',
+    ])
     // The dead requests' rows are gone; the twin is still in flight.
     const rows = await shop.deps.db.all<{ id: string }>(sql`select request_id as id from checkout_requests`)
     expect(rows).toEqual([{ id: 'twin' }])
