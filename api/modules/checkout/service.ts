@@ -254,7 +254,7 @@ async function reserve(
     : null
   // Held for the session's whole life from the start, as the code's use is: storing the session then
   // writes nothing more to them. A process that dies before the session is stored leaves this request in
-  // flight, and the sweep gives its units back within minutes (in-flight.ts, forgetStale).
+  // flight, and the sweep gives its units and its code's use back within minutes (in-flight.ts, forgetStale).
   const units = stock.reserveStatements(key, priced.stockLines, {
     now,
     expiresAt: new Date(now.getTime() + RESERVATION_LIFETIME_MS),
