@@ -72,20 +72,6 @@ export function statusesThatCanMoveTo(to: OrderStatus): OrderStatus[] {
 }
 
 /**
- * The statuses of an order that may not have shipped yet, whose units a count of the shelf leaves out
- * (docs/decisions/026-stock-reserved-at-checkout.md): those Cancel takes. A refunded order among them only
- * if it never shipped, which its history says. A plain list, so the pages that load these rules keep
- * none of it unless they use it.
- */
-export const STATUSES_BEFORE_SHIPPING: readonly OrderStatus[] = [
-  'pending',
-  'processing',
-  'label_created',
-  'failed',
-  'refunded',
-]
-
-/**
  * A cancelled order never ships (only an order that never shipped can be cancelled): its label is voided at
  * the carrier, so the label is not to be printed and its tracking number tracks nothing.
  */

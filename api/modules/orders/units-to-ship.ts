@@ -5,7 +5,7 @@
  * cancelled (never shipped, not cancelled), and holds of each line the units a cancel would put back: not
  * those a refund put back on the shelf already, nor those refunded without restock (off the shelf).
  */
-import { STATUSES_BEFORE_SHIPPING } from '@core/rules/order-status'
+import { statusesThatCanMoveTo } from '@core/rules/order-status'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orderLines, orderRefundLines, orders } from '../../../db/schema/orders'
@@ -26,8 +26,10 @@ export function createUnitsToShip(db: Database) {
      * index: the shop's shipped and cancelled orders, nearly all of them, are never read.
      */
     async unitsToShip(productId?: number): Promise<UnitsToShip[]> {
+      // An order that may not have shipped yet is one Cancel takes; a refunded one only if it never shipped
+      // (a failed refund gives it back its status, shipped too), which its history says.
       const statuses = sql.join(
-        STATUSES_BEFORE_SHIPPING.map((status) => sql`${status}`),
+        statusesThatCanMoveTo('cancelled').map((status) => sql`${status}`),
         sql`, `,
       )
       // Most lines were never refunded: all their units, without working out what refunds left.
