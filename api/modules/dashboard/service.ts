@@ -449,8 +449,9 @@ export function createDashboardService(deps: {
     },
 
     async products(): Promise<DashboardProduct[]> {
-      const [stock, toShip] = await Promise.all([deps.stock.snapshot(), orders.unitsToShip()])
-      return (await catalog.list()).map((product) => dashboardProduct(product, stock, toShipOf(toShip)))
+      const [stock, rows] = await Promise.all([deps.stock.snapshot(), orders.unitsToShip()])
+      const toShip = toShipOf(rows)
+      return (await catalog.list()).map((product) => dashboardProduct(product, stock, toShip))
     },
 
     /**
