@@ -85,7 +85,6 @@ export const orders = sqliteTable(
   },
   (table) => [
     index('orders_status_idx').on(table.status),
-    index('orders_email_idx').on(table.email),
     index('orders_customer_key_idx').on(table.customerKey),
     index('orders_user_id_idx').on(table.userId),
     index('orders_created_at_idx').on(table.createdAt),
