@@ -2,10 +2,9 @@
 // orders (with a discount warning), Retry until it reads LABEL CREATED, the label opened, the order marked
 // shipped, its history, a product weight edited, the package calculator, polling that rests while the tab
 // is hidden. A customer reads that the page is for staff. axe on the page.
-import { createClient } from '@libsql/client'
 import type { Locator, Page } from '@playwright/test'
 import { expect, test, waitForIsland } from './support/fixtures'
-import { addStaff, DATABASE_URL, STAFF_PASSWORD } from './support/staff'
+import { addStaff, STAFF_PASSWORD, serverDatabase } from './support/staff'
 
 /** What the payment left on the order: a first-order code on a customer's second order (docs/decisions/021). */
 const DISCOUNT_WARNING = "CREW10 is for a first order only: this customer's order 000001 was paid first."
@@ -19,7 +18,7 @@ function uniqueEmail(name: string): string {
  * when the carrier refuses for good. Returns its padded number.
  */
 async function insertFailedOrder(customerName: string): Promise<string> {
-  const db = createClient({ url: DATABASE_URL })
+  const db = await serverDatabase()
   try {
     const now = Date.now()
     const key = `${now}-${Math.floor(Math.random() * 1e9)}`
@@ -262,7 +261,7 @@ test.describe('staff dashboard', () => {
     expect(res.status()).toBe(200)
     await page.context().clearCookies()
     // Made staff as `staff add` did before it replaced a customer's password: the role alone.
-    const db = createClient({ url: DATABASE_URL })
+    const db = await serverDatabase()
     try {
       await db.execute('PRAGMA busy_timeout = 10000')
       await db.execute({ sql: "update users set role = 'staff' where email = ?", args: [email] })

@@ -8,11 +8,12 @@
 import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { type Client, createClient } from '@libsql/client'
+import type { Client } from '@libsql/client'
 import { type Subprocess, spawn } from 'bun'
 import Stripe from 'stripe'
 import { DEMO_WEBHOOK_SECRET } from '../../../api/adapters/demo-payments'
 import { whileBusy } from '../../../api/lib/database-busy'
+import { databaseBeside } from '../../support/database-beside'
 
 const ROOT = resolve(import.meta.dir, '../../..')
 
@@ -93,7 +94,7 @@ export function createShop(name: string, env: Record<string, string> = {}): Shop
       return server
     },
     db() {
-      client ??= createClient({ url: `file:${join(dir, 'shop.db')}` })
+      client ??= databaseBeside(join(dir, 'shop.db'))
       return client
     },
   }

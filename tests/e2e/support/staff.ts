@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { type Client, createClient } from '@libsql/client'
+import type { Client } from '@libsql/client'
 import type { Page } from '@playwright/test'
+import { databaseBeside } from '../../support/database-beside'
 import { shopOrigin } from './accounts'
 import { expect, waitForIsland } from './fixtures'
 
@@ -14,12 +15,10 @@ export const DATABASE_URL = process.env.E2E_DATABASE_URL ?? ''
 /**
  * A connection to the server's database for a test to read or write beside it. The server holds the write
  * lock while it commits a turn's writes together (docs/decisions/029-group-commit.md), so a write here
- * waits for it, as another instance of the shop would, instead of failing with SQLITE_BUSY at once.
+ * waits for it, as another instance of the shop would (tests/support/database-beside.ts).
  */
 export async function serverDatabase(): Promise<Client> {
-  const db = createClient({ url: DATABASE_URL })
-  await db.execute('PRAGMA busy_timeout = 10000')
-  return db
+  return databaseBeside(DATABASE_URL)
 }
 
 /**
