@@ -11,8 +11,8 @@ import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
- * directly); `start()` polls in the background for api/server.ts, sweeping unfinished payment events now and
- * then (first right after start, which is when a crash's leftovers are found), and returns a function that
+ * directly); `start()` polls in the background for api/server.ts, looks at once when a job due now is queued,
+ * and sweeps unfinished payment events now and then (first right after start, which is when a crash's leftovers are found), and returns a function that
  * stops it.
  */
 /** How often the background loop looks for payment events left unfinished by a dead process. */
@@ -71,7 +71,30 @@ export function createJobRunner(services: {
       const stopping = () => stopped
       let running: Promise<unknown> = Promise.resolve()
       let timer: ReturnType<typeof setTimeout> | undefined
+      /** Waiting for the next look (not running one). */
+      let sleeping = false
+      /** A job due now was queued while a look was under way: look again at once after it. */
+      let lookAgain = false
+      const sleep = (ms: number) => {
+        sleeping = true
+        timer = setTimeout(() => {
+          sleeping = false
+          tick()
+        }, ms)
+      }
+      // A paid order's e-mail and label, a reset link: run when queued, not at the next look two seconds on.
+      const stopListening = queue.onDueJob(() => {
+        if (stopped) return
+        if (!sleeping) {
+          lookAgain = true
+          return
+        }
+        clearTimeout(timer)
+        sleeping = false
+        tick()
+      })
       const tick = () => {
+        lookAgain = false
         const sweep = Date.now() - lastSweep >= SWEEP_EVERY_MS
         if (sweep) lastSweep = Date.now()
         let busy = false
@@ -92,12 +115,13 @@ export function createJobRunner(services: {
             log.error('job loop failed', { error: errorMessage(error) })
           })
           .finally(() => {
-            if (!stopped) timer = setTimeout(tick, busy ? 0 : intervalMs)
+            if (!stopped) sleep(busy || lookAgain ? 0 : intervalMs)
           })
       }
-      timer = setTimeout(tick, intervalMs)
+      sleep(intervalMs)
       return async () => {
         stopped = true
+        stopListening()
         if (timer) clearTimeout(timer)
         await running
       }

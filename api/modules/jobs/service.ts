@@ -178,6 +178,20 @@ export function createJobQueue(
 
   const { claimNextQuery, completeQuery } = claimAndCompletion(db)
 
+  /** Who wants to know that a job due now was queued: the runner (runner.ts), to run it without waiting. */
+  const dueListeners = new Set<() => void>()
+  let dueSignal: ReturnType<typeof setTimeout> | undefined
+  function toldOfDueJob(runAt: number, now: number): void {
+    if (runAt > now || dueListeners.size === 0 || dueSignal) return
+    // Told after this turn, when the batch that holds the job has been sent: a claim sent after it goes to
+    // the same writer and sees the job (db/connection-pool.ts). A batch sent later still, after an await,
+    // is found by the runner's next look instead.
+    dueSignal = setTimeout(() => {
+      dueSignal = undefined
+      for (const listener of dueListeners) listener()
+    }, 0)
+  }
+
   const queue = {
     /**
      * The INSERT for a job, unexecuted, so callers can put it in the same batch (transaction) as the row
@@ -193,6 +207,7 @@ export function createJobQueue(
       const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
       const runAt = options.runAt?.getTime() ?? now
       const dedupeKey = options.dedupeKey ?? null
+      toldOfDueJob(runAt, now)
       if (options.when && options.whenValues && typeof payloadValue === 'string' && !is(dedupeKey, SQL)) {
         let insert = insertGuardedJob.get(options.when)
         if (!insert) {
@@ -239,6 +254,12 @@ export function createJobQueue(
         insertSqlJob.set(payload, insert)
       }
       return insert.with(values, payload)
+    },
+
+    /** Calls `listener` soon after a job due now was queued; the function returned stops that. */
+    onDueJob(listener: () => void): () => void {
+      dueListeners.add(listener)
+      return () => dueListeners.delete(listener)
     },
 
     async enqueue(

@@ -51,3 +51,27 @@ test('while requests keep arriving, every job still runs, one per gap', async ()
   // Six claims, the first after the runner's first interval, then a gap before each of the other five.
   expect(elapsed).toBeGreaterThanOrEqual(5 * REQUESTS_FIRST_GAP_MS)
 })
+
+test('a job due now runs when it is queued, not at the runner’s next look', async () => {
+  const stop = createJobRunner(shop.services).start({ intervalMs: 60_000, busy: () => false })
+  try {
+    const items = [{ id: 4, quantity: 1 }]
+    const from = { 'x-forwarded-for': '203.0.113.20' }
+    const rate = rateFor(await getRates(shop, items, undefined, {}, from), 'USPS Ground Advantage')
+    const { sessionId } = await createSession(
+      shop,
+      items,
+      rate,
+      { customer_email: 'at.once@example.com' },
+      from,
+    )
+    expect((await payDemo(shop, sessionId, from)).status).toBe(200)
+
+    // The runner's next look is a minute away: the paid order's e-mail and label run well before it.
+    const until = performance.now() + 5_000
+    while ((await waiting()) > 0 && performance.now() < until) await Bun.sleep(10)
+    expect(await waiting()).toBe(0)
+  } finally {
+    await stop()
+  }
+})
