@@ -99,6 +99,8 @@ export function addStaff(email: string): void {
       env: {
         ...process.env,
         NODE_ENV: 'test',
+        // The test server's light password hashes (playwright.config.ts): the strong one costs half a second.
+        PASSWORD_HASH: 'test',
         DATABASE_URL,
         DATA_DIR: './data/e2e',
         STAFF_PASSWORD,
