@@ -75,16 +75,22 @@ export function createJobRunner(services: {
       let sleeping = false
       /** A job due now was queued while a look was under way: look again at once after it. */
       let lookAgain = false
+      /**
+       * The last look failed (the database or the disk): the next one waits the whole interval, whatever is
+       * queued meanwhile, so a shop in trouble is not asked again, and its log not written, once per request.
+       */
+      let resting = false
       const sleep = (ms: number) => {
         sleeping = true
         timer = setTimeout(() => {
           sleeping = false
+          resting = false
           tick()
         }, ms)
       }
       // A paid order's e-mail and label, a reset link: run when queued, not at the next look two seconds on.
       const stopListening = queue.onDueJob(() => {
-        if (stopped) return
+        if (stopped || resting) return
         if (!sleeping) {
           lookAgain = true
           return
@@ -98,6 +104,7 @@ export function createJobRunner(services: {
         const sweep = Date.now() - lastSweep >= SWEEP_EVERY_MS
         if (sweep) lastSweep = Date.now()
         let busy = false
+        let failed = false
         running = (sweep ? runner.sweep() : Promise.resolve())
           .then(() =>
             Promise.all(
@@ -111,11 +118,14 @@ export function createJobRunner(services: {
             busy = results.some((result) => result.ran >= BATCH)
           })
           .catch((error) => {
+            failed = true
             noteIfStorageFull(error)
             log.error('job loop failed', { error: errorMessage(error) })
           })
           .finally(() => {
-            if (!stopped) sleep(busy || lookAgain ? 0 : intervalMs)
+            if (stopped) return
+            resting = failed
+            sleep(!failed && (busy || lookAgain) ? 0 : intervalMs)
           })
       }
       sleep(intervalMs)
