@@ -11,9 +11,9 @@ import type { AbandonedJobHandler, JobHandler, JobQueue } from './service'
 
 /**
  * The job queue with every handler the shop has. `runDueJobs()` runs what is due now (tests call it
- * directly); `start()` polls in the background for api/server.ts, looks at once when a job due now is queued,
- * and sweeps unfinished payment events now and then (first right after start, which is when a crash's leftovers are found), and returns a function that
- * stops it.
+ * directly); `start()` polls in the background for api/server.ts, looks at once when a job due now is
+ * queued, sweeps unfinished payment events now and then (first at its first look, which is when a crash's
+ * leftovers are found), and returns a function that stops it.
  */
 /** How often the background loop looks for payment events left unfinished by a dead process. */
 const SWEEP_EVERY_MS = 15 * 1000
