@@ -263,7 +263,6 @@ test.describe('staff dashboard', () => {
     // Made staff as `staff add` did before it replaced a customer's password: the role alone.
     const db = await serverDatabase()
     try {
-      await db.execute('PRAGMA busy_timeout = 10000')
       await db.execute({ sql: "update users set role = 'staff' where email = ?", args: [email] })
     } finally {
       db.close()

@@ -1,6 +1,9 @@
 import type { Client } from '@libsql/client'
 import { createFileClient } from '../../db/connection-pool'
 
+/** Longer than the server's own wait (db/client.ts BUSY_TIMEOUT_MS): a test beside a busy server is patient. */
+const WAIT_FOR_LOCK_MS = 10_000
+
 /**
  * A client for a test to read or write the database of a shop server running beside it (`file:` URL or
  * path), made as the shop makes its own (db/connection-pool.ts), so it behaves as another instance of the
@@ -9,9 +12,6 @@ import { createFileClient } from '../../db/connection-pool'
  * answers that it changed its row while nothing is ever committed: a test's figure or role written while the
  * server committed was silently lost, and the test went on as if it had been set.
  */
-/** Longer than the server's own wait (db/client.ts BUSY_TIMEOUT_MS): a test beside a busy server is patient. */
-const WAIT_FOR_LOCK_MS = 10_000
-
 export function databaseBeside(url: string): Client {
   return createFileClient(url.replace(/^file:/, ''), { timeout: WAIT_FOR_LOCK_MS })
 }
