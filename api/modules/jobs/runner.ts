@@ -80,24 +80,21 @@ export function createJobRunner(services: {
        * queued meanwhile, so a shop in trouble is not asked again, and its log not written, once per request.
        */
       let resting = false
+      const lookNow = () => {
+        clearTimeout(timer)
+        sleeping = false
+        resting = false
+        tick()
+      }
       const sleep = (ms: number) => {
         sleeping = true
-        timer = setTimeout(() => {
-          sleeping = false
-          resting = false
-          tick()
-        }, ms)
+        timer = setTimeout(lookNow, ms)
       }
       // A paid order's e-mail and label, a reset link: run when queued, not at the next look two seconds on.
       const stopListening = queue.onDueJob(() => {
         if (stopped || resting) return
-        if (!sleeping) {
-          lookAgain = true
-          return
-        }
-        clearTimeout(timer)
-        sleeping = false
-        tick()
+        if (sleeping) lookNow()
+        else lookAgain = true
       })
       const tick = () => {
         lookAgain = false
