@@ -574,12 +574,9 @@ test.describe('cart badge and account link', () => {
     context,
     baseURL,
   }) => {
-    await openShell(page)
-    await revealNav(page)
-    await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
-
-    // What the server sets at sign-in beside the HttpOnly session cookie.
-    await context.addCookies([{ name: 'signed_in', value: '1', url: baseURL ?? '' }])
+    // Answered as signed in from the start: the island's attribute says hydrated before React has run the
+    // header's effects, so on a busy machine its check can come after the cookie below is set; the shop's
+    // own 401 would then take the cookie away again before the reload.
     await page.route('**/api/auth/user', (route) =>
       route.fulfill({
         status: 200,
@@ -587,6 +584,12 @@ test.describe('cart badge and account link', () => {
         body: JSON.stringify({ id: 1, email: 'a@b.co' }),
       }),
     )
+    await openShell(page)
+    await revealNav(page)
+    await expect(page.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/login')
+
+    // What the server sets at sign-in beside the HttpOnly session cookie.
+    await context.addCookies([{ name: 'signed_in', value: '1', url: baseURL ?? '' }])
     const check = page.waitForRequest('**/api/auth/user')
     await page.reload()
     await check

@@ -37,8 +37,11 @@ export async function suppressWelcomePopup(target: Page | BrowserContext): Promi
 }
 
 /**
- * Waits until an Astro island has hydrated (Astro drops its `ssr` attribute then). `name` is the
- * component's name, e.g. 'SiteHeader'. Until then its buttons are only static HTML.
+ * Waits until Astro has handed an island to React (it drops the `ssr` attribute then). `name` is the
+ * component's name, e.g. 'SiteHeader'. Until then its buttons are only static HTML; after it a press
+ * reaches React, which replays it once hydrated. React hydrates in a transition, so the island's effects
+ * (the header's sign-in check, say) may still be to come: a test whose set-up they could undo arranges
+ * things before the page loads (tests/e2e/shell.spec.ts, the account link).
  */
 export async function waitForIsland(page: Page, name: string): Promise<void> {
   await expect(page.locator(`astro-island[opts*='"name":"${name}"']`).first()).not.toHaveAttribute('ssr', {
