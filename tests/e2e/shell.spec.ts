@@ -1039,6 +1039,26 @@ test.describe('research ticker', () => {
     expect(await transform()).not.toBe(playing)
   })
 
+  test('rests out of view and goes on from where it was when scrolled back', async ({ page }) => {
+    await page.goto('/')
+    const ticker = page.getByRole('region', { name: 'What the research says' })
+    const track = ticker.locator('.ticker-track')
+    await expect(ticker).toHaveAttribute('data-ready', '')
+    // Below the fold of the home page: the visitor's choice is still 'playing', the track is not moving.
+    await expect(ticker).not.toBeInViewport()
+    await expect(ticker.getByRole('button', { name: 'Pause research ticker' })).toBeAttached()
+    await expect(track).toHaveCSS('animation-play-state', 'paused')
+
+    await ticker.scrollIntoViewIfNeeded()
+    await page.mouse.move(1, 1)
+    await expect(track).toHaveCSS('animation-play-state', 'running')
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }))
+    await expect(track).toHaveCSS('animation-play-state', 'paused')
+    const rested = await track.evaluate((element) => getComputedStyle(element).transform)
+    await framesDrawn(page, 10)
+    expect(await track.evaluate((element) => getComputedStyle(element).transform)).toBe(rested)
+  })
+
   test('starts paused for visitors who prefer reduced motion', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' })
     await page.goto('/')
