@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { formatTally, sumTally } from './adversarial-tally'
+import { recordSiteBuild, siteBuildFingerprint, siteBuildIsCurrent } from './site-build-stamp'
 
 const bun = process.execPath
 
@@ -240,10 +241,17 @@ const chromium = runs('e2e') ? findChromium() : ''
 if (runs('e2e')) {
   // Built for the address the browser tests serve it on (playwright.config.ts), so its canonical links,
   // sitemap and cards are on the origin under test.
-  run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'], {
-    PUBLIC_URL: `http://localhost:${process.env.E2E_PORT ?? 4599}`,
-  })
-  run('precompress', [bun, 'scripts/precompress.ts'])
+  const publicUrl = `http://localhost:${process.env.E2E_PORT ?? 4599}`
+  // `npm run test:e2e` alone, run again and again on one spec while working on it, keeps a build of the
+  // very same files; `npm test` always builds.
+  const fingerprint = siteBuildFingerprint(process.cwd(), publicUrl)
+  if (only === 'e2e' && siteBuildIsCurrent(process.cwd(), fingerprint)) {
+    console.log('\n▶ site build: dist/ was built from these very files for this address; not built again')
+  } else {
+    run('site build', [bun, '--bun', 'node_modules/.bin/astro', 'build'], { PUBLIC_URL: publicUrl })
+    run('precompress', [bun, 'scripts/precompress.ts'])
+    recordSiteBuild(process.cwd(), fingerprint)
+  }
   // docs/architecture.md#performance-budgets: content pages ≤ 85 KB and cart/checkout ≤ 120 KB of JavaScript (gzip); over budget fails,
   // and so does a README table that is not what this build measures (npm run budget writes it).
   run('JavaScript budget', [bun, 'scripts/js-budget.ts', '--check'])
