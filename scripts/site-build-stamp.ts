@@ -2,8 +2,8 @@
 // The fingerprint is a hash of every file the build reads (the pages, the content, the shared rules, the
 // public files, the configuration and the locked dependencies) and of the address it was built for; it is
 // kept outside dist/, which the server serves to anyone.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 /** Everything `astro build` and the precompression after it read, relative to the repository's root. */
 const BUILD_INPUTS = [
@@ -61,5 +61,7 @@ export function siteBuildIsCurrent(root: string, fingerprint: string): boolean {
 /** Written after the build and its precompression have both finished. */
 export function recordSiteBuild(root: string, fingerprint: string): void {
   const stamp = stampFor(root, fingerprint)
-  if (stamp) writeFileSync(join(root, STAMP_FILE), stamp)
+  if (!stamp) return
+  mkdirSync(dirname(join(root, STAMP_FILE)), { recursive: true })
+  writeFileSync(join(root, STAMP_FILE), stamp)
 }
