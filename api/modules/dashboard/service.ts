@@ -223,7 +223,7 @@ export function createDashboardService(deps: {
   config: Pick<Config, 'shopTimeZone'>
   orders: OrdersService
   catalog: CatalogService
-  stock: Pick<StockService, 'snapshot' | 'setLevels'>
+  stock: Pick<StockService, 'snapshot' | 'current' | 'setLevels'>
   webhooks: Pick<WebhookService, 'page'>
   accounts: Pick<AccountService, 'findById'>
   orderSearch: OrderSearch
@@ -449,7 +449,8 @@ export function createDashboardService(deps: {
     },
 
     async products(): Promise<DashboardProduct[]> {
-      const [stock, rows] = await Promise.all([deps.stock.snapshot(), orders.unitsToShip()])
+      // As the figures are now, not the shoppers' snapshot of up to a second ago: staff count against them.
+      const [stock, rows] = await Promise.all([deps.stock.current(), orders.unitsToShip()])
       const toShip = toShipOf(rows)
       return (await catalog.list()).map((product) => dashboardProduct(product, stock, toShip))
     },

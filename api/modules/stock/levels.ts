@@ -132,24 +132,36 @@ export function createLevels({ db, clock }: LevelsDeps) {
   let snapshot: Promise<StockSnapshot> | null = null
   let readAt = Number.NEGATIVE_INFINITY
 
+  /**
+   * Every counted figure, read again when the one in hand is a second old (reservations run out with
+   * time, and other instances sell): one small query a second at most, however many ask.
+   */
+  function inHand(): Promise<StockSnapshot> {
+    const now = clock.now()
+    const age = now.getTime() - readAt
+    if (!snapshot || age >= SNAPSHOT_MS || age < 0) {
+      readAt = now.getTime()
+      const reading = readLevels(db, now).then(snapshotOf)
+      snapshot = reading
+      // A failed read is not kept: the next caller asks the database again.
+      reading.catch(() => {
+        if (snapshot === reading) snapshot = null
+      })
+    }
+    return snapshot
+  }
+
   return {
+    snapshot: inHand,
+
     /**
-     * Every counted figure, read again when the one in hand is a second old (reservations run out with
-     * time, and other instances sell): one small query a second at most, however many ask.
+     * Every counted figure as it is now, for staff counting the shelf: a figure a second old could be one
+     * a sale on another instance, or a count written beside the shop, has changed since. Kept as the
+     * snapshot the shoppers' pages read.
      */
-    snapshot(): Promise<StockSnapshot> {
-      const now = clock.now()
-      const age = now.getTime() - readAt
-      if (!snapshot || age >= SNAPSHOT_MS || age < 0) {
-        readAt = now.getTime()
-        const reading = readLevels(db, now).then(snapshotOf)
-        snapshot = reading
-        // A failed read is not kept: the next caller asks the database again.
-        reading.catch(() => {
-          if (snapshot === reading) snapshot = null
-        })
-      }
-      return snapshot
+    current(): Promise<StockSnapshot> {
+      snapshot = null
+      return inHand()
     },
 
     /**

@@ -201,6 +201,7 @@ export function createStockService(deps: StockServiceDeps) {
     },
     ...reservations,
     snapshot: levels.snapshot,
+    current: levels.current,
     /** Holds that ran out, marked released (the job runner's sweep); answers how many. */
     releaseExpired: () => reservations.releaseExpired(clock.now()),
 

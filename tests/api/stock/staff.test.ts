@@ -311,3 +311,21 @@ describe('units received', () => {
     expect(await onHand(shop, 4, '')).toBe(3)
   })
 })
+
+describe('GET /api/products', () => {
+  test("reads the figures as they are now, where the shoppers' pages may keep them a second", async () => {
+    const listed = async (path: string) =>
+      (await shop.call('GET', path, undefined, { cookie: staff.cookie })).json()
+    const duo = (products: { id: number; stock: unknown }[]) =>
+      products.find((product) => product.id === 5)?.stock
+    // The catalogue reads the figures (the test's clock stands still, so it keeps them).
+    expect(
+      (await listed('/api/catalog')).products.find((product: { id: number }) => product.id === 5).stock,
+    ).toEqual({ tracked: false, available: null })
+    // Counted beside this instance: another instance's staff, or a restore.
+    await shop.deps.db.run(sql`insert into stock_levels (product_id, variant, on_hand, updated_at)
+      values (5, '', 7, ${Date.now()}) on conflict (product_id, variant) do update set on_hand = excluded.on_hand`)
+    expect(duo(await listed('/api/products'))).toEqual({ onHand: 7, available: 7 })
+    await patch('/api/products/5/stock', { stock: null }, staff.cookie)
+  })
+})
