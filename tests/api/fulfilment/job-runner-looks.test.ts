@@ -85,14 +85,13 @@ test('after a failed look the next waits the interval, however many jobs are que
   const stop = shop.runner.start({ intervalMs })
   try {
     shop.queued()
-    await Bun.sleep(20)
-    expect(shop.looks()).toBe(1)
+    await untilLooks(shop, 1)
     // Jobs queued for a while after the failure: none of them brings a look sooner.
     for (let i = 0; i < 20; i++) {
       shop.queued()
       await Bun.sleep(10)
     }
-    while (shop.looks() < 2) await Bun.sleep(20)
+    await untilLooks(shop, 2)
     // Timed by the looks themselves, so a machine slow to wake the test's sleeps cannot fail it.
     const [first = 0, second = 0] = lookedAt
     expect(second - first).toBeGreaterThanOrEqual(intervalMs - 5)
