@@ -48,8 +48,8 @@ export default defineConfig({
   use: {
     baseURL,
     // No trace: recording each action's DOM, the network and the console for every test, passed or not,
-    // cost a fifth of the run on two cores (shell and cart specs: 145 and 182 s with it, 121 s twice without),
-    // and a screencast a third more. A failed test keeps its screenshot and its page as an accessibility tree
+    // cost a tenth to a fifth of the run on two cores (all specs alone: 8.0 min with it, 7.1 without; shell and
+    // cart specs: 145 and 182 s with it, 121 s twice without), and a screencast a third more. A failed test keeps its screenshot and its page as an accessibility tree
     // (error-context.md in its folder under test-results/); for the whole trace, run it again with
     // `--trace retain-on-failure` (README.md#test-it).
     trace: 'off',
