@@ -1,8 +1,9 @@
 // Fails when an import breaks a layer rule (scripts/imports/rules.ts: which folder may import which), or
 // when modules import each other in a circle (type-only imports included). Run by `npm test`; the layers
 // are drawn in docs/architecture.md#layers.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { filesUnder, notOurs } from './files-under'
 import { brokenRules } from './imports/rules'
 
 const ROOT = resolve(import.meta.dir, '..')
@@ -11,15 +12,6 @@ const SOURCE = /\.(ts|tsx|mts|astro)$/
 const ALIASES: Record<string, string> = { '@core/': 'core/' }
 // import … from '…', export … from '…', import '…', import('…')
 const SPECIFIERS = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g
-
-function walk(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name)
-    if (name === 'node_modules' || name.startsWith('.')) return []
-    return statSync(full).isDirectory() ? walk(full) : SOURCE.test(name) ? [full] : []
-  })
-}
 
 function resolveImport(from: string, specifier: string): string | null {
   let base: string | null = null
@@ -32,7 +24,9 @@ function resolveImport(from: string, specifier: string): string | null {
   return candidates.find((path) => existsSync(path) && statSync(path).isFile()) ?? null
 }
 
-const files = FOLDERS.flatMap((folder) => walk(join(ROOT, folder)))
+const files = FOLDERS.flatMap((folder) => filesUnder(join(ROOT, folder), notOurs)).filter((file) =>
+  SOURCE.test(file),
+)
 const graph = new Map<string, string[]>()
 for (const file of files) {
   let text = readFileSync(file, 'utf8')

@@ -10,9 +10,10 @@
 //   factory that returns twenty short methods is not one long function; a route chain of twenty inline
 //   handlers is.
 // - A component in site/ counts everything in it: its handlers close over its state and go with it.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import ts from 'typescript'
+import { filesUnder, notOurs } from './files-under'
 
 export interface Unit {
   name: string
@@ -180,17 +181,8 @@ export function oversizedIn(file: string, text: string): Oversize[] {
     .map((unit) => ({ ...unit, file, kind: rule.kind, limit: rule.limit }))
 }
 
-function walk(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir).flatMap((name) => {
-    if (name === 'node_modules' || name.startsWith('.')) return []
-    const full = join(dir, name)
-    return statSync(full).isDirectory() ? walk(full) : [full]
-  })
-}
-
 export function checkTree(root: string): Oversize[] {
-  return RULES.flatMap((rule) => walk(join(root, rule.folder)))
+  return RULES.flatMap((rule) => filesUnder(join(root, rule.folder), notOurs))
     .map((path) => relative(root, path).split('\\').join('/'))
     .flatMap((file) => oversizedIn(file, readFileSync(join(root, file), 'utf8')))
     .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)

@@ -6,12 +6,13 @@
 // `npm run budget` (`--write-readme`) also writes the README's 'JavaScript per page' table from the
 // measurement, between its two marker comments; `--check` (what `npm test` runs) exits 1 when that table
 // is not what the build measures, so the README never quotes a stale number.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, posix, relative, resolve, sep } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { WITHOUT_GOOGLE_DIR } from '@core/rules/site-variants'
 import { AFTER_PAINT_LIST_ID } from '../site/integrations/after-first-paint'
 import { TARGETS } from './bench/targets'
+import { filesUnder } from './files-under'
 
 const KIB = 1024
 /** Content pages: React (~67 KiB) plus about 18 KiB of islands. */
@@ -96,13 +97,6 @@ export function pageScripts(html: string): PageScripts {
     }
   }
   return { inline, urls: [...urls] }
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name)
-    return statSync(full).isDirectory() ? walk(full) : [full]
-  })
 }
 
 function routeOf(distDir: string, file: string): string {
@@ -261,7 +255,7 @@ function main(): void {
     console.error(`No build in ${distDir}: run \`bun --bun astro build\` first.`)
     process.exit(2)
   }
-  const pages = walk(distDir)
+  const pages = filesUnder(distDir)
     .filter((file) => file.endsWith('.html'))
     .map((file) => measurePage(distDir, file))
     .sort((a, b) => a.route.localeCompare(b.route))

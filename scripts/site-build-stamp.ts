@@ -2,8 +2,9 @@
 // The fingerprint is a hash of every file the build reads (the pages, the content, the shared rules, the
 // public files, the configuration and the locked dependencies) and of the address it was built for; it is
 // kept outside dist/, which the server serves to anyone.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { filesUnder } from './files-under'
 
 /** Everything `astro build` and the precompression after it read, relative to the repository's root. */
 const BUILD_INPUTS = [
@@ -20,15 +21,6 @@ const BUILD_INPUTS = [
 
 /** Kept beside the content types `astro sync` writes (git ignores .astro/). */
 const STAMP_FILE = '.astro/site-build-inputs'
-
-function* filesUnder(path: string): Generator<string> {
-  if (!existsSync(path)) return
-  if (!statSync(path).isDirectory()) {
-    yield path
-    return
-  }
-  for (const name of readdirSync(path).sort()) yield* filesUnder(join(path, name))
-}
 
 export function siteBuildFingerprint(root: string, publicUrl: string): string {
   const hasher = new Bun.CryptoHasher('sha256')
