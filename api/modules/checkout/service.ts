@@ -42,12 +42,19 @@ export { CHECKOUT_JOBS, type CheckoutRecord, isSessionId, type UnpaidEnd } from 
 export const MIN_TOTAL_MESSAGE =
   'Order total must be at least $0.50 after discounts. Please add more items or use a smaller discount.'
 
-/** A digest of everything sent to the provider: the same cart, quote and e-mail give the same key. */
+/**
+ * A digest of everything sent to the provider and everything the session stores for its order: the same
+ * cart, quote, e-mail and addresses give the same key (Pay pressed twice gets one session). The addresses
+ * count in full: a quote does not cover the recipient's name (fixing a typo keeps the rates), nor the
+ * billing address, so without them a corrected name would get the first session back, and the order the
+ * old name (docs/decisions/032-one-open-session-per-cart.md).
+ */
 function idempotencyKey(
   request: Omit<CheckoutSessionRequest, 'idempotencyKey'>,
-  userId: string | null,
+  customer: { userId: string | null; shippingAddress: ShippingAddress; billingAddress: ShippingAddress },
 ): string {
-  const digest = sha256Hex(JSON.stringify({ request, userId }))
+  const { userId, shippingAddress, billingAddress } = customer
+  const digest = sha256Hex(JSON.stringify({ request, userId, shippingAddress, billingAddress }))
   return `checkout-${digest}`
 }
 
@@ -220,7 +227,10 @@ async function price(
     shippingCents,
     lines: chargedLines(cart, discount),
     stockLines,
-    request: { ...request, idempotencyKey: idempotencyKey(request, userId) },
+    request: {
+      ...request,
+      idempotencyKey: idempotencyKey(request, { userId, shippingAddress, billingAddress }),
+    },
   }
 }
 

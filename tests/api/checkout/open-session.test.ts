@@ -10,7 +10,15 @@ import { discountCodes, discountRedemptions } from '../../../db/schema/discounts
 import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
 import { reservationsOf } from '../stock/helpers'
 import { createTestApp, type TestApp } from '../support/test-app'
-import { fakeStripePayments, getRates, type Items, type RateAnswer, rateFor, sessionBody } from './helpers'
+import {
+  fakeStripePayments,
+  getRates,
+  HOME,
+  type Items,
+  type RateAnswer,
+  rateFor,
+  sessionBody,
+} from './helpers'
 
 const OIL = 1 // Hammered Citrus, $21.00
 const REPAIR = 4 // Workforce Repair Original Grit, $13.00: no scents
@@ -228,6 +236,41 @@ describe("the cart's next session", () => {
     })
     expect(stripe.sessions.get(idOf(first))?.status).toBe('open')
     expect(await statusOf(idOf(first))).toBe('open')
+  })
+
+  test('a corrected name or another billing address is a new session, stored with them for its order', async () => {
+    // Back from the payment page to fix the recipient's name and give a billing address: the rate still
+    // holds (a quote leaves the name out), so only the addresses differ from the first request.
+    const rate = rateFor(await getRates(shop, [{ id: OIL, quantity: 2 }]), 'USPS Ground Advantage')
+    const typo = { ...HOME, name: 'Dnaa Cloe' }
+    const first = await open([{ id: OIL, quantity: 2 }], { shipping_address: typo }, rate)
+    expect(first.status).toBe(200)
+    const billing = { ...HOME, street1: '99 Other St', city: 'Oakland', zip: '94607' }
+    const fixed = await open(
+      [{ id: OIL, quantity: 2 }],
+      { shipping_address: HOME, billing_address: billing, open_session: idOf(first) },
+      rate,
+    )
+    expect(fixed.status).toBe(200)
+    expect(idOf(fixed)).not.toBe(idOf(first))
+    expect(await statusOf(idOf(first))).toBe('expired')
+    const [stored] = await shop.deps.db
+      .select({ shipping: checkoutSessions.shippingAddress, billing: checkoutSessions.billingAddress })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, idOf(fixed)))
+    expect(JSON.parse(stored?.shipping ?? '{}')).toMatchObject({ name: 'Dana Cole' })
+    expect(JSON.parse(stored?.billing ?? '{}')).toMatchObject({ street1: '99 Other St', city: 'Oakland' })
+    // The code's one use followed the cart to the corrected session.
+    expect(await usesOf(idOf(fixed))).toEqual(['reserved'])
+    expect(await liveUses()).toBe(1)
+
+    // The corrected request sent again is still one session.
+    const again = await open(
+      [{ id: OIL, quantity: 2 }],
+      { shipping_address: HOME, billing_address: billing, open_session: idOf(fixed) },
+      rate,
+    )
+    expect(idOf(again)).toBe(idOf(fixed))
   })
 
   test("another customer's session is left alone", async () => {
