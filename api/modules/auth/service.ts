@@ -49,6 +49,7 @@ export const MESSAGES = {
   passwordTooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
   passwordTooLong: `Passwords can be at most ${PASSWORD_MAX_LENGTH} characters.`,
   googleMoved: 'This account now signs in with another Google account.',
+  accountGone: 'The account was deleted while it was being signed in to.',
   staffPasswordTooShort: `A staff account's password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters long.`,
   staffPasswordBelowRule: `A staff account's password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters long, and this one is shorter. Choose 'Forgot Password' to set a new one.`,
   // One message for a wrong e-mail and a wrong password: the answer never says which accounts exist.
@@ -184,8 +185,17 @@ export function createAuthService(deps: {
 
   const { passwords } = deps
 
+  /**
+   * Signs in to `user`. An account deleted meanwhile (in another browser) gets no session: a password
+   * sign-in is refused like a wrong password, a Google one goes back to the sign-in page.
+   */
   async function signInAs(user: UserRecord, method: SignInMethod): Promise<SignedIn> {
-    const { token, session } = await sessions.create(user.id, method)
+    const created = await sessions.create(user.id, method)
+    if (!created) {
+      if (method === 'google') throw new IdentityProviderError(MESSAGES.accountGone)
+      throw unauthenticated(MESSAGES.wrongCredentials)
+    }
+    const { token, session } = created
     // Now and then, on a sign-in, clear out sessions that ran out long ago.
     if (Math.random() < 0.01) await sessions.sweepExpired()
     return { user, session, token }

@@ -6,9 +6,10 @@
 import type { SignInMethod } from '@core/rules/account'
 import { sha256 } from '@oslojs/crypto/sha2'
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
-import { and, eq, gt, lt } from 'drizzle-orm'
+import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { sessions } from '../../../db/schema/auth'
+import { users } from '../../../db/schema/users'
 import type { Clock } from '../../lib/clock'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -45,7 +46,14 @@ export interface Session {
 
 export function createSessionStore(db: Database, clock: Clock) {
   return {
-    async create(userId: string, signedInWith: SignInMethod): Promise<{ token: string; session: Session }> {
+    /**
+     * A new session for the account, or null when the account is gone: deleted in another browser while
+     * this sign-in checked its password, it gets no session (and no error from the session's foreign key).
+     */
+    async create(
+      userId: string,
+      signedInWith: SignInMethod,
+    ): Promise<{ token: string; session: Session } | null> {
       const token = generateToken()
       const now = clock.now()
       const session: Session = {
@@ -55,8 +63,11 @@ export function createSessionStore(db: Database, clock: Clock) {
         createdAt: now,
         signedInWith,
       }
-      await db.insert(sessions).values(session)
-      return { token, session }
+      const stored =
+        await db.run(sql`insert into ${sessions} (id, user_id, expires_at, created_at, signed_in_with)
+        select ${session.id}, ${userId}, ${session.expiresAt.getTime()}, ${now.getTime()}, ${signedInWith}
+        where exists (select 1 from ${users} where ${users.id} = ${userId})`)
+      return stored.rowsAffected > 0 ? { token, session } : null
     },
 
     /**

@@ -199,3 +199,50 @@ describe('staff add on an account left without a password', () => {
     expect(outboxLinks(person.email)).toBeGreaterThan(before)
   })
 })
+
+describe('an account deleted while someone signs in to it', () => {
+  test('a password sign-in in flight is refused like a wrong password, and leaves no session', async () => {
+    const owner = await signUp(shop)
+    // The sign-in has found the account and is checking the password.
+    const verify = holdFirst(Bun.password, 'verify')
+    const signingIn = signIn(shop, owner.email, owner.password, uniqueAddress())
+    await verify.entered
+    verify.restore()
+    // The owner deletes the account in another browser meanwhile.
+    const deleted = await shop.call(
+      'DELETE',
+      '/api/user',
+      { password: owner.password },
+      { cookie: owner.cookie, ...uniqueAddress() },
+    )
+    expect(deleted.status).toBe(204)
+    verify.release()
+    const answer = await signingIn
+    attacks.tried()
+    expect(answer.status).toBe(401)
+    expect(await answer.json()).toEqual({ error: 'The e-mail or password is incorrect.' })
+    expect(setCookies(answer).get('session')?.value ?? '').toBe('')
+    expect(await sessionsOf(owner.id)).toBe(0)
+  })
+
+  test('a Google sign-in in flight ends at the sign-in page, not in an error', async () => {
+    const owner = await signUp(shop)
+    await shop.deps.db
+      .update(users)
+      .set({ googleSubject: `G-${owner.id}`, emailVerifiedAt: new Date() })
+      .where(eq(users.id, owner.id))
+    // The callback found the account by its identity and is about to make its session.
+    const create = holdFirst(shop.services.auth.sessions, 'create')
+    const callback = await googleCallback(owner.email, `G-${owner.id}`)
+    await create.entered
+    await shop.deps.db.delete(users).where(eq(users.id, owner.id))
+    create.release()
+    create.restore()
+    const done = await callback.done
+    attacks.tried()
+    expect(done.status).toBe(302)
+    expect(done.headers.get('location')).toBe('/login?google=failed')
+    expect(setCookies(done).get('session')?.value ?? '').toBe('')
+    expect(await sessionsOf(owner.id)).toBe(0)
+  })
+})
