@@ -19,6 +19,7 @@ import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema/users'
+import type { VerifiedIdentity } from '../../adapters/types'
 import type { Clock } from '../../lib/clock'
 import { invalid } from '../../lib/domain-errors'
 import {
@@ -219,19 +220,29 @@ export function createAccountService(deps: {
 
     /**
      * Remembers the Google identity of an account (whose e-mail Google has just vouched for, so it is proved
-     * now), and its picture when the account has none yet. `clearPassword` takes away a password nobody
-     * proved they own: whoever set it may not be the owner of the address.
+     * now), and its picture when the account has none yet. `takenOver`: the account passes to the owner of
+     * the address from someone who may not be them (docs/decisions/016-verified-e-mail.md), so what that
+     * someone set goes with them: the password, and the profile they wrote (the saved address checkout
+     * pre-fills, a parcel's way to them; the phone; the names and picture, now Google's; the notices).
      */
     linkGoogle(
       user: UserRecord,
-      identity: { subject: string; picture: string | null },
-      options: { clearPassword: boolean },
+      identity: Pick<VerifiedIdentity, 'subject' | 'picture' | 'givenName' | 'familyName'>,
+      options: { takenOver: boolean },
     ) {
+      const link = { googleSubject: identity.subject, emailVerifiedAt: user.emailVerifiedAt ?? clock.now() }
+      if (!options.takenOver)
+        return update(user.id, { ...link, ...(user.photoUrl ? {} : { photoUrl: identity.picture }) })
       return update(user.id, {
-        googleSubject: identity.subject,
-        emailVerifiedAt: user.emailVerifiedAt ?? clock.now(),
-        ...(options.clearPassword ? { passwordHash: null } : {}),
-        ...(user.photoUrl ? {} : { photoUrl: identity.picture }),
+        ...link,
+        passwordHash: null,
+        firstName: identity.givenName ?? '',
+        lastName: identity.familyName ?? '',
+        photoUrl: identity.picture,
+        phone: '',
+        address: null,
+        notifyByEmail: true,
+        notifyBySms: false,
       })
     },
 

@@ -144,8 +144,9 @@ interface LinkDeps {
  * Attaches a Google identity to the account with its e-mail. An account linked to another Google identity
  * moves to this one: whoever reads the address could take the account by a reset link anyway
  * (docs/decisions/016-verified-e-mail.md). Taken over (an address never proved: whoever registered it
- * before its owner; or another Google identity's: the address changed hands), the password is cleared,
- * reset links retired and then every session ended, so whoever held it before keeps no way in (a
+ * before its owner; or another Google identity's: the address changed hands), the password is cleared
+ * and the profile its holder wrote replaced (account service), reset links retired and then every session
+ * ended, so whoever held it before keeps no way in and leaves nothing the new holder would ship to (a
  * password sign-in of theirs in flight meanwhile is caught by `signIn`'s re-read).
  */
 async function linkGoogle(
@@ -156,7 +157,7 @@ async function linkGoogle(
   const unproved = user.emailVerifiedAt === null
   const changedHands = user.googleSubject !== null && user.googleSubject !== identity.subject
   const takenOver = unproved || changedHands
-  const linked = await accounts.linkGoogle(user, identity, { clearPassword: takenOver })
+  const linked = await accounts.linkGoogle(user, identity, { takenOver })
   if (takenOver) {
     await retireResetLinks(user.id)
     await sessions.invalidateAllForUser(user.id)

@@ -121,6 +121,11 @@ async function signUpRacing(ownerComesIn: (email: string) => Promise<unknown>): 
 }
 
 const STAFF_PASSWORD = 'the-owners-staff-password'
+/** A profile written before the address's owner signs in with Google: phone and a saved address. */
+const PLANTED_PROFILE = {
+  phone: '+1 512 555 0199',
+  address: { street: '1 Drop Box Ln', city: 'Austin', state: 'TX', zipCode: '73301', country: 'US' },
+}
 
 describe('staff by squatting', () => {
   test("the owner's `staff add` leaves a squatter no session and no password, and no dashboard", async () => {
@@ -230,6 +235,29 @@ describe('account pre-hijacking through Google', () => {
     expect(row?.emailVerifiedAt).not.toBeNull()
   })
 
+  test("the squatter's profile goes with them: no saved address to ship to, no phone, Google's names", async () => {
+    const squatter = await signUp(shop, { firstName: 'Sly', lastName: 'Squatter' })
+    // Planted for the owner's checkout, which pre-fills a signed-in customer's saved address.
+    const planted = await shop.call('PUT', '/api/auth/update-profile', PLANTED_PROFILE, {
+      cookie: squatter.cookie,
+    })
+    expect(planted.status).toBe(200)
+
+    const owner = cookieHeader(await ownerSignsInWithGoogle(squatter.email))
+    attacks.tried()
+    const me = (await (await whoAmI(shop, owner)).json()) as Record<string, unknown>
+    expect(me).toMatchObject({
+      email: squatter.email,
+      firstName: 'Owen',
+      lastName: 'Owner',
+      phone: '',
+      address: null,
+      notifications: { email: true, sms: false },
+      hasPassword: false,
+      emailVerified: true,
+    })
+  })
+
   test("a squatter's password sign-in in flight while the owner comes in gets no session", async () => {
     const squatter = await signUp(shop)
     const hold = holdPasswordChecks()
@@ -254,6 +282,7 @@ describe('account pre-hijacking through Google', () => {
     const [link] = await linksMailedTo(before.email)
     expect((await verify(link, before)).status).toBe(200)
     const theirGoogle = cookieHeader(await signsInWithGoogle(before.email, `old-${before.email}`))
+    await shop.call('PUT', '/api/auth/update-profile', PLANTED_PROFILE, { cookie: theirGoogle })
     // A reset link they asked for while the mailbox was theirs.
     await shop.call('POST', '/api/auth/forgot-password', { email: before.email }, uniqueAddress())
     await shop.runDueJobs()
@@ -275,16 +304,27 @@ describe('account pre-hijacking through Google', () => {
     )
     expect(used.status).toBe(422)
     expect(((await used.json()) as { error?: string }).error).toMatch(/link/i)
-    expect((await whoAmI(shop, now)).status).toBe(200)
+    const newHolder = (await (await whoAmI(shop, now)).json()) as Record<string, unknown>
+    // Their home address is not the new holder's to read, nor to ship to.
+    expect(newHolder).toMatchObject({ address: null, phone: '555-0142' })
     expect(await sessionCount(before.id)).toBe(1)
   })
 
   test('an owner whose address was proved keeps the password and sessions they had', async () => {
-    const owner = await signUp(shop)
+    const owner = await signUp(shop, { firstName: 'Dana', lastName: 'Cole' })
     const [link] = await linksMailedTo(owner.email)
     expect((await verify(link, owner)).status).toBe(200)
+    await shop.call('PUT', '/api/auth/update-profile', PLANTED_PROFILE, { cookie: owner.cookie })
     await ownerSignsInWithGoogle(owner.email)
-    expect((await whoAmI(shop, owner.cookie)).status).toBe(200)
+    const me = await whoAmI(shop, owner.cookie)
+    expect(me.status).toBe(200)
+    // Their own profile too: names, phone and the saved address stay as they wrote them.
+    expect(await me.json()).toMatchObject({
+      firstName: 'Dana',
+      lastName: 'Cole',
+      phone: PLANTED_PROFILE.phone,
+      address: PLANTED_PROFILE.address,
+    })
     expect((await signIn(shop, owner.email, owner.password, uniqueAddress())).status).toBe(200)
   })
 })
