@@ -153,8 +153,9 @@ function passwordRoutes(
       async ({ body, clientAddress }) => {
         const email = body.email.trim().toLowerCase()
         await sharedRateCounter(clientAddress, LIMITS.resetPerAddress)
-        // Counted by e-mail too, so one inbox is not flooded from many addresses.
-        await sharedRateCounter(email, LIMITS.resetPerEmail)
+        // Counted by inbox too (`name+tag@` is `name@`), so one inbox is not flooded from many addresses,
+        // nor through many accounts of its tags (docs/decisions/020).
+        await sharedRateCounter(customerKey(email), LIMITS.resetPerEmail)
         await auth.requestPasswordReset(email)
         return { message: MESSAGES.resetRequested }
       },
@@ -237,7 +238,7 @@ function verificationRoutes(
           return { message: VERIFICATION_MESSAGES.alreadyVerified, emailVerified: true }
         }
         await sharedRateCounter(clientAddress, LIMITS.verifyRequestPerAddress)
-        await sharedRateCounter(user.email, LIMITS.verifyRequestPerEmail)
+        await sharedRateCounter(customerKey(user.email), LIMITS.verifyRequestPerEmail)
         await auth.verification.request(user.id)
         return { message: VERIFICATION_MESSAGES.sent, emailVerified: false }
       },

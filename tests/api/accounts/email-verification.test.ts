@@ -241,7 +241,7 @@ describe('sending the link again', () => {
     expect(forged.status).toBe(401)
   })
 
-  test('limited like reset requests: 3 an hour per account, 5 per 15 minutes per address', async () => {
+  test('limited like reset requests: 3 an hour per inbox, 5 per 15 minutes per address', async () => {
     const customer = await signUp(shop)
     for (let i = 0; i < 3; i++) expect((await resend(customer)).status).toBe(200)
     const fourth = await resend(customer)

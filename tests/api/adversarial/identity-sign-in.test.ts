@@ -221,6 +221,36 @@ describe('flooding sign-ups (docs/decisions/020)', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(10)
   })
 
+  test("an inbox's tagged accounts share its links: 3 verification and 3 reset e-mails an hour in all", async () => {
+    const inbox = uniqueEmail('links')
+    const [local, host] = inbox.split('@')
+    const tagged = (tag: number) => `${local}+${tag}@${host}`
+    // Three accounts of one inbox, within its sign-ups: each asking for its own links from its own address.
+    const accounts = []
+    for (let tag = 0; tag < 3; tag++) accounts.push(await signUp(shop, { email: tagged(tag) }))
+    attacks.tried(12)
+    const verifications: number[] = []
+    for (const account of [...accounts, ...accounts]) {
+      const res = await shop.call('POST', '/api/auth/resend-verification', undefined, {
+        cookie: account.cookie,
+        ...uniqueAddress(),
+      })
+      verifications.push(res.status)
+    }
+    expect(verifications).toEqual([200, 200, 200, 429, 429, 429])
+    const resets: number[] = []
+    for (let tag = 0; tag < 6; tag++) {
+      const res = await shop.call(
+        'POST',
+        '/api/auth/forgot-password',
+        { email: tagged(tag) },
+        uniqueAddress(),
+      )
+      resets.push(res.status)
+    }
+    expect(resets).toEqual([200, 200, 200, 429, 429, 429])
+  })
+
   test('the newsletter: one inbox from 12 addresses is taken 5 times, then 429', async () => {
     attacks.tried(12)
     const statuses: number[] = []

@@ -424,7 +424,7 @@ describe('proving an address one does not read', () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(19)
   })
 
-  test('an inbox cannot be flooded: three links an hour per account, whatever the address', async () => {
+  test('an inbox cannot be flooded: three links an hour per inbox, whatever the address', async () => {
     const target = await signUp(shop)
     const answers: number[] = []
     for (let i = 0; i < 10; i++) {
