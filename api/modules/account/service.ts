@@ -247,11 +247,12 @@ export function createAccountService(deps: {
     },
 
     /**
-     * Whether the account has shown it owns its e-mail address. Signing in with Google does: Google vouched
-     * for the address (only a verified one signs in). A password sign-up alone does not, so what is tied to
-     * the address rather than the account (the newsletter list) is not shown to it.
+     * Whether the account has shown it owns its e-mail address: Google vouched for it (only a verified one
+     * signs in), or the account's own owner used a link mailed to it (a verification link, signed in, or a
+     * reset link: docs/decisions/016-verified-e-mail.md). A password sign-up alone does not, so what is tied
+     * to the address rather than the account (the newsletter list) is not shown to it.
      */
-    emailProven: (user: UserRecord): boolean => user.googleSubject !== null,
+    emailProven: (user: UserRecord): boolean => user.googleSubject !== null || user.emailVerifiedAt !== null,
 
     /** Removes the account's row; unexecuted, the last statement of an account deletion's batch. */
     deleteQuery: (userId: string) => db.delete(users).where(eq(users.id, userId)),

@@ -25,8 +25,8 @@ import { customerRefunds, isSettled, type Order, type OrdersService, type Refund
 
 export const NEWSLETTER_NOT_SHOWN =
   'Whether this e-mail address is on our newsletter list is shown only to an account that has proved it ' +
-  'owns the address, by signing in with Google. Deleting your account takes the address off the list, and ' +
-  'every newsletter e-mail has an unsubscribe link.'
+  'owns the address, by the confirmation link we e-mailed it or by signing in with Google. Deleting your ' +
+  'account takes the address off the list, and every newsletter e-mail has an unsubscribe link.'
 
 /** Cents to dollars, exact to the cent, as the order calls answer. */
 function dollars(cents: number): number {

@@ -278,6 +278,26 @@ describe('other proofs', () => {
   })
 })
 
+describe('what a proved address shows', () => {
+  test("the data export shows the address's newsletter sign-up once the link proved it, not before", async () => {
+    const customer = await signUp(shop)
+    const joined = await shop.call('POST', '/api/newsletter', { email: customer.email }, uniqueAddress())
+    expect(joined.status).toBe(200)
+    const newsletter = async () => {
+      const res = await shop.call('GET', '/api/user/export', undefined, { cookie: customer.cookie })
+      return ((await res.json()) as { newsletter: Record<string, unknown> }).newsletter
+    }
+    // Signed up with a password only: nothing says the address is theirs, so the list is not shown.
+    expect(await newsletter()).toMatchObject({
+      shown: false,
+      note: expect.stringContaining('confirmation link'),
+    })
+
+    expect((await verify(await onlyToken(customer.email), customer)).status).toBe(200)
+    expect(await newsletter()).toMatchObject({ shown: true, subscribed: true })
+  })
+})
+
 test('the verify call needs the shop origin like every other state change', async () => {
   const res = await shop.app.handle(
     new Request(`${ORIGIN}/api/auth/verify-email`, {
