@@ -218,6 +218,17 @@ function stockMessage(
  * orders, catalogue, webhook and account services; access is checked before any of this runs (the
  * `staff` guard in api/modules/auth/guard.ts).
  */
+/** Why a cancelled order's label is not shown: voided, still being voided, or left for staff to void. */
+function cancelledLabelMessage(number: string, voidStatus: string | null): string {
+  if (voidStatus === 'error') {
+    return `Order ${number} is cancelled, but its label could not be voided at the carrier: void it there to get the postage back. Do not ship it.`
+  }
+  if (voidStatus === null) {
+    return `Order ${number} is cancelled: its label is being voided at the carrier. Do not ship it.`
+  }
+  return `Order ${number} is cancelled: its label was voided at the carrier. Do not ship it.`
+}
+
 export function createDashboardService(deps: {
   clock: Clock
   config: Pick<Config, 'shopTimeZone'>
@@ -408,9 +419,7 @@ export function createDashboardService(deps: {
       const source = id === null ? null : await orders.label(id)
       if (id === null || !source) throw notFound('This order has no label yet.')
       const number = formatOrderNumber(id)
-      if (source === 'cancelled') {
-        throw conflict(`Order ${number} is cancelled: its label was voided at the carrier. Do not ship it.`)
-      }
+      if (source.kind === 'cancelled') throw conflict(cancelledLabelMessage(number, source.voidStatus))
       return { number, source }
     },
 

@@ -2,8 +2,11 @@
  * The orders module's background jobs: the confirmation, shipping, refund and cancellation e-mails, the
  * label purchase and a cancelled order's label void.
  */
+import { formatOrderNumber } from '@core/rules/order-status'
+import { countsAsRefunded } from '@core/rules/refunds'
 import type { Mailer } from '../../adapters/types'
 import type { Config } from '../../env'
+import { log } from '../../lib/log'
 import type { AbandonedJobHandler, JobHandler } from '../jobs/service'
 import { orderConfirmationEmail, orderShippedEmail } from './email'
 import type { LabelVoid } from './label-void'
@@ -51,9 +54,21 @@ export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund
   }
 
   const jobs = {
+    /**
+     * Not sent once the order is cancelled or refunded in full: "ships within 1–2 business days" is no
+     * longer true (a confirmation that failed for good and is retried by staff after the cancellation).
+     */
     async sendConfirmation(orderId: number): Promise<void> {
       const order = await orderToMail(orderId)
-      if (order) await mailer.send(orderConfirmationEmail(order, config))
+      if (!order) return
+      if (order.status === 'cancelled' || order.status === 'refunded') {
+        log.info('order e-mail no longer true: not sent', {
+          order: formatOrderNumber(orderId),
+          email: 'confirmation',
+        })
+        return
+      }
+      await mailer.send(orderConfirmationEmail(order, config))
     },
 
     async sendShippedEmail(orderId: number): Promise<void> {
@@ -61,11 +76,20 @@ export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund
       if (order) await mailer.send(orderShippedEmail(order, config))
     },
 
+    /** Not sent once the refund failed or was canceled at the provider: the money did not come back. */
     async sendRefundEmail(orderId: number, refundId: string): Promise<void> {
       const order = await orderToMail(orderId)
       const made = await refund(refundId)
       if (!made) throw new Error(`refund ${refundId} not found`)
-      if (order) await mailer.send(orderRefundEmail(order, made, config))
+      if (!order) return
+      if (!countsAsRefunded(made.status)) {
+        log.info('order e-mail no longer true: not sent', {
+          order: formatOrderNumber(orderId),
+          email: 'refund',
+        })
+        return
+      }
+      await mailer.send(orderRefundEmail(order, made, config))
     },
 
     async sendCancelledEmail(orderId: number, refundCents: number): Promise<void> {
@@ -77,6 +101,8 @@ export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund
     abandonedJobHandlers(): Record<string, AbandonedJobHandler> {
       return {
         [ORDER_JOBS.purchaseLabel]: (payload, reason) => labels.abandonLabel(orderIdPayload(payload), reason),
+        [ORDER_JOBS.voidLabel]: (payload, reason) =>
+          labelVoid.noteVoidGivenUp(orderIdPayload(payload), reason),
       }
     },
 
@@ -91,7 +117,7 @@ export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund
           jobs.sendRefundEmail(orderIdPayload(payload), refundIdPayload(payload)),
         [ORDER_JOBS.cancelledEmail]: (payload) =>
           jobs.sendCancelledEmail(orderIdPayload(payload), numberPayload(payload, 'refundCents')),
-        [ORDER_JOBS.voidLabel]: (payload) => labelVoid.voidLabel(orderIdPayload(payload)),
+        [ORDER_JOBS.voidLabel]: (payload, context) => labelVoid.voidLabel(orderIdPayload(payload), context),
       }
     },
   }

@@ -7,7 +7,8 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orders } from '../../../db/schema/orders'
 import { type LabelToVoid, type ShippingProvider, UnknownLabelError } from '../../adapters/types'
-import { log } from '../../lib/log'
+import { errorMessage, log } from '../../lib/log'
+import type { JobContext } from '../jobs/service'
 import { type Order, SYSTEM_ACTOR } from './model'
 import type { OrderRefunds } from './refunds'
 
@@ -53,33 +54,68 @@ export function createLabelVoid(deps: LabelVoidDeps) {
     log.info('label voided', { order: formatOrderNumber(orderId), status })
   }
 
+  /**
+   * The void will not be tried again (its job's last attempt failed, or its worker died in it): the order
+   * says so, once, and tells staff to void the label at the carrier themselves, so the postage is not
+   * lost without a word and the label is never said to be voided.
+   */
+  async function noteVoidGivenUp(orderId: number, why: string): Promise<void> {
+    const order = await deps.get(orderId)
+    const label = order?.shippoTrackingNumber ?? order?.labelReference ?? 'of this order'
+    const unnoted = sql`${orders.labelVoidStatus} is null`
+    const reason = `Could not void label ${label} at the carrier (${why}): void it there to get the postage back`
+    await db.batch([
+      deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, unnoted),
+      db
+        .update(orders)
+        .set({ labelVoidStatus: 'error' })
+        .where(and(eq(orders.id, orderId), unnoted)),
+    ])
+    log.error('label void given up', { order: formatOrderNumber(orderId) })
+  }
+
+  /**
+   * A cancelled order's label voided: the label on file, or one bought under the order's reference that
+   * was never written down (a purchase cut short). None found: nothing was bought, or a purchase still
+   * under way will find the order cancelled and void its label itself.
+   */
+  async function voidCancelled(orderId: number): Promise<void> {
+    const order = await deps.get(orderId)
+    const reference = order?.labelReference
+    if (order?.status !== 'cancelled' || !reference || order.labelVoidStatus) return
+    if (order.shippoTrackingNumber) {
+      await voidAndNote(orderId, {
+        reference,
+        trackingNumber: order.shippoTrackingNumber,
+        labelId: order.labelId,
+      })
+      return
+    }
+    const found = await shipping.findLabel(reference)
+    if (found) {
+      await voidAndNote(orderId, {
+        reference,
+        trackingNumber: found.trackingNumber,
+        labelId: found.labelId,
+      })
+    }
+  }
+
   return {
     voidAndNote,
+    noteVoidGivenUp,
 
     /**
-     * The void job of a cancelled order: the label on file, or one bought under the order's reference
-     * that was never written down (a purchase cut short). None found: nothing was bought, or a purchase
-     * still under way will find the order cancelled and void its label itself.
+     * The void job of a cancelled order (and the label job's, when it finds its order cancelled: a void it
+     * tried after buying may have failed). A failure is retried with the job; on its last attempt the
+     * order notes that the void was given up.
      */
-    async voidLabel(orderId: number): Promise<void> {
-      const order = await deps.get(orderId)
-      const reference = order?.labelReference
-      if (order?.status !== 'cancelled' || !reference || order.labelVoidStatus) return
-      if (order.shippoTrackingNumber) {
-        await voidAndNote(orderId, {
-          reference,
-          trackingNumber: order.shippoTrackingNumber,
-          labelId: order.labelId,
-        })
-        return
-      }
-      const found = await shipping.findLabel(reference)
-      if (found) {
-        await voidAndNote(orderId, {
-          reference,
-          trackingNumber: found.trackingNumber,
-          labelId: found.labelId,
-        })
+    async voidLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
+      try {
+        await voidCancelled(orderId)
+      } catch (error) {
+        if (context.lastAttempt) await noteVoidGivenUp(orderId, errorMessage(error))
+        throw error
       }
     },
   }

@@ -7,6 +7,8 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export type LabelSource = { kind: 'file'; path: string } | { kind: 'redirect'; url: string }
+/** A cancelled order's label: never printed; `voidStatus` as the carrier's void left it (null while under way). */
+export type CancelledLabel = { kind: 'cancelled'; voidStatus: string | null }
 
 /**
  * The label file inside `labelsDir`, or the carrier's https URL; null for anything else. A stored URL

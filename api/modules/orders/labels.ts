@@ -24,6 +24,10 @@ export interface LabelPurchaseDeps {
   get: (id: number) => Promise<Order | null>
   /** Voids a label at the carrier and notes it on the order, or only in its history (label-void.ts). */
   voidLabel: (orderId: number, label: LabelToVoid, ofOrder?: boolean) => Promise<void>
+  /** A cancelled order's label voided, found by its reference if it was never recorded (label-void.ts). */
+  voidCancelled: (orderId: number, context: Pick<JobContext, 'lastAttempt'>) => Promise<void>
+  /** Notes on a cancelled order that its label's void was given up (label-void.ts). */
+  noteVoidGivenUp: (orderId: number, why: string) => Promise<void>
 }
 
 /** Buys a label; the crash drill may kill the process right after the carrier sold it. */
@@ -131,10 +135,11 @@ async function labelFor(
  * otherwise is reported.
  */
 async function recordLabel(
-  { get, voidLabel }: LabelPurchaseDeps,
+  { get, voidLabel, noteVoidGivenUp }: LabelPurchaseDeps,
   built: LabelMoves,
   order: Order,
   label: PurchasedLabel,
+  lastAttempt: boolean,
 ): Promise<void> {
   if (await built.recordLabel(order.id, label)) return
   const now = await get(order.id)
@@ -148,7 +153,15 @@ async function recordLabel(
       trackingNumber: label.trackingNumber,
       labelId: label.labelId,
     }
-    await voidLabel(order.id, bought, now.status === 'cancelled')
+    const ofOrder = now.status === 'cancelled'
+    try {
+      await voidLabel(order.id, bought, ofOrder)
+    } catch (error) {
+      // Run again, the job voids a cancelled order's label by its reference (purchaseLabel); not again,
+      // the order says the void was given up.
+      if (ofOrder && lastAttempt) await noteVoidGivenUp(order.id, errorMessage(error))
+      throw error
+    }
     return
   }
   const lost = `label ${label.trackingNumber} (${label.labelUrl}) was bought for order ${number} but the order is ${now?.status ?? 'gone'}: void it with the carrier or attach it by hand`
@@ -175,10 +188,13 @@ export function createLabelPurchase(deps: LabelPurchaseDeps) {
     async purchaseLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
       const startedHere = await built.startPurchase(orderId)
       const order = await get(orderId)
+      // Cancelled while an attempt bought its label, whose void then failed (the cancel's own void job ran
+      // before the label existed): this attempt voids it, or the order says the void was given up.
+      if (order?.status === 'cancelled') return deps.voidCancelled(orderId, context)
       // label_created or shipped: the label exists. failed: the order waits for staff. Nothing to buy.
       if (order?.status !== 'processing') return
       const label = await labelFor(deps, order, startedHere, context.lastAttempt)
-      if (label) await recordLabel(deps, built, order, label)
+      if (label) await recordLabel(deps, built, order, label, context.lastAttempt)
     },
 
     /**

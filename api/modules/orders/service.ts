@@ -72,6 +72,8 @@ export function createOrdersService(deps: OrdersServiceDeps) {
     moves,
     get,
     voidLabel: labelVoid.voidAndNote,
+    voidCancelled: labelVoid.voidLabel,
+    noteVoidGivenUp: labelVoid.noteVoidGivenUp,
   })
   const placement = createOrderPlacement({ db, clock, jobs })
   const orderJobs = createOrderJobs({
