@@ -119,6 +119,10 @@ test.describe('a customer account from sign-up to a new password', () => {
     await restPointer(page)
     await axe()
     await page.getByRole('button', { name: 'Create Account' }).click()
+    // The welcome is read before the page moves on, as sign-in's is.
+    await expect(
+      page.getByRole('form', { name: 'Create account' }).getByText('Welcome to the Crew!'),
+    ).toBeVisible()
 
     // Signed in at once: My Account, and the header's account icon leads to /profile.
     await expect(page).toHaveURL(/\/profile$/)
@@ -148,6 +152,8 @@ test.describe('a customer account from sign-up to a new password', () => {
       toast(page, 'Sign In Failed', 'Failed to sign in. Please check your credentials.'),
     ).toBeVisible()
     await expect(input(page, 'Password')).toHaveValue('')
+    // The pressed button was disabled while the answer came: focus is back in the emptied field.
+    await expect(input(page, 'Password')).toBeFocused()
     await input(page, 'Password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await expect(page.getByRole('form', { name: 'Sign in' }).getByText('Login successful!')).toBeVisible()

@@ -6,14 +6,17 @@ import { $user } from './auth-store'
 import { googleReturnMessage, loginError } from './messages'
 import { NeedsScriptNote } from './NeedsScriptNote'
 import { PasswordField } from './PasswordField'
-import { afterSignIn, googleSignInHref, isCheckoutLogin, tokenFromFragment } from './redirects'
+import {
+  afterSignIn,
+  googleSignInHref,
+  isCheckoutLogin,
+  SUCCESS_PAUSE_MS,
+  tokenFromFragment,
+} from './redirects'
 import { useFormFields } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
 import { useOnwardWhenSignedIn } from './use-onward-when-signed-in'
 import { type LoginField, loginProblem } from './validation'
-
-/** How long 'Login successful!' shows before the page moves on. */
-const SUCCESS_PAUSE_MS = 600
 
 /**
  * /login (docs/product.md#sign-in): 'Welcome Back', or 'Checkout Options' with ?checkout=true. `google` is false in the page
@@ -70,6 +73,9 @@ export default function LoginForm({ google }: { google: boolean }) {
     } catch (error) {
       setBusy(false)
       setValues((current) => ({ ...current, password: '' }))
+      // The pressed button was disabled while busy, which drops focus to the page: the emptied password
+      // field is where the person goes on.
+      fields.focus('password')
       showToast({ ...loginError(error), variant: 'error' })
     }
   }

@@ -6,6 +6,7 @@ import { $user } from './auth-store'
 import { registrationError } from './messages'
 import { NeedsScriptNote } from './NeedsScriptNote'
 import { NewPasswordFields } from './PasswordField'
+import { SUCCESS_PAUSE_MS } from './redirects'
 import { useFormFields } from './use-field-errors'
 import { useHydrated } from './use-hydrated'
 import { useOnwardWhenSignedIn } from './use-onward-when-signed-in'
@@ -23,6 +24,7 @@ export default function SignupForm({ google }: { google: boolean }) {
   const hydrated = useHydrated()
   useOnwardWhenSignedIn()
   const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState('')
   const fields = useFormFields<SignupField>(EMPTY)
   const { values: form, bind } = fields
 
@@ -41,9 +43,12 @@ export default function SignupForm({ google }: { google: boolean }) {
         password: form.password,
       })
       $user.set(answer.user)
+      setStatus('Welcome to the Crew!')
       showToast({ title: 'Welcome to the Crew!', description: answer.message })
-      // replace: Back from the account goes to where the visitor was, not to the sign-up form (as sign-in).
-      window.location.replace(answer.authenticated ? '/profile' : '/login')
+      // After a moment, as sign-in does, so the welcome is read before the page leaves; replace: Back from
+      // the account goes to where the visitor was, not to the sign-up form. Stays busy: the page is leaving.
+      const next = answer.authenticated ? '/profile' : '/login'
+      window.setTimeout(() => window.location.replace(next), SUCCESS_PAUSE_MS)
     } catch (error) {
       setBusy(false)
       showToast({ ...registrationError(error), variant: 'error' })
@@ -75,6 +80,9 @@ export default function SignupForm({ google }: { google: boolean }) {
         <button type="submit" className="btn-primary w-full" disabled={!hydrated || busy}>
           {busy ? 'Creating account...' : 'Create Account'}
         </button>
+        <p role="status" className="text-center font-semibold text-success empty:hidden">
+          {status}
+        </p>
         <NeedsScriptNote action="create an account" />
       </form>
 

@@ -40,3 +40,6 @@ export function tokenFromFragment(hash: string): string | null {
   const token = new URLSearchParams(hash.replace(/^#/, '')).get('token')
   return token && token.length <= 4096 ? token : null
 }
+
+/** How long a sign-in's or sign-up's welcome shows before the page moves on. */
+export const SUCCESS_PAUSE_MS = 600

@@ -37,6 +37,10 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
         variant: 'error',
       })
     },
+    /** Moves focus to `field` once the form has drawn again (a field re-enabled after a refused send). */
+    focus(field: Field) {
+      setFocus({ id: field })
+    },
     clear(field: Field) {
       setErrors((current) => {
         if (current[field] === undefined) return current
