@@ -103,9 +103,21 @@ function nameStarts(prefix: string, indexed: boolean): SQL {
   return sql`(${name} >= lower(${prefix}) and ${name} < lower(${prefix}) || ${LAST_CHARACTER})`
 }
 
+/**
+ * The start of a customer key that search text stands for. Keys drop the `+tag` (core/rules/customer.ts),
+ * so text typed up to or into a tag before its `@` (`dana.cole+`, `dana.cole+gi`) stands for the mailbox's
+ * name whole: `dana.cole@`.
+ */
+function keyStartOf(text: string): string {
+  const key = customerKey(text)
+  if (key.includes('@')) return key
+  const plus = key.indexOf('+')
+  return plus > 0 ? `${key.slice(0, plus)}@` : key
+}
+
 /** The condition the search text puts on the orders. */
 function textCondition(query: Exclude<OrderQuery, { kind: 'number' }>, indexed: boolean): SQL {
-  const key = customerKeyStarts(customerKey(query.text), indexed)
+  const key = customerKeyStarts(keyStartOf(query.text), indexed)
   return query.kind === 'email' ? key : sql`(${nameStarts(query.text, indexed)} or ${key})`
 }
 

@@ -118,6 +118,15 @@ describe('by e-mail', () => {
     expect((await search(`q=${encodeURIComponent('ocean@')}`)).ids).toEqual([ids.danny])
   })
 
+  test('an e-mail typed up to or into its plus-address finds that mailbox, whatever the tag', async () => {
+    for (const q of ['dana.cole+', 'Dana.Cole+gi', 'dana.cole+gifts', 'dana.cole+other']) {
+      const found = await search(`q=${encodeURIComponent(q)}`)
+      expect([q, found.status, found.ids]).toEqual([q, 200, [ids.danaGifts, ids.dana]])
+    }
+    // The name before the `+` is whole: `lee+` is not `lee.ward`.
+    expect((await search(`q=${encodeURIComponent('lee+')}`)).ids).toEqual([])
+  })
+
   test('the answer carries the dashboard fields of each order', async () => {
     const found = await search(`q=${encodeURIComponent('lee.ward@example.com')}`)
     expect(found.body).toEqual([
