@@ -76,6 +76,14 @@ function describeValidation(error: unknown): string {
   return field ? `Invalid ${field}: ${reason}.` : `Invalid request: ${reason}.`
 }
 
+/** A refusal of the path's parameters, one of which the router could not decode (it hands those on as null). */
+function undecodablePath(error: unknown): boolean {
+  const { type, value } = error as { type?: unknown; value?: unknown }
+  return (
+    type === 'params' && typeof value === 'object' && value !== null && Object.values(value).includes(null)
+  )
+}
+
 export const DATABASE_BUSY = 'The shop is busy right now. Please try again in a moment.'
 /** Another writer held the database longer than the busy timeout; a moment later it is usually free. */
 const DATABASE_BUSY_RETRY_SECONDS = 2
@@ -140,6 +148,9 @@ function errorAnswer(code: string | number, error: unknown, request: Request): R
   if (code === 'PARSE' && cause instanceof DomainError) return domainAnswer(cause)
   switch (code) {
     case 'VALIDATION':
+      // A path segment that is not even valid percent-encoding (`/api/orders/%`) names nothing: not found,
+      // as any other address the shop has not got, rather than a remark about a null property.
+      if (undecodablePath(error)) return jsonError(404, 'Not found.')
       return jsonError(422, describeValidation(error))
     case 'PARSE':
       return jsonError(

@@ -85,3 +85,29 @@ describe('a field named like an object method (toString, valueOf, __proto__)', (
     }
   })
 })
+
+describe('a path segment that is not valid percent-encoding', () => {
+  test("names nothing: 404 'Not found.', for staff's order calls and the customer's alike", async () => {
+    const staff = await staffMember(shop)
+    const calls: [string, string][] = [
+      ['GET', '/api/orders/%'],
+      ['GET', '/api/orders/%E0%A4%A/label'],
+      ['POST', '/api/orders/%/retry'],
+      ['GET', '/api/user/orders/%'],
+    ]
+    for (const [method, path] of calls) {
+      const res = await send(method, path, undefined, { cookie: staff.cookie })
+      expect({ path, status: res.status, body: res.text }).toEqual({
+        path,
+        status: 404,
+        body: JSON.stringify({ error: 'Not found.' }),
+      })
+    }
+    // A segment that decodes but breaks the customer's rule is still told the rule.
+    const letters = await send('GET', '/api/user/orders/abc', undefined, { cookie: staff.cookie })
+    expect([letters.status, JSON.parse(letters.text)]).toEqual([
+      422,
+      { error: 'Order numbers are digits, like 000042.' },
+    ])
+  })
+})
