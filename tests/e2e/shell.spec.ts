@@ -975,6 +975,29 @@ test.describe('welcome popup', () => {
     await expect(pill(page)).toHaveCount(0)
   })
 
+  test('keyboard focus on the page is scrolled above it, never left under it', async ({ page }) => {
+    await page.goto('/')
+    await expect(popup(page)).toBeVisible()
+    const covered: string[] = []
+    for (let press = 0; press < 40; press++) {
+      await page.keyboard.press('Tab')
+      const under = await page.evaluate(() => {
+        const active = document.activeElement
+        const aside = document.querySelector('.welcome-popup, .welcome-pill')
+        if (!(active instanceof HTMLElement) || !aside || aside.contains(active)) return null
+        const a = active.getBoundingClientRect()
+        const p = aside.getBoundingClientRect()
+        // Hidden: the middle of its top edge is under the popup (a region taller than the room left above
+        // the popup may reach under it, with its start in view; a control whose edge only touches it is seen).
+        const x = (a.left + a.right) / 2
+        const hidden = a.top >= p.top && a.top < p.bottom && x > p.left && x < p.right
+        return hidden ? `${active.tagName} ${(active.textContent ?? '').trim().slice(0, 40)}` : null
+      })
+      if (under) covered.push(under)
+    }
+    expect(covered).toEqual([])
+  })
+
   test('is not a focus trap: Tab leaves it', async ({ page }) => {
     await page.goto('/')
     const learnMore = popup(page).getByRole('link', { name: 'Learn More' })
