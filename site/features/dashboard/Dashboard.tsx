@@ -100,9 +100,11 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
   const actions: OrderActions = {
     busy,
     async retry(order) {
+      let done = false
       await withBusy(order.id, async () => {
         try {
           const answer = await retryOrder(order.id)
+          done = true
           showToast({ title: 'Order Retry Successful', description: answer.message })
           for (const delay of AFTER_RETRY_MS) window.setTimeout(() => void refreshOrders(), delay)
         } catch (error) {
@@ -114,11 +116,14 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
         }
         await refreshOrders()
       })
+      return done
     },
     async ship(order) {
+      let done = false
       await withBusy(order.id, async () => {
         try {
           const answer = await markShipped(order.id)
+          done = true
           showToast({ title: 'Order Shipped', description: answer.message })
         } catch (error) {
           showToast({
@@ -129,6 +134,7 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
         }
         await refreshOrders()
       })
+      return done
     },
     open(order, from) {
       opener.current = from

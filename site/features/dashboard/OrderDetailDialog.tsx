@@ -26,6 +26,8 @@ export function OrderDetailDialog(props: {
   onChanged: () => void
 }) {
   const dialog = useRef<HTMLDialogElement>(null)
+  // Where the focus goes when an action button it was on goes (the order shipped, say).
+  const heading = useRef<HTMLHeadingElement>(null)
   const [order, setOrder] = useState<OrderDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
   // A cancel or refund made here: its message, and the order loaded again.
@@ -81,7 +83,7 @@ export function OrderDetailDialog(props: {
   return (
     <dialog ref={dialog} className="dashboard-dialog" aria-labelledby="order-detail-heading">
       <div className="flex items-center justify-between gap-3 border-b border-line p-4">
-        <h2 id="order-detail-heading" className="text-xl font-bold uppercase">
+        <h2 ref={heading} id="order-detail-heading" className="text-xl font-bold uppercase" tabIndex={-1}>
           Order #{number}
         </h2>
         <button
@@ -121,6 +123,7 @@ export function OrderDetailDialog(props: {
                 order={order}
                 actions={props.actions}
                 busy={props.actions.busy.has(order.id)}
+                home={() => heading.current}
               />
             </div>
             <p ref={doneMessage} role="status" tabIndex={-1} className="text-sm font-semibold">

@@ -1,4 +1,5 @@
 import { formatCurrency } from '@core/rules/money'
+import { useRef } from 'react'
 import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
 import { formatDimensions, formatOunces, isFiltered, packageName } from './dashboard-logic'
 import { OrderActionButtons } from './OrderActionButtons'
@@ -85,10 +86,13 @@ export function OrdersTable(props: {
 
 function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderActions }) {
   const busy = actions.busy.has(order.id)
+  // Where the focus goes when the action button it was on goes (the order shipped, say).
+  const number = useRef<HTMLButtonElement>(null)
   return (
     <tr data-order={order.number}>
       <th scope="row">
         <button
+          ref={number}
           type="button"
           className="font-mono font-bold text-brand underline underline-offset-4"
           onClick={(event) => actions.open(order, event.currentTarget)}
@@ -117,7 +121,7 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
         )}
       </td>
       <td>
-        <OrderActionButtons order={order} actions={actions} busy={busy} />
+        <OrderActionButtons order={order} actions={actions} busy={busy} home={() => number.current} />
       </td>
       <td>
         {order.itemCount} · {formatOunces(order.totalWeight)}

@@ -1,0 +1,54 @@
+// The dashboard from the keyboard: after a press whose button goes or is redrawn, the focus stays on what
+// the staff member was working on and never falls to the page's start (docs/product.md#dashboard): Mark
+// Shipped on an order's row.
+import type { Page } from '@playwright/test'
+import { expect, test } from './support/fixtures'
+import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique } from './support/staff'
+
+/**
+ * A paid order of one Whisker Oil ($30.35 with shipping) written into the server's database, in `status`:
+ * its padded number. Each test's customer has an e-mail of their own, which the search finds alone.
+ */
+async function insertOrder(email: string, status: 'label_created' | 'shipped'): Promise<string> {
+  const db = await serverDatabase()
+  try {
+    const now = Date.now()
+    const id = await insertShippedOrder(db, { email, name: 'Kim Keys', placedAt: now, updatedAt: now })
+    await db.batch([
+      {
+        sql: `insert into order_lines (order_id, position, product_id, name, variant, unit_cents, quantity,
+                discount_cents, weight_tenths_oz) values (?, 0, 1, 'Whisker Oil', null, 2100, 1, 0, 30)`,
+        args: [id],
+      },
+      { sql: 'update orders set status = ? where id = ?', args: [status, id] },
+    ])
+    return String(id).padStart(6, '0')
+  } finally {
+    db.close()
+  }
+}
+
+/** Signs a new staff member in and finds the customer's orders with the search. */
+async function dashboardFor(page: Page, name: string, email: string) {
+  const staff = `${unique(name)}@example.com`
+  addStaff(staff)
+  await signInToDashboard(page, staff)
+  await page.getByRole('searchbox', { name: 'Search orders' }).fill(email)
+  await expect(page.locator('tr[data-order]')).toHaveCount(1)
+}
+
+test('after Mark Shipped on a row the focus stays on that order', async ({ page }, testInfo) => {
+  test.setTimeout(90_000)
+  const email = `${unique(`ship-keys.${testInfo.project.name}`)}@example.com`
+  const number = await insertOrder(email, 'label_created')
+  await dashboardFor(page, `shipper.${testInfo.project.name}`, email)
+
+  const row = page.locator(`tr[data-order="${number}"]`)
+  const ship = row.getByRole('button', { name: `Mark Shipped: order ${number}` })
+  await ship.focus()
+  await page.keyboard.press('Enter')
+  await expect(row.getByText('SHIPPED', { exact: true })).toBeVisible()
+  await expect(ship).toHaveCount(0)
+  // The button pressed is gone: the focus is on the order's number, the row's first control.
+  await expect(row.getByRole('button', { name: `#${number} details` })).toBeFocused()
+})
