@@ -1,9 +1,16 @@
 // The dashboard from the keyboard: after a press whose button goes or is redrawn, the focus stays on what
 // the staff member was working on and never falls to the page's start (docs/product.md#dashboard): Mark
-// Shipped on an order's row.
+// Shipped on an order's row, a stock figure or a weight saved.
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
-import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique } from './support/staff'
+import {
+  addStaff,
+  insertShippedOrder,
+  oneAtATime,
+  serverDatabase,
+  signInToDashboard,
+  unique,
+} from './support/staff'
 
 /**
  * A paid order of one Whisker Oil ($30.35 with shipping) written into the server's database, in `status`:
@@ -51,4 +58,39 @@ test('after Mark Shipped on a row the focus stays on that order', async ({ page 
   await expect(ship).toHaveCount(0)
   // The button pressed is gone: the focus is on the order's number, the row's first control.
   await expect(row.getByRole('button', { name: `#${number} details` })).toBeFocused()
+})
+
+test('after saving a stock figure or a weight the focus stays on Save', async ({ page }, testInfo) => {
+  test.setTimeout(90_000)
+  // The Duo's figure, which tests/e2e/stock.spec.ts sets too: one at a time.
+  await oneAtATime('stock-figures', async () => {
+    const staff = `${unique(`stock-keys.${testInfo.project.name}`)}@example.com`
+    addStaff(staff)
+    await signInToDashboard(page, staff)
+    const form = page.locator('[data-product="5"] [data-stock-form]')
+    const field = form.getByLabel('Units of The Brush & Comb Duo', { exact: true })
+    const save = form.getByRole('button', { name: 'Save stock of The Brush & Comb Duo' })
+    const toasts = page.locator('.toast-list li')
+    try {
+      // Counted now: the form is drawn again with a 'Received' field beside the figure.
+      await field.fill('12')
+      await save.focus()
+      await page.keyboard.press('Enter')
+      await expect(toasts.filter({ hasText: 'Stock Updated' }).first()).toBeVisible()
+      await expect(form.getByLabel('Received units of The Brush & Comb Duo')).toBeVisible()
+      await expect(save).toBeFocused()
+      // The weight's Save as well (Alpine Wash's, which no other test saves, saved as it is).
+      const weight = page
+        .locator('[data-product="3"]')
+        .getByRole('button', { name: 'Save weight of Alpine Wash' })
+      await weight.focus()
+      await page.keyboard.press('Enter')
+      await expect(toasts.filter({ hasText: 'Weight Updated' }).first()).toBeVisible()
+      await expect(weight).toBeFocused()
+    } finally {
+      await field.fill('')
+      await save.click()
+      await expect(toasts.filter({ hasText: 'The Brush & Comb Duo: not counted.' }).first()).toBeVisible()
+    }
+  })
 })

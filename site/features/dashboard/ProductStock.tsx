@@ -259,7 +259,12 @@ export function ProductStock({
               }}
             />
           ))}
-          <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
+          {/* Waits without `disabled`, which would drop the focus of the one who pressed it. */}
+          <button
+            type="submit"
+            className={`btn-outline !px-3 !py-2 text-xs ${busy ? 'opacity-60' : ''}`}
+            aria-disabled={busy}
+          >
             {busy ? 'Saving...' : 'Save'}
             <span className="sr-only"> stock of {product.name}</span>
           </button>

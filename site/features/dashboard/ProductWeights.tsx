@@ -119,7 +119,12 @@ function WeightRow({
               setInvalid(false)
             }}
           />
-          <button type="submit" className="btn-outline !px-3 !py-2 text-xs" disabled={busy}>
+          {/* Waits without `disabled`, which would drop the focus of the one who pressed it. */}
+          <button
+            type="submit"
+            className={`btn-outline !px-3 !py-2 text-xs ${busy ? 'opacity-60' : ''}`}
+            aria-disabled={busy}
+          >
             {busy ? 'Saving...' : 'Save'}
             <span className="sr-only"> weight of {product.name}</span>
           </button>
