@@ -1,6 +1,7 @@
 // The dashboard from the keyboard: after a press whose button goes or is redrawn, the focus stays on what
 // the staff member was working on and never falls to the page's start (docs/product.md#dashboard): Mark
-// Shipped on an order's row, a stock figure or a weight saved.
+// Shipped on an order's row, a refund the server refuses, a stock figure saved. The refund form's review
+// refuses more than is left, and Escape in it leaves the form, not the order's dialog.
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import {
@@ -58,6 +59,88 @@ test('after Mark Shipped on a row the focus stays on that order', async ({ page 
   await expect(ship).toHaveCount(0)
   // The button pressed is gone: the focus is on the order's number, the row's first control.
   await expect(row.getByRole('button', { name: `#${number} details` })).toBeFocused()
+})
+
+/** A shipped order's dialog with its refund form open, by amount. */
+async function refundByAmount(page: Page, name: string) {
+  const email = `${unique(`${name}.customer`)}@example.com`
+  const number = await insertOrder(email, 'shipped')
+  await dashboardFor(page, name, email)
+  const opener = page.getByRole('button', { name: `#${number} details` })
+  await opener.click()
+  const dialog = page.getByRole('dialog', { name: `Order #${number}` })
+  const refund = dialog.getByRole('button', { name: 'Refund', exact: true })
+  await refund.click()
+  await dialog.getByRole('radio', { name: 'By amount' }).check()
+  return { number, opener, dialog, refund, amount: dialog.getByLabel('Amount in dollars') }
+}
+
+test('the refund review refuses more than the heading says is left, on the amount field', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const { dialog, amount } = await refundByAmount(page, `refund-left.${testInfo.project.name}`)
+  await expect(dialog.getByRole('group', { name: 'Refund (up to $30.35)' })).toBeVisible()
+  await amount.fill('999')
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  // Nothing is asked: the field says what is wrong, as it does of an empty amount.
+  await expect(dialog.getByText(/to the customer's card\?/)).toHaveCount(0)
+  await expect(amount).toBeFocused()
+  await expect(amount).toHaveAttribute('aria-invalid', 'true')
+  await expect(amount).toHaveAccessibleDescription('Only $30.35 is left to refund: $999.00 is more.')
+  // Typing clears the mark; all that is left can be refunded.
+  await amount.fill('30.35')
+  await expect(amount).not.toHaveAttribute('aria-invalid', 'true')
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  await expect(dialog.getByText("Refund $30.35 to the customer's card?")).toBeVisible()
+  await dialog.getByRole('button', { name: 'Back' }).click()
+  await amount.fill('')
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  await expect(amount).toHaveAccessibleDescription('Enter an amount such as 12.50.')
+})
+
+test('a refund the server refuses leaves the focus on the amount, which its message describes', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const { number, dialog, amount } = await refundByAmount(page, `refund-refused.${testInfo.project.name}`)
+  // The server stays the judge: a colleague refunded some meanwhile (its answer as the shop words it).
+  const refusal = `Only $10.35 of order ${number} is left to refund: $20.00 is more.`
+  await page.route(`**/api/orders/${Number(number)}/refunds`, (route) =>
+    route.fulfill({ status: 409, json: { error: refusal } }),
+  )
+  await amount.fill('20')
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  await dialog.getByRole('button', { name: 'Yes, Refund' }).click()
+  await expect(dialog.getByRole('alert')).toHaveText(refusal)
+  await expect(amount).toBeFocused()
+  await expect(amount).toHaveAttribute('aria-invalid', 'true')
+  await expect(amount).toHaveAccessibleDescription(refusal)
+  await expect(amount).toHaveValue('20')
+})
+
+test('Escape in the refund form leaves the form; a second closes the dialog', async ({ page }, testInfo) => {
+  test.setTimeout(90_000)
+  const { dialog, refund, amount, opener } = await refundByAmount(
+    page,
+    `refund-escape.${testInfo.project.name}`,
+  )
+  await amount.fill('12.50')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeVisible()
+  await expect(amount).toHaveCount(0)
+  await expect(refund).toBeFocused()
+  // What was typed is still there when the form is opened again.
+  await refund.click()
+  await expect(amount).toHaveValue('12.50')
+  // From the question too; then Escape on the order's view closes the dialog, as before.
+  await dialog.getByRole('button', { name: 'Review Refund' }).click()
+  await expect(dialog.getByRole('button', { name: 'Yes, Refund' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(refund).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(opener).toBeFocused()
 })
 
 test('after saving a stock figure or a weight the focus stays on Save', async ({ page }, testInfo) => {
