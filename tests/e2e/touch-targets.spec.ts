@@ -3,11 +3,14 @@
 // thumb does not miss it or press its neighbour. The named controls were once smaller; the page sweep
 // keeps any other from creeping in, on the pages as they load and in the states a shopper reaches by using
 // them: the header's phone menu and search panel opened, /shipping with its rates, /checkout's demo card form,
-// /success after paying, the account's Orders and Wishlist tabs and an order's page.
+// /success after paying, the account's Orders and Wishlist tabs and an order's page. The controls that only
+// show once something happens (a toast, the welcome popup, an applied code, a search, the staff dashboard's
+// orders and refund form) are measured by name where they show.
 import type { Locator, Page } from '@playwright/test'
 import { input, register } from './support/accounts'
 import { payWithTestCard } from './support/checkout'
 import { endSplash, expect, test, waitForIsland } from './support/fixtures'
+import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique } from './support/staff'
 
 const MIN = 44
 
@@ -26,11 +29,42 @@ async function sizes(controls: Record<string, Locator>): Promise<Record<string, 
   return measured
 }
 
-function tooSmall(measured: Record<string, string>): string[] {
+/**
+ * Each control's reach to a tap, named for the failure message: from its centre, how far across and down
+ * taps still land on it (counted in half pixels, to at most 44 px each side), so an invisible hit area
+ * around a smaller box counts and whatever covers part of it does not, as in smallTargets below.
+ */
+async function tapSizes(controls: Record<string, Locator>): Promise<Record<string, string>> {
+  const measured: Record<string, string> = {}
+  for (const [name, control] of Object.entries(controls)) {
+    await expect(control).toBeVisible()
+    measured[name] = await control.evaluate((element, min) => {
+      element.scrollIntoView({ block: 'center', inline: 'center' })
+      const middle = element.getBoundingClientRect()
+      const x = middle.left + middle.width / 2
+      const y = middle.top + middle.height / 2
+      const reaches = (atX: number, atY: number) => {
+        const hit = document.elementFromPoint(atX, atY)
+        return hit !== null && (hit === element || element.contains(hit))
+      }
+      if (!reaches(x, y)) return 'covered at its centre'
+      const extent = (dx: number, dy: number) => {
+        let step = 0
+        while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
+        return step
+      }
+      return `${extent(-1, 0) + extent(1, 0)} × ${extent(0, -1) + extent(0, 1)}`
+    }, MIN)
+  }
+  return measured
+}
+
+/** The sizes under 44 px (`min`: a tap's reach is counted in half pixels, half a pixel is let go). */
+function tooSmall(measured: Record<string, string>, min = MIN): string[] {
   return Object.entries(measured)
     .filter(([, size]) => {
       const [width, height] = size.split(' × ').map(Number)
-      return !(Number(width) >= MIN && Number(height) >= MIN)
+      return !(Number(width) >= min && Number(height) >= min)
     })
     .map(([name, size]) => `${name}: ${size}`)
 }
@@ -68,6 +102,98 @@ test('the carousel, quantity stepper, account-form links and footer links are 44
   const footerSizes = await sizes(footerLinks)
 
   expect(tooSmall({ ...productPage, ...login, ...signup, ...footerSizes })).toEqual([])
+})
+
+test("a toast's close, the cart's Remove of an applied code and Clear search reach 44 × 44 px", async ({
+  page,
+}) => {
+  await page.goto('/products/whisker-oil')
+  await waitForIsland(page, 'SiteHeader')
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click()
+  const added = page.locator('.toast-list li').first()
+  await expect(added).toBeVisible()
+  const toast = await tapSizes({ "toast's Close": added.getByRole('button', { name: 'Close notification' }) })
+
+  // The code's check answered here, as the server answers it: the server's checks are limited per address,
+  // and cart.spec.ts spends them on the codes themselves.
+  await page.route('**/api/validate-discount', (route) =>
+    route.fulfill({ json: { code: 'GRIT15', type: 'percentage', amount: 15, discountCents: 315 } }),
+  )
+  await page.goto('/cart')
+  await waitForIsland(page, 'CartView')
+  await input(page, 'Discount code').fill('GRIT15')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  const cart = await tapSizes({
+    'Remove discount GRIT15': page.getByRole('button', { name: 'Remove discount GRIT15' }),
+  })
+
+  await page.goto('/shop?search=oil')
+  const shop = await tapSizes({ 'Clear search': page.getByRole('button', { name: 'Clear search' }) })
+  expect(tooSmall({ ...toast, ...cart, ...shop }, MIN - 0.5)).toEqual([])
+})
+
+test.describe('the welcome popup', () => {
+  test.use({ welcomePopup: true })
+
+  test('its Minimise and Close, and the Close of the pill it becomes, reach 44 × 44 px', async ({ page }) => {
+    await page.goto('/')
+    await endSplash(page)
+    const popup = page.getByRole('complementary', { name: 'Welcome to Grit & Whisker' })
+    await expect(popup).toBeVisible()
+    const open = await tapSizes({
+      "popup's Minimise": popup.getByRole('button', { name: 'Minimise welcome message' }),
+      "popup's Close": popup.getByRole('button', { name: 'Close welcome message' }),
+    })
+    await popup.getByRole('button', { name: 'Minimise welcome message' }).click()
+    const pill = page.getByRole('complementary', { name: 'Welcome offer' })
+    const minimised = await tapSizes({
+      "pill's 'Welcome, crew'": pill.getByRole('button', { name: 'Welcome, crew' }),
+      "pill's Close": pill.getByRole('button', { name: 'Close welcome message' }),
+    })
+    expect(tooSmall({ ...open, ...minimised }, MIN - 0.5)).toEqual([])
+  })
+})
+
+/** A shipped order of one jar written into the server's database: its padded number. */
+async function shippedOrder(email: string): Promise<string> {
+  const db = await serverDatabase()
+  try {
+    const now = Date.now()
+    const id = await insertShippedOrder(db, { email, name: 'Pat Staff', placedAt: now, updatedAt: now })
+    await db.execute({
+      sql: `insert into order_lines (order_id, position, product_id, name, variant, unit_cents, quantity,
+              discount_cents, weight_tenths_oz) values (?, 0, 1, 'Whisker Oil', null, 2100, 1, 0, 30)`,
+      args: [id],
+    })
+    return String(id).padStart(6, '0')
+  } finally {
+    db.close()
+  }
+}
+
+test("the dashboard's order numbers and the refund form's 'By items' and 'By amount' reach 44 × 44 px", async ({
+  page,
+}, testInfo) => {
+  const staff = `${unique(`targets.staff.${testInfo.project.name}`)}@example.com`
+  addStaff(staff)
+  const customer = `${unique(`targets.customer.${testInfo.project.name}`)}@example.com`
+  const number = await shippedOrder(customer)
+  await signInToDashboard(page, staff)
+  await page.getByRole('searchbox', { name: 'Search orders' }).fill(customer)
+  await expect(page.locator(`tr[data-order="${number}"]`)).toBeVisible()
+  const orderButton = page.getByRole('button', { name: `#${number} details` })
+  const table = await tapSizes({ [`#${number}`]: orderButton })
+
+  await orderButton.click()
+  const dialog = page.getByRole('dialog', { name: `Order #${number}` })
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click()
+  await expect(dialog.getByRole('radio', { name: 'By items' })).toBeFocused()
+  // A tap anywhere on a choice's label picks it.
+  const refund = await tapSizes({
+    "'By items'": dialog.locator('label', { has: page.getByRole('radio', { name: 'By items' }) }),
+    "'By amount'": dialog.locator('label', { has: page.getByRole('radio', { name: 'By amount' }) }),
+  })
+  expect(tooSmall({ ...table, ...refund }, MIN - 0.5)).toEqual([])
 })
 
 /**

@@ -82,7 +82,7 @@ export function DiscountCode({
         <button
           ref={removeButton}
           type="button"
-          className="font-bold underline"
+          className="tap-area font-bold underline"
           onClick={() => swap(removeDiscount)}
         >
           Remove<span className="sr-only"> discount {discount.code}</span>

@@ -94,7 +94,7 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
         <button
           ref={number}
           type="button"
-          className="font-mono font-bold text-brand underline underline-offset-4"
+          className="tap-area font-mono font-bold text-brand underline underline-offset-4"
           onClick={(event) => actions.open(order, event.currentTarget)}
         >
           #{order.number}

@@ -128,9 +128,10 @@ export function RefundForm({ order, onDone }: { order: OrderDetail; onDone: (mes
       }}
     >
       <legend className="px-1 font-bold uppercase">Refund (up to {formatCents(left)})</legend>
-      <div className="flex gap-4">
+      {/* Each label's hit area (.tap-area) is 44 px tall: the margin keeps it off the fields below. */}
+      <div className="mb-1 flex gap-4">
         {(['lines', 'amount'] as const).map((value) => (
-          <label key={value} className="flex items-center gap-1">
+          <label key={value} className="tap-area flex items-center gap-1">
             <input
               type="radio"
               name={`${id}-mode`}
