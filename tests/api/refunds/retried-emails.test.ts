@@ -37,6 +37,21 @@ async function retryEmails(id: number) {
   await runJobsForADay()
 }
 
+/** A paid order refunded $5.00 while the mail server refused its customer: the refund's e-mail gave up. */
+async function refundWhoseEmailFailed(email: string): Promise<number> {
+  const id = await paidOrder(s.shop, { email })
+  await runJobsForADay()
+  refusing.add(email)
+  const refund = await s.asStaff('POST', `/api/orders/${id}/refunds`, {
+    amount: '5.00',
+    restock: false,
+    reason: 'scratched lid',
+  })
+  expect(refund.status).toBe(201)
+  await runJobsForADay()
+  return id
+}
+
 test("a confirmation retried after the order was cancelled is not sent; the cancellation's stands", async () => {
   const email = 'late.confirmation@example.com'
   refusing.add(email)
@@ -53,16 +68,7 @@ test("a confirmation retried after the order was cancelled is not sent; the canc
 
 test("a refund's e-mail retried after the provider failed that refund is not sent", async () => {
   const email = 'refund.mail@example.com'
-  const id = await paidOrder(s.shop, { email })
-  await runJobsForADay()
-  refusing.add(email)
-  const refund = await s.asStaff('POST', `/api/orders/${id}/refunds`, {
-    amount: '5.00',
-    restock: false,
-    reason: 'scratched lid',
-  })
-  expect(refund.status).toBe(201)
-  await runJobsForADay()
+  const id = await refundWhoseEmailFailed(email)
   const [row] = await refundRows(s.shop, id)
   await s.demo.failRefund(row?.providerRefundId ?? '', 'expired_or_canceled_card')
   await runJobsForADay()
@@ -75,16 +81,7 @@ test("a refund's e-mail retried after the provider failed that refund is not sen
 
 test('a refund made, its e-mail retried: sent', async () => {
   const email = 'refund.kept@example.com'
-  const id = await paidOrder(s.shop, { email })
-  await runJobsForADay()
-  refusing.add(email)
-  const refund = await s.asStaff('POST', `/api/orders/${id}/refunds`, {
-    amount: '5.00',
-    restock: false,
-    reason: 'scratched lid',
-  })
-  expect(refund.status).toBe(201)
-  await runJobsForADay()
+  const id = await refundWhoseEmailFailed(email)
   refusing.delete(email)
 
   await retryEmails(id)
