@@ -413,13 +413,21 @@ export function createDashboardService(deps: {
       }
     },
 
-    /** Where staff read the label; 404 when the order has none, 409 when it was cancelled (label voided). */
+    /**
+     * Where staff read the label; 404 when the order has none, 409 when it was cancelled or refunded in
+     * full before it shipped (its label voided).
+     */
     async label(segment: string): Promise<{ number: string; source: LabelSource }> {
       const id = orderIdFrom(segment)
       const source = id === null ? null : await orders.label(id)
       if (id === null || !source) throw notFound('This order has no label yet.')
       const number = formatOrderNumber(id)
       if (source.kind === 'cancelled') throw conflict(cancelledLabelMessage(number, source.voidStatus))
+      if (source.kind === 'refunded') {
+        throw conflict(
+          `Order ${number} was refunded in full before it shipped: its label is voided at the carrier. Do not ship it.`,
+        )
+      }
       return { number, source }
     },
 

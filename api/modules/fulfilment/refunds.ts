@@ -89,6 +89,7 @@ export interface RefundFulfilmentDeps {
     | 'refundEmailJob'
     | 'cancelledEmailJob'
     | 'voidLabelJob'
+    | 'unshippedLabelVoidStatements'
     | 'setPaymentRef'
     | 'orderIdByPaymentRef'
     | 'refund'
@@ -296,17 +297,22 @@ export function createRefundFulfilment(deps: RefundFulfilmentDeps) {
     ]
   }
 
-  /** The order's status after its refunds moved: refunded once nothing is left, back again if a failure left some. */
+  /**
+   * The order's status after its refunds moved: refunded once nothing is left (its label voided if it never
+   * shipped), back again if a failure left some.
+   */
   function orderStatusStatements(orderId: number): Statement[] {
     const left = leftSql(orderId)
+    const nothingLeft = sql`${left} <= 0`
     const move = orders.moveStatements({
       id: orderId,
       from: null,
       to: 'refunded',
       note: { actor: SYSTEM_ACTOR, reason: 'Nothing is left to refund' },
-      when: sql`${left} <= 0`,
+      when: nothingLeft,
     })
     return [
+      ...orders.unshippedLabelVoidStatements(orderId, nothingLeft),
       move.history,
       move.update,
       ...orders.reopenStatements(

@@ -1,10 +1,10 @@
 /**
  * The orders module's background jobs: the confirmation, shipping, refund and cancellation e-mails, the
- * label purchase and a cancelled order's label void.
+ * label purchase and the void of a label that will not ship.
  */
 import { formatOrderNumber } from '@core/rules/order-status'
 import { countsAsRefunded } from '@core/rules/refunds'
-import type { Mailer } from '../../adapters/types'
+import type { LabelToVoid, Mailer } from '../../adapters/types'
 import type { Config } from '../../env'
 import { log } from '../../lib/log'
 import type { AbandonedJobHandler, JobHandler } from '../jobs/service'
@@ -30,6 +30,16 @@ function numberPayload(payload: unknown, field: 'orderId' | 'refundCents'): numb
 }
 
 const orderIdPayload = (payload: unknown) => numberPayload(payload, 'orderId')
+
+/** The label a void job carries (one taken off an order refunded in full), or null: the order's own. */
+function labelPayload(payload: unknown): LabelToVoid | null {
+  const label = (payload as { label?: Record<string, unknown> } | null)?.label
+  if (label === undefined) return null
+  const { reference, trackingNumber, labelId } = label
+  if (typeof reference !== 'string' || typeof trackingNumber !== 'string')
+    throw new Error('job payload has no label to void')
+  return { reference, trackingNumber, labelId: typeof labelId === 'string' ? labelId : null }
+}
 
 function refundIdPayload(payload: unknown): string {
   const id = (payload as { refundId?: unknown } | null)?.refundId
@@ -102,7 +112,7 @@ export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund
       return {
         [ORDER_JOBS.purchaseLabel]: (payload, reason) => labels.abandonLabel(orderIdPayload(payload), reason),
         [ORDER_JOBS.voidLabel]: (payload, reason) =>
-          labelVoid.noteVoidGivenUp(orderIdPayload(payload), reason),
+          labelVoid.noteVoidGivenUp(orderIdPayload(payload), reason, labelPayload(payload) ?? undefined),
       }
     },
 
@@ -117,7 +127,11 @@ export function createOrderJobs({ mailer, config, get, labels, labelVoid, refund
           jobs.sendRefundEmail(orderIdPayload(payload), refundIdPayload(payload)),
         [ORDER_JOBS.cancelledEmail]: (payload) =>
           jobs.sendCancelledEmail(orderIdPayload(payload), numberPayload(payload, 'refundCents')),
-        [ORDER_JOBS.voidLabel]: (payload, context) => labelVoid.voidLabel(orderIdPayload(payload), context),
+        [ORDER_JOBS.voidLabel]: (payload, context) => {
+          const taken = labelPayload(payload)
+          if (taken) return labelVoid.voidTakenLabel(orderIdPayload(payload), taken, context)
+          return labelVoid.voidLabel(orderIdPayload(payload), context)
+        },
       }
     },
   }

@@ -1,6 +1,7 @@
 /**
- * Voiding a cancelled order's label, so its postage comes back: the carrier's void never runs twice for
- * one label (ShippingProvider.voidLabel), and the order notes it once.
+ * Voiding the label of an order that will not ship (cancelled, or refunded in full before it shipped), so
+ * its postage comes back: the carrier's void never runs twice for one label (ShippingProvider.voidLabel),
+ * and the order notes it once.
  */
 import { formatOrderNumber } from '@core/rules/order-status'
 import { and, eq, sql } from 'drizzle-orm'
@@ -57,13 +58,20 @@ export function createLabelVoid(deps: LabelVoidDeps) {
   /**
    * The void will not be tried again (its job's last attempt failed, or its worker died in it): the order
    * says so, once, and tells staff to void the label at the carrier themselves, so the postage is not
-   * lost without a word and the label is never said to be voided.
+   * lost without a word and the label is never said to be voided. A label taken off an order refunded in
+   * full (`taken`, which its job carries) is noted in the history only, as its void is (voidAndNote).
    */
-  async function noteVoidGivenUp(orderId: number, why: string): Promise<void> {
-    const order = await deps.get(orderId)
-    const label = order?.shippoTrackingNumber ?? order?.labelReference ?? 'of this order'
-    const unnoted = sql`${orders.labelVoidStatus} is null`
+  async function noteVoidGivenUp(orderId: number, why: string, taken?: LabelToVoid): Promise<void> {
+    const order = taken ? null : await deps.get(orderId)
+    const label =
+      taken?.trackingNumber ?? order?.shippoTrackingNumber ?? order?.labelReference ?? 'of this order'
     const reason = `Could not void label ${label} at the carrier (${why}): void it there to get the postage back`
+    if (taken) {
+      await db.batch([deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, sql`1`)])
+      log.error('label void given up', { order: formatOrderNumber(orderId) })
+      return
+    }
+    const unnoted = sql`${orders.labelVoidStatus} is null`
     await db.batch([
       deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, unnoted),
       db
@@ -115,6 +123,24 @@ export function createLabelVoid(deps: LabelVoidDeps) {
         await voidCancelled(orderId)
       } catch (error) {
         if (context.lastAttempt) await noteVoidGivenUp(orderId, errorMessage(error))
+        throw error
+      }
+    },
+
+    /**
+     * The void job of a label taken off an order refunded in full before it shipped, which the job carries
+     * (refunds.ts unshippedLabelVoidStatements). Noted in the history only: a failed refund may reopen the
+     * order, which then buys another label, its own. Retried like a cancelled order's.
+     */
+    async voidTakenLabel(
+      orderId: number,
+      label: LabelToVoid,
+      context: Pick<JobContext, 'lastAttempt'>,
+    ): Promise<void> {
+      try {
+        await voidAndNote(orderId, label, false)
+      } catch (error) {
+        if (context.lastAttempt) await noteVoidGivenUp(orderId, errorMessage(error), label)
         throw error
       }
     },

@@ -9,6 +9,12 @@ import { fileURLToPath } from 'node:url'
 export type LabelSource = { kind: 'file'; path: string } | { kind: 'redirect'; url: string }
 /** A cancelled order's label: never printed; `voidStatus` as the carrier's void left it (null while under way). */
 export type CancelledLabel = { kind: 'cancelled'; voidStatus: string | null }
+/**
+ * The label of an order refunded in full before it shipped: taken off the order and voided at the carrier
+ * (refunds.ts unshippedLabelVoidStatements). The order keeps its carrier reference, so it is told apart
+ * from one that never had a label.
+ */
+export type RefundedLabel = { kind: 'refunded' }
 
 /**
  * The label file inside `labelsDir`, or the carrier's https URL; null for anything else. A stored URL

@@ -130,23 +130,27 @@ type MoveValues = { id: number; actor: string; reason: string; now: number }
 /**
  * A refunded order whose refund failed gets back the status it had before (its history says which), when
  * `when` holds: something is left to refund again. History first, with the same condition, as every move.
- * Back to pending or processing, it needs its label again, and the label job that ran while it was refunded
- * bought none: one is queued (reopenedLabelJob below).
+ * An order that had its label then had it voided when refunded in full before it shipped (refunds.ts
+ * unshippedLabelVoidStatements): it has none now, so it goes back to pending. Back to pending or
+ * processing, it needs its label again, and the label job that ran while it was refunded bought none: one
+ * is queued (reopenedLabelJob below).
  */
 function reopenStatements({ db, clock, jobs }: MoveDeps, id: number, reason: string, when: SQL) {
   // The last move into refunded (notes written while refunded go from refunded to refunded).
   const before = sql`(select h.from_status from ${orderHistory} h
     where h.order_id = ${orders.id} and h.to_status = 'refunded' and h.from_status != 'refunded'
     order by h.id desc limit 1)`
+  const back = sql`(case when ${before} = 'label_created' and ${orders.shippoTrackingNumber} is null
+    then 'pending' else ${before} end)`
   const eligible = and(eq(orders.id, id), eq(orders.status, 'refunded'), sql`${before} is not null`, when)
   const now = clock.now().getTime()
   return [
     db.run(sql`insert into ${orderHistory} (order_id, from_status, to_status, actor, reason, created_at)
-      select ${orders.id}, ${orders.status}, ${before}, ${SYSTEM_ACTOR}, ${reason.slice(0, 300)}, ${now}
+      select ${orders.id}, ${orders.status}, ${back}, ${SYSTEM_ACTOR}, ${reason.slice(0, 300)}, ${now}
       from ${orders} where ${eligible}`),
     db
       .update(orders)
-      .set({ status: sql`${before}`, updatedAt: new Date(now) })
+      .set({ status: back, updatedAt: new Date(now) })
       .where(eligible),
     reopenedLabelJob(jobs, id, now),
   ]

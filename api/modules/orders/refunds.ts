@@ -22,7 +22,8 @@ import { orderHistory, orderLines, orderRefundLines, orderRefunds, orders } from
 import type { Clock } from '../../lib/clock'
 import type { Statement } from '../../lib/statements'
 import type { JobQueue } from '../jobs/service'
-import { ORDER_JOBS, type Refund, type RefundRow } from './model'
+import { ORDER_JOBS, type Refund, type RefundRow, SYSTEM_ACTOR } from './model'
+import { labelReferenceFor } from './moves'
 
 /** A new refund's id, which is also its idempotency key at the payment provider. */
 export function newRefundId(): string {
@@ -399,6 +400,42 @@ export function createOrderRefunds(deps: { db: Database; clock: Clock; jobs: Job
           when: sql`${when} and exists (select 1 from ${orders} where ${orders.id} = ${orderId} and ${isNotNull(orders.labelReference)})`,
         },
       )
+    },
+
+    /**
+     * An order refunded in full before it shipped will not ship: when `when` holds (nothing is left to
+     * refund) and the order has a label it has not shipped, the label is taken off the order, so it is
+     * neither printed nor tracked, and voided at the carrier by a job that carries it, so its postage comes
+     * back. Written before the move to refunded, while the order is still label_created. Reopened by a
+     * failed refund, the order goes back to pending and buys another (moves.ts reopenStatements).
+     */
+    unshippedLabelVoidStatements(orderId: number, when: SQL): Statement[] {
+      const unshipped = and(
+        when,
+        sql`exists (select 1 from ${orders} where ${orders.id} = ${orderId}
+          and ${orders.status} = 'label_created' and ${isNotNull(orders.shippoTrackingNumber)})`,
+      ) as SQL
+      const label = sql`(select json_object('orderId', ${orders.id}, 'label', json_object(
+          'reference', ${labelReferenceFor(orderId)}, 'trackingNumber', ${orders.shippoTrackingNumber},
+          'labelId', ${orders.labelId}))
+        from ${orders} where ${orders.id} = ${orderId})`
+      return [
+        jobs.enqueueQuery(ORDER_JOBS.voidLabel, label, {
+          dedupeKey: sql`(select 'void-label:' || ${orders.uid} || ':' || ${orders.shippoTrackingNumber}
+            from ${orders} where ${orders.id} = ${orderId})`,
+          when: unshipped,
+        }),
+        historyNote(
+          orderId,
+          SYSTEM_ACTOR,
+          'Refunded in full before it shipped: its label is voided at the carrier, so the postage comes back',
+          unshipped,
+        ),
+        db
+          .update(orders)
+          .set({ shippoTrackingNumber: null, labelId: null, labelUrl: null, trackingUrl: null })
+          .where(and(eq(orders.id, orderId), unshipped)),
+      ]
     },
 
     /** Keeps the payment's reference read from the provider for an order made without it. */

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, gte, inArray, lt } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { orderHistory, orderStatusCounts, orders } from '../../../db/schema/orders'
 import { labelsDirFor } from '../../lib/data-folders'
-import { type CancelledLabel, type LabelSource, labelSource } from './label'
+import { type CancelledLabel, type LabelSource, labelSource, type RefundedLabel } from './label'
 import type { OrderHistoryEntry, OrderRow } from './model'
 
 export function createStaffQueries(deps: { db: Database; dataDir: string }) {
@@ -47,15 +47,22 @@ export function createStaffQueries(deps: { db: Database; dataDir: string }) {
      * Where an order's label can be read: the built-in carrier's PDF under DATA_DIR/labels, or the carrier's
      * https address. Null when the order has none (or its stored address is neither); `cancelled` when the
      * order was cancelled, never to be printed, with where its void stands (null: not done yet; 'error':
-     * refused or given up, for staff to void at the carrier).
+     * refused or given up, for staff to void at the carrier); `refunded` when it was taken off an order
+     * refunded in full before it shipped.
      */
-    async label(orderId: number): Promise<LabelSource | CancelledLabel | null> {
+    async label(orderId: number): Promise<LabelSource | CancelledLabel | RefundedLabel | null> {
       const [row] = await db
-        .select({ labelUrl: orders.labelUrl, status: orders.status, voidStatus: orders.labelVoidStatus })
+        .select({
+          labelUrl: orders.labelUrl,
+          reference: orders.labelReference,
+          status: orders.status,
+          voidStatus: orders.labelVoidStatus,
+        })
         .from(orders)
         .where(eq(orders.id, orderId))
         .limit(1)
       if (row?.labelUrl && labelVoided(row.status)) return { kind: 'cancelled', voidStatus: row.voidStatus }
+      if (row?.status === 'refunded' && !row.labelUrl && row.reference) return { kind: 'refunded' }
       return labelSource(row?.labelUrl ?? null, labelsDirFor(deps.dataDir))
     },
 
