@@ -18,6 +18,7 @@ import {
   uniqueEmail,
   whoAmI,
 } from '../support/accounts'
+import { requestLinesWritten } from '../support/log-lines'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 
 // Argon2id is slow on purpose (about 0.2 s a hash on a busy machine), and these tests hash a lot.
@@ -335,8 +336,7 @@ test('no password, token or session cookie ever reaches a log line', async () =>
     await whoAmI(shop, `session=${token}`)
     await shop.call('GET', `/reset-password?token=${token}`)
     await shop.runDueJobs()
-    // A request's line is written just after its answer has gone out.
-    await Bun.sleep(20)
+    await requestLinesWritten()
   } finally {
     Object.assign(console, originals)
     restoreLog()

@@ -8,6 +8,7 @@ import { type SmtpSink, startSmtpSink } from '../../fakes/smtp-sink'
 import { type FakeStripe, startFakeStripe } from '../../fakes/stripe'
 import { fakeStripePayments, getRates, HOME, postWebhook, rateFor, sessionBody } from '../checkout/helpers'
 import { setCookies, signIn, signUp, uniqueAddress, uniqueEmail } from '../support/accounts'
+import { requestLinesWritten } from '../support/log-lines'
 import { createTestApp, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
 
@@ -78,8 +79,7 @@ async function captureLogs(run: () => Promise<void>): Promise<string> {
   setLogLevel('info')
   try {
     await run()
-    // A request's line is written just after its answer has gone out.
-    await Bun.sleep(20)
+    await requestLinesWritten()
   } finally {
     setLogLevel('silent')
     Object.assign(console, originals)

@@ -20,6 +20,7 @@ import {
 } from '../support/accounts'
 import { googleEnv, startGoogleProvider } from '../support/google-provider'
 import { holdCalls } from '../support/hold-calls'
+import { requestLinesWritten } from '../support/log-lines'
 import { memoryMailer } from '../support/orders'
 import { createTestApp, ORIGIN, type TestApp } from '../support/test-app'
 import { attackCounter } from './tally'
@@ -453,7 +454,7 @@ describe('proving an address one does not read', () => {
       await verify(token, customer)
       await verify(token, customer)
       await shop.call('GET', `/verify-email?token=${token}`)
-      await Bun.sleep(20)
+      await requestLinesWritten()
     } finally {
       restore()
       setLogLevel('silent')

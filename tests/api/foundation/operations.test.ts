@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/libsql'
 import { captureLog, setLogLevel } from '../../../api/lib/log'
 import { expectedMigrations } from '../../../db/client'
 import * as schema from '../../../db/schema'
+import { requestLinesWritten } from '../support/log-lines'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 let shop: TestApp
@@ -22,8 +23,7 @@ async function logged(work: () => Promise<unknown>): Promise<Record<string, unkn
   const restore = captureLog((line) => lines.push(line))
   try {
     await work()
-    // The line is written once the answer has gone out.
-    await Bun.sleep(20)
+    await requestLinesWritten()
   } finally {
     restore()
     setLogLevel('silent')

@@ -20,3 +20,14 @@ export function logLines(output: string | readonly string[]): LogLine[] {
     }
   })
 }
+
+/**
+ * Resolves once the request lines of every request answered so far are written. The request log writes a
+ * request's line in Elysia's onAfterResponse (api/plugins/request-log.ts), which Elysia runs in a
+ * setImmediate it queues as the answer goes out; immediates run in the order they were queued, so one
+ * queued after the answer arrived runs after that line is written. No timer: a stalled event loop only
+ * delays both alike.
+ */
+export function requestLinesWritten(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
