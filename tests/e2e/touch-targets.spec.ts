@@ -14,9 +14,44 @@ import { addStaff, insertShippedOrder, serverDatabase, signInToDashboard, unique
 
 const MIN = 44
 
-test.beforeEach(({ isMobile }) => {
+declare global {
+  interface Window {
+    /** Put into every page of this spec (installTapReach below). */
+    tapReach: (element: Element, min: number) => { across: number; down: number } | null
+  }
+}
+
+/**
+ * Gives the page `window.tapReach`: an element scrolled to the middle of the screen, how far across and down
+ * from its centre taps still land on it (counted in half pixels, to at most `min` px each side), so an
+ * invisible hit area around a smaller box counts and whatever covers part of it does not; null when
+ * something covers its centre. The named controls (tapSizes) and the page sweep (smallTargets) both
+ * measure with it. Run in the page before its own scripts, so it can use nothing from this file.
+ */
+function installTapReach() {
+  window.tapReach = (element, min) => {
+    element.scrollIntoView({ block: 'center', inline: 'center' })
+    const middle = element.getBoundingClientRect()
+    const x = middle.left + middle.width / 2
+    const y = middle.top + middle.height / 2
+    const reaches = (atX: number, atY: number) => {
+      const hit = document.elementFromPoint(atX, atY)
+      return hit !== null && (hit === element || element.contains(hit))
+    }
+    if (!reaches(x, y)) return null
+    const extent = (dx: number, dy: number) => {
+      let step = 0
+      while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
+      return step
+    }
+    return { across: extent(-1, 0) + extent(1, 0), down: extent(0, -1) + extent(0, 1) }
+  }
+}
+
+test.beforeEach(async ({ isMobile, page }) => {
   test.skip(!isMobile, 'a phone-sized question: the phone project is 390 px wide')
   test.setTimeout(90_000)
+  await page.addInitScript(installTapReach)
 })
 
 /** Each control's box, named for the failure message. */
@@ -29,31 +64,14 @@ async function sizes(controls: Record<string, Locator>): Promise<Record<string, 
   return measured
 }
 
-/**
- * Each control's reach to a tap, named for the failure message: from its centre, how far across and down
- * taps still land on it (counted in half pixels, to at most 44 px each side), so an invisible hit area
- * around a smaller box counts and whatever covers part of it does not, as in smallTargets below.
- */
+/** Each control's reach to a tap (window.tapReach), named for the failure message. */
 async function tapSizes(controls: Record<string, Locator>): Promise<Record<string, string>> {
   const measured: Record<string, string> = {}
   for (const [name, control] of Object.entries(controls)) {
     await expect(control).toBeVisible()
     measured[name] = await control.evaluate((element, min) => {
-      element.scrollIntoView({ block: 'center', inline: 'center' })
-      const middle = element.getBoundingClientRect()
-      const x = middle.left + middle.width / 2
-      const y = middle.top + middle.height / 2
-      const reaches = (atX: number, atY: number) => {
-        const hit = document.elementFromPoint(atX, atY)
-        return hit !== null && (hit === element || element.contains(hit))
-      }
-      if (!reaches(x, y)) return 'covered at its centre'
-      const extent = (dx: number, dy: number) => {
-        let step = 0
-        while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
-        return step
-      }
-      return `${extent(-1, 0) + extent(1, 0)} × ${extent(0, -1) + extent(0, 1)}`
+      const reach = window.tapReach(element, min)
+      return reach ? `${reach.across} × ${reach.down}` : 'covered at its centre'
     }, MIN)
   }
   return measured
@@ -226,32 +244,21 @@ async function smallTargets(page: Page, within = 'body'): Promise<string[]> {
         if (element.tagName === 'A' && block && getComputedStyle(element).display === 'inline') {
           if (blockText.length > ownText.length + 20) continue
         }
-        element.scrollIntoView({ block: 'center', inline: 'center' })
-        const middle = element.getBoundingClientRect()
-        const x = middle.left + middle.width / 2
-        const y = middle.top + middle.height / 2
-        const reaches = (atX: number, atY: number) => {
-          const hit = document.elementFromPoint(atX, atY)
-          return hit !== null && (hit === element || element.contains(hit))
-        }
+        const reach = window.tapReach(element, min)
         const labelledBy = document.getElementById(element.getAttribute('aria-labelledby') ?? '')
         const said = element.getAttribute('aria-label') ?? labelledBy?.textContent ?? ownText
         const name = `${element.tagName.toLowerCase()} '${(said || element.getAttribute('name') || element.id).slice(0, 40)}'`
-        if (!reaches(x, y)) {
-          found.push(
-            `${name}: covered at its centre by ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 80)}`,
+        if (!reach) {
+          const middle = element.getBoundingClientRect()
+          const cover = document.elementFromPoint(
+            middle.left + middle.width / 2,
+            middle.top + middle.height / 2,
           )
+          found.push(`${name}: covered at its centre by ${cover?.outerHTML.slice(0, 80)}`)
           continue
         }
-        // How far from the centre taps still land on it, each side counted to at most 44 px.
-        const extent = (dx: number, dy: number) => {
-          let step = 0
-          while (step < min && reaches(x + dx * (step + 0.5), y + dy * (step + 0.5))) step += 0.5
-          return step
-        }
-        const across = extent(-1, 0) + extent(1, 0)
-        const down = extent(0, -1) + extent(0, 1)
-        if (across < min - 0.5 || down < min - 0.5) found.push(`${name}: ${across} × ${down}`)
+        if (reach.across < min - 0.5 || reach.down < min - 0.5)
+          found.push(`${name}: ${reach.across} × ${reach.down}`)
       }
       return found
     },
