@@ -162,7 +162,8 @@ export function ProductStock({
   const entries = entriesOf(product)
   const [values, setValues] = useState<Record<string, string>>(() => figuresOf(product))
   const [received, setReceived] = useState<Record<string, string>>({})
-  // One key per delivery typed: kept while the same save is tried again, so its units are added once.
+  // One key per delivery typed: kept while the same save is tried again, so its units are added once, also
+  // after the figures were read again.
   const receipt = useRef<{ key: string; for: string } | null>(null)
   const read = useRef(figuresOf(product))
   const [invalid, setInvalid] = useState<string | null>(null)
@@ -175,8 +176,9 @@ export function ProductStock({
     const before = read.current
     read.current = fresh
     setValues((current) => following(current, before, fresh))
-    // New figures: a save tried again from now on is another delivery, with a key of its own.
-    receipt.current = null
+    // The receipt's key stays: new figures (Refresh, the poll) may be the very save whose answer was lost
+    // adding the units, and the same delivery sent again must be added once. What is typed into 'Received'
+    // since is another delivery, with a key of its own (onReceived).
     // A figure no longer counted has no 'Received' field: what was typed in it goes.
     setReceived((current) => Object.fromEntries(Object.entries(current).filter(([name]) => fresh[name])))
   }, [figures])
