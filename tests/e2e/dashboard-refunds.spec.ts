@@ -1,6 +1,7 @@
 // Staff cancel and refund on the dashboard: a search by the customer's e-mail finds their two orders; the
 // unshipped one is cancelled, one unit of a line of the shipped one is refunded with restock. The shopper's
-// order pages show the cancellation and the refund. axe on the order dialog with its refund form.
+// order pages show the cancellation and the refund. axe on the order dialog with its refund form. An order
+// refunded in full before it shipped tells its shopper nothing will be sent, and shows no tracking number.
 import AxeBuilder from '@axe-core/playwright'
 import type { APIRequestContext } from '@playwright/test'
 import { register } from './support/accounts'
@@ -179,4 +180,45 @@ test('staff cancel an unshipped order and refund one line of a shipped one; the 
   await expect(refunds).toContainText('Refund')
   await expect(refunds).toContainText('1 ×')
   await expect(refunds).not.toContainText('Cracked lid')
+})
+
+test('an order refunded in full before it shipped tells its shopper nothing will be sent', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(120_000)
+  const origin = baseURL ?? ''
+  const email = `${unique(`refunded.${testInfo.project.name}`)}@example.com`
+  await register(page, email, 'Robin')
+  await buy(page.request, origin, email, [{ id: 1, quantity: 1 }])
+  const [order] = (await (await page.request.get('/api/user/orders')).json()) as {
+    number: string
+    totalAmount: number
+  }[]
+  if (!order) throw new Error('the order is not in the account')
+
+  const staffEmail = `${unique(`refunder.${testInfo.project.name}`)}@example.com`
+  addStaff(staffEmail)
+  const staffContext = await browser.newContext()
+  const staff = await staffContext.newPage()
+  await signInToDashboard(staff, staffEmail)
+  const id = Number(order.number)
+  // Its label is bought by the background job first.
+  await expect(async () => {
+    const detail = (await (await staff.request.get(`/api/orders/${id}`)).json()) as { status: string }
+    expect(detail.status).toBe('label_created')
+  }).toPass({ timeout: 30_000 })
+  const refund = await staff.request.post(`/api/orders/${id}/refunds`, {
+    headers: { origin },
+    data: { amount: order.totalAmount.toFixed(2), restock: false },
+  })
+  expect(refund.status()).toBe(201)
+  await staffContext.close()
+
+  await page.goto(`/account/orders?number=${order.number}`)
+  await waitForIsland(page, 'OrderPage')
+  await expect(page.getByText('REFUNDED', { exact: true })).toBeVisible()
+  await expect(page.getByText('Refunded in full before it shipped: nothing will be sent.')).toBeVisible()
+  await expect(page.getByText(/Tracking number/)).toHaveCount(0)
 })

@@ -152,6 +152,9 @@ export default function OrderPage() {
                 <>
                   Tracking number ({order.carrier}): <span className="font-mono">{order.trackingNumber}</span>
                 </>
+              ) : order.status === 'refunded' ? (
+                // Refunded in full before it shipped: its label, if it had one, was voided.
+                'Refunded in full before it shipped: nothing will be sent.'
               ) : (
                 'A tracking number appears here once the label is printed.'
               )}
