@@ -1,7 +1,8 @@
 // The dashboard from the keyboard: after a press whose button goes or is redrawn, the focus stays on what
 // the staff member was working on and never falls to the page's start (docs/product.md#dashboard): Mark
 // Shipped on an order's row, a refund the server refuses, a stock figure saved. The refund form's review
-// refuses more than is left, and Escape in it leaves the form, not the order's dialog.
+// refuses more than is left, and Escape in it, or in the cancel confirmation, leaves that, not the order's
+// dialog.
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import {
@@ -138,6 +139,37 @@ test('Escape in the refund form leaves the form; a second closes the dialog', as
   await expect(dialog.getByRole('button', { name: 'Yes, Refund' })).toBeFocused()
   await page.keyboard.press('Escape')
   await expect(refund).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(opener).toBeFocused()
+})
+
+test('Escape in the cancel confirmation leaves it; a second closes the dialog', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const name = `cancel-escape.${testInfo.project.name}`
+  const email = `${unique(`${name}.customer`)}@example.com`
+  const number = await insertOrder(email, 'label_created')
+  await dashboardFor(page, name, email)
+  const opener = page.getByRole('button', { name: `#${number} details` })
+  await opener.click()
+  const dialog = page.getByRole('dialog', { name: `Order #${number}` })
+  const cancel = dialog.getByRole('button', { name: 'Cancel Order' })
+  const reason = dialog.getByLabel('Reason (optional)')
+  await cancel.click()
+  await reason.fill('Wrong scent')
+  await page.keyboard.press('Escape')
+  await expect(reason).toHaveCount(0)
+  await expect(cancel).toBeFocused()
+  await expect(dialog).toBeVisible()
+  // The reason typed is still there when the question is asked again.
+  await cancel.click()
+  await expect(reason).toHaveValue('Wrong scent')
+  // From its buttons too; then Escape on the order's view closes the dialog, as before.
+  await dialog.getByRole('button', { name: 'Keep Order' }).focus()
+  await page.keyboard.press('Escape')
+  await expect(cancel).toBeFocused()
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
   await expect(opener).toBeFocused()

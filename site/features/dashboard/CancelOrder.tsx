@@ -6,6 +6,8 @@ import { cancelOrder, type OrderDetail } from './api'
 /**
  * Cancel, for an order that has not shipped: a confirmation that says what will happen (a refund of what
  * is left, the label voided, every unit back on the shelf) with an optional reason, then the server's answer.
+ * Escape leaves the question (the reason typed stays for the next time it is asked), not the order's dialog,
+ * as in RefundForm.
  */
 export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (message: string) => void }) {
   const [confirming, setConfirming] = useState(false)
@@ -50,7 +52,15 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
     )
   }
   return (
-    <fieldset className="grid w-full gap-2 rounded-md border border-line p-3 text-sm">
+    <fieldset
+      className="grid w-full gap-2 rounded-md border border-line p-3 text-sm"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return
+        // Not the dialog's Escape: the question is left first, and a second Escape closes the dialog.
+        event.preventDefault()
+        if (!busy) ask(false)
+      }}
+    >
       <legend className="sr-only">Cancel this order</legend>
       <p>
         Cancel this order? {formatCurrency(order.refundable)} is refunded to the customer's card, the label is

@@ -13,9 +13,10 @@ import { RETRY_AFTER_FAILURE_MS } from './use-polling'
 
 /**
  * One order in a modal dialog: lines, addresses, totals, label and actions, and its history (who moved it,
- * when and why). The browser's modal dialog keeps focus inside and closes on Escape. `version` changes
- * when an action elsewhere may have moved the order, so the view loads again; a cancel or refund made here
- * has the lists behind it load again too (`onChanged`), so no row keeps offering what no longer applies.
+ * when and why). The browser's modal dialog keeps focus inside and closes on Escape (the cancel question and
+ * the refund form take an Escape inside them for themselves). `version` changes when an action elsewhere may
+ * have moved the order, so the view loads again; a cancel or refund made here has the lists behind it load
+ * again too (`onChanged`), so no row keeps offering what no longer applies.
  */
 export function OrderDetailDialog(props: {
   orderId: number
