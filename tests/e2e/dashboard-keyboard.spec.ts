@@ -1,6 +1,7 @@
 // The dashboard from the keyboard: after a press whose button goes or is redrawn, the focus stays on what
 // the staff member was working on and never falls to the page's start (docs/product.md#dashboard): Mark
-// Shipped on an order's row, a refund the server refuses, a stock figure saved. The refund form's review
+// Shipped on an order's row (and, with 'Ready to ship' shown, on the row that takes its place, from the row
+// and from the order's dialog), a refund the server refuses, a stock figure saved. The refund form's review
 // refuses more than is left, and Escape in it, or in the cancel confirmation, leaves that, not the order's
 // dialog.
 import type { Page } from '@playwright/test'
@@ -37,14 +38,32 @@ async function insertOrder(email: string, status: 'label_created' | 'shipped'): 
   }
 }
 
-/** Signs a new staff member in and finds the customer's orders with the search. */
-async function dashboardFor(page: Page, name: string, email: string) {
+/** Signs a new staff member in and finds the customer's orders (`rows` of them) with the search. */
+async function dashboardFor(page: Page, name: string, email: string, rows = 1) {
   const staff = `${unique(name)}@example.com`
   addStaff(staff)
   await signInToDashboard(page, staff)
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(email)
-  await expect(page.locator('tr[data-order]')).toHaveCount(1)
+  await expect(page.locator('tr[data-order]')).toHaveCount(rows)
 }
+
+/**
+ * `count` orders with a label, of one customer, found by the search with 'Ready to ship' shown: their
+ * numbers as listed, newest first. An order marked shipped no longer matches, so its row leaves the list.
+ */
+async function readyToShip(page: Page, name: string, count: number): Promise<string[]> {
+  const email = `${unique(`${name}.customer`)}@example.com`
+  const numbers: string[] = []
+  for (let made = 0; made < count; made++) numbers.unshift(await insertOrder(email, 'label_created'))
+  await dashboardFor(page, name, email, count)
+  await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Ready to ship (LABEL CREATED)' })
+  await expect(page).toHaveURL(/status=label_created/)
+  await expect(page.locator('tr[data-order]')).toHaveCount(count)
+  return numbers
+}
+
+/** The page's polite announcement (the toasts' live region), as a screen reader hears it. */
+const announcement = (page: Page) => page.getByRole('region', { name: 'Notification' }).getByRole('status')
 
 test('after Mark Shipped on a row the focus stays on that order', async ({ page }, testInfo) => {
   test.setTimeout(90_000)
@@ -60,6 +79,55 @@ test('after Mark Shipped on a row the focus stays on that order', async ({ page 
   await expect(ship).toHaveCount(0)
   // The button pressed is gone: the focus is on the order's number, the row's first control.
   await expect(row.getByRole('button', { name: `#${number} details` })).toBeFocused()
+})
+
+test("with Ready to ship shown, the focus goes from a shipped row to the next order's Mark Shipped", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const [newest, middle, oldest] = await readyToShip(page, `ship-filtered.${testInfo.project.name}`, 3)
+  const row = (number: string | undefined) => page.locator(`tr[data-order="${number}"]`)
+  const ship = (number: string | undefined) =>
+    page.getByRole('button', { name: `Mark Shipped: order ${number}` })
+
+  // The middle row leaves the list: the focus is on the same button of the row that took its place.
+  await ship(middle).focus()
+  await page.keyboard.press('Enter')
+  await expect(row(middle)).toHaveCount(0)
+  await expect(ship(oldest)).toBeFocused()
+  await expect(announcement(page)).toContainText(`Order ${middle} is marked shipped`)
+  // The last row: the one before it.
+  await page.keyboard.press('Enter')
+  await expect(row(oldest)).toHaveCount(0)
+  await expect(ship(newest)).toBeFocused()
+  await expect(announcement(page)).toContainText(`Order ${oldest} is marked shipped`)
+  // The only row: the list's heading, over what it now says.
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('No orders match.', { exact: false })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Recent Orders' })).toBeFocused()
+  await expect(announcement(page)).toContainText(`Order ${newest} is marked shipped`)
+})
+
+test('with Ready to ship shown, closing the dialog of an order shipped in it puts the focus on the next order', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const [newest, older] = await readyToShip(page, `ship-dialog.${testInfo.project.name}`, 2)
+  await page.getByRole('button', { name: `#${newest} details` }).click()
+  const dialog = page.getByRole('dialog', { name: `Order #${newest}` })
+  const ship = dialog.getByRole('button', { name: `Mark Shipped: order ${newest}` })
+  await ship.focus()
+  await page.keyboard.press('Enter')
+  await expect(ship).toHaveCount(0)
+  await expect(dialog.getByRole('heading', { name: `Order #${newest}` })).toBeFocused()
+  await expect(dialog.getByRole('status').filter({ hasText: 'marked shipped' })).toContainText(
+    `Order ${newest} is marked shipped`,
+  )
+  // Its row has left the list behind the dialog: the focus goes to the order that took its place.
+  await expect(page.locator(`tr[data-order="${newest}"]`)).toHaveCount(0)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(page.getByRole('button', { name: `#${older} details` })).toBeFocused()
 })
 
 /** A shipped order's dialog with its refund form open, by amount. */

@@ -24,6 +24,7 @@ import {
 } from './dashboard-logic'
 import { FailedEmails } from './FailedEmails'
 import { FailedRefunds } from './FailedRefunds'
+import { focusPlace, type ListPlace, placeOf } from './list-place'
 import { OrderDetailDialog } from './OrderDetailDialog'
 import { OrdersTable } from './OrdersTable'
 import type { OrderActions } from './order-actions'
@@ -77,7 +78,8 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
   const [emailsBusy, setEmailsBusy] = useState<ReadonlySet<number>>(new Set())
   const [refreshing, setRefreshing] = useState(false)
   const [detail, setDetail] = useState<{ id: number; version: number } | null>(null)
-  const opener = useRef<HTMLElement | null>(null)
+  // What opened the order's dialog, and where: its row may have left the list by the time it closes.
+  const opener = useRef<ListPlace | null>(null)
 
   const refreshOrders = useCallback(async () => {
     await Promise.allSettled([orders.refresh(), stats.refresh()])
@@ -137,7 +139,7 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
       return done
     },
     open(order, from) {
-      opener.current = from
+      opener.current = placeOf(from)
       setDetail({ id: order.id, version: 0 })
     },
   }
@@ -221,7 +223,7 @@ export function Dashboard({ onForbidden }: { onForbidden: (email: string) => voi
             actions={actions}
             onClose={() => {
               setDetail(null)
-              opener.current?.focus()
+              if (opener.current) focusPlace(opener.current)
             }}
             // The order's row and the day's figures, and the shelf a cancel or restocking refund put units back on.
             onChanged={() => void Promise.allSettled([orders.refresh(), stats.refresh(), products.refresh()])}

@@ -7,7 +7,8 @@ import type { OrderActions } from './order-actions'
  * through goes once the order is drawn again (Retry once it is no longer failed, Mark Shipped once shipped):
  * the focus it held moves to `home` (the order's number in its row, the dialog's heading) instead of falling
  * to the page's start. While the action is under way the button waits without `disabled`, which would drop
- * the focus too.
+ * the focus too. A row that leaves the list with its order (no longer the status shown) takes this
+ * component with it: OrdersTable's row then puts the focus in the row that takes its place (list-place.ts).
  */
 export function OrderActionButtons(props: {
   order: DashboardOrder
@@ -46,6 +47,7 @@ export function OrderActionButtons(props: {
           type="button"
           className={`btn-primary !px-3 !py-1.5 text-xs ${waiting}`}
           aria-disabled={busy}
+          data-control="retry"
           onClick={(event) => void press(event, actions.retry)}
           aria-label={`Retry order ${order.number}`}
         >
@@ -68,6 +70,7 @@ export function OrderActionButtons(props: {
           type="button"
           className={`btn-primary !px-3 !py-1.5 text-xs ${waiting}`}
           aria-disabled={busy}
+          data-control="ship"
           onClick={(event) => void press(event, actions.ship)}
           aria-label={`Mark Shipped: order ${order.number}`}
         >

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { $toasts } from '../toasts/store'
 import { fetchOrder, type OrderDetail } from './api'
 import { CancelOrder } from './CancelOrder'
 import { formatDimensions, formatOunces, packageName } from './dashboard-logic'
@@ -31,7 +32,8 @@ export function OrderDetailDialog(props: {
   const heading = useRef<HTMLHeadingElement>(null)
   const [order, setOrder] = useState<OrderDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
-  // A cancel or refund made here: its message, and the order loaded again.
+  // What the dialog's status line last said of an action made here: a cancel's or refund's answer, or a
+  // toast's (below). `count` counts the cancels and refunds, after each of which the order loads again.
   const [done, setDone] = useState<{ message: string; count: number }>({ message: '', count: 0 })
   const { onClose, onChanged } = props
   const changed = (message: string) => {
@@ -53,6 +55,18 @@ export function OrderDetailDialog(props: {
   useEffect(() => {
     if (done.count > 0) doneMessage.current?.focus()
   }, [done.count])
+
+  // Behind a modal dialog the page's toasts are neither seen nor heard (the browser makes all but the dialog
+  // inert), so what Mark Shipped or Retry pressed here answers is said in the dialog's status line too.
+  useEffect(
+    () =>
+      $toasts.listen(([latest]) => {
+        if (!latest) return
+        const message = [latest.title, latest.description].filter(Boolean).join('. ')
+        setDone((before) => ({ ...before, message }))
+      }),
+    [],
+  )
 
   // A failed load is tried again soon (as the sections behind the dialog are), or at once with 'Try Again'.
   const [tries, setTries] = useState(0)

@@ -1,7 +1,8 @@
 import { formatCurrency } from '@core/rules/money'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { type DashboardOrder, LIST_SIZE, type OrdersView } from './api'
 import { formatDimensions, formatOunces, isFiltered, packageName } from './dashboard-logic'
+import { focusIsLost, focusPlace, type ListPlace, placeOf } from './list-place'
 import { OrderActionButtons } from './OrderActionButtons'
 import { OrderFilters } from './OrderFilters'
 import type { OrderActions } from './order-actions'
@@ -88,12 +89,31 @@ function OrderRow({ order, actions }: { order: DashboardOrder; actions: OrderAct
   const busy = actions.busy.has(order.id)
   // Where the focus goes when the action button it was on goes (the order shipped, say).
   const number = useRef<HTMLButtonElement>(null)
+  // The row may leave the list with the focus in it (the order shipped with 'Ready to ship' shown): where
+  // the focused control sat, so the focus lands in the row that takes its place. Forgotten when the focus
+  // leaves the row for something else, so a row that goes later pulls no focus back.
+  const focused = useRef<ListPlace | null>(null)
+  useEffect(
+    () => () => {
+      if (focused.current && focusIsLost()) focusPlace(focused.current)
+    },
+    [],
+  )
   return (
-    <tr data-order={order.number}>
+    <tr
+      data-order={order.number}
+      onFocus={(event) => {
+        focused.current = placeOf(event.target)
+      }}
+      onBlur={(event) => {
+        if (event.target.isConnected) focused.current = null
+      }}
+    >
       <th scope="row">
         <button
           ref={number}
           type="button"
+          data-control="details"
           className="tap-area font-mono font-bold text-brand underline underline-offset-4"
           onClick={(event) => actions.open(order, event.currentTarget)}
         >

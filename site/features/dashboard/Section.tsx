@@ -22,7 +22,8 @@ export function Section(props: {
       aria-labelledby={`${props.id}-heading`}
       className="rounded-lg border border-line bg-surface p-4 sm:p-6"
     >
-      <h2 id={`${props.id}-heading`} className="text-xl font-bold uppercase">
+      {/* Focusable from script: where the focus goes when what held it in the panel is gone (list-place.ts). */}
+      <h2 id={`${props.id}-heading`} className="text-xl font-bold uppercase" tabIndex={-1}>
         {props.title}
       </h2>
       {props.toolbar && <div className="mt-4">{props.toolbar}</div>}
