@@ -243,6 +243,40 @@ test('Escape in the cancel confirmation leaves it; a second closes the dialog', 
   await expect(opener).toBeFocused()
 })
 
+test('while the cancel is sent, the focus stays on its button and Escape leaves nothing half done', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000)
+  const name = `cancel-wait.${testInfo.project.name}`
+  const email = `${unique(`${name}.customer`)}@example.com`
+  const number = await insertOrder(email, 'label_created')
+  await dashboardFor(page, name, email)
+  await page.getByRole('button', { name: `#${number} details` }).click()
+  const dialog = page.getByRole('dialog', { name: `Order #${number}` })
+  await dialog.getByRole('button', { name: 'Cancel Order' }).click()
+  // The server's answer waits until the test lets it go.
+  let answer: () => void = () => {}
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve
+  })
+  await page.route(`**/api/orders/${Number(number)}/cancel`, async (route) => {
+    await answered
+    await route.continue()
+  })
+  const yes = dialog.getByRole('button', { name: /Yes, Cancel Order|Cancelling/ })
+  await yes.focus()
+  await page.keyboard.press('Enter')
+  await expect(yes).toHaveText('Cancelling…')
+  await expect(yes).toBeFocused()
+  // Neither a second press nor Escape while it is sent: the question stays, the dialog too.
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeVisible()
+  await expect(yes).toBeFocused()
+  answer()
+  await expect(dialog.getByText(/CANCELLED/).first()).toBeVisible()
+  await expect(page.locator('body')).not.toBeFocused()
+})
+
 test('after saving a stock figure or a weight the focus stays on Save', async ({ page }, testInfo) => {
   test.setTimeout(90_000)
   // The Duo's figure, which tests/e2e/stock.spec.ts sets too: one at a time.

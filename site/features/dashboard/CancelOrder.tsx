@@ -26,6 +26,7 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
   }
 
   async function confirm() {
+    if (busy) return
     setBusy(true)
     setError(null)
     try {
@@ -39,6 +40,7 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
     }
   }
 
+  const waiting = busy ? 'opacity-60' : ''
   if (!confirming) {
     return (
       <button
@@ -82,15 +84,22 @@ export function CancelOrder({ order, onDone }: { order: OrderDetail; onDone: (me
           {error}
         </p>
       )}
+      {/* While the cancel is sent its buttons wait (aria-disabled, not disabled, which would drop the focus
+          to the page's start and let an Escape reach the dialog), as RefundForm's do. */}
       <div className="flex gap-2">
-        <button type="button" className="btn-primary !px-3 !py-1.5 text-xs" disabled={busy} onClick={confirm}>
+        <button
+          type="button"
+          className={`btn-primary !px-3 !py-1.5 text-xs ${waiting}`}
+          aria-disabled={busy}
+          onClick={confirm}
+        >
           {busy ? 'Cancelling…' : 'Yes, Cancel Order'}
         </button>
         <button
           type="button"
-          className="btn-outline !px-3 !py-1.5 text-xs"
-          disabled={busy}
-          onClick={() => ask(false)}
+          className={`btn-outline !px-3 !py-1.5 text-xs ${waiting}`}
+          aria-disabled={busy}
+          onClick={() => busy || ask(false)}
         >
           Keep Order
         </button>
