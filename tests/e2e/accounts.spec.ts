@@ -565,6 +565,40 @@ test.describe('signed-in pages', () => {
   })
 })
 
+test.describe('profile', () => {
+  test('a phone number the server refuses is shown on its field, which takes the focus', async ({
+    page,
+    axe,
+  }, testInfo) => {
+    await register(page, uniqueEmail(testInfo.project.name, 'phone'))
+    await page.goto('/profile')
+    const personal = page.getByRole('region', { name: 'Personal Information' })
+    await personal.getByRole('button', { name: 'Edit personal information' }).click()
+    const phone = input(personal, 'Phone')
+    await phone.fill('call me after 5')
+    // Nothing checks it before it is sent: the server's answer is the one that refuses it.
+    const answered = page.waitForResponse((res) => res.url().endsWith('/api/auth/update-profile'))
+    await personal.getByRole('button', { name: 'Save' }).click()
+    expect((await answered).status()).toBe(422)
+    const reason = 'Please enter a phone number with digits, like (512) 555-0100.'
+    await expect(phone).toHaveAttribute('aria-invalid', 'true')
+    await expect(phone).toHaveAccessibleDescription(reason)
+    await expect(phone).toBeFocused()
+    await expect(toast(page, 'Check Your Details', reason)).toBeVisible()
+    await expect(input(personal, 'First name')).not.toHaveAttribute('aria-invalid')
+    await restPointer(page)
+    await axe()
+
+    // Typing clears the mark, and a number is saved.
+    await phone.fill('(512) 555-0100')
+    await expect(phone).not.toHaveAttribute('aria-invalid')
+    await expect(phone).toHaveAccessibleDescription('')
+    await personal.getByRole('button', { name: 'Save' }).click()
+    await expect(personal.getByText('Changes saved successfully!')).toBeVisible()
+    await expect(personal.getByText('(512) 555-0100')).toBeVisible()
+  })
+})
+
 /** Every account form, with what to type into it. */
 const FORMS = [
   { path: '/login', fields: { Email: 'early@example.com', Password: 'early-password' } },

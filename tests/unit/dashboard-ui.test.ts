@@ -13,12 +13,13 @@ import {
   isFiltered,
   ordersPath,
   RETRY_FAILED_FALLBACK,
+  refusedValue,
   serverMessageOr,
   shortDay,
   viewFromAddress,
   weightFromField,
 } from '../../site/features/dashboard/dashboard-logic'
-import { stockBody, stockEdit, toShipNote } from '../../site/features/dashboard/stock-edit'
+import { refusedField, stockBody, stockEdit, toShipNote } from '../../site/features/dashboard/stock-edit'
 import { ApiError } from '../../site/lib/api'
 
 describe('sign-in and back', () => {
@@ -97,6 +98,17 @@ describe('dashboard fields', () => {
     )
   })
 
+  test("a value the server refused (422, or 409) is a field's to show; anything else is not", () => {
+    const refused = (status: number, error?: string) =>
+      refusedValue(new ApiError(status, error ?? `${status}`, error ? { error } : undefined))
+    expect(refused(422, 'Weight must be …')).toBe('Weight must be …')
+    expect(refused(409, 'This Idempotency-Key was used …')).toBe('This Idempotency-Key was used …')
+    expect(refused(404, 'Product not found.')).toBeNull()
+    expect(refused(503, 'Busy.')).toBeNull()
+    expect(refused(422)).toBeNull()
+    expect(refusedValue(new Error('boom'))).toBeNull()
+  })
+
   test('dimensions read as inches', () => {
     expect(formatDimensions({ width: 4.25, length: 7, height: 1 })).toBe('4.25 × 7 × 1 in')
   })
@@ -153,6 +165,29 @@ describe('the stock form', () => {
       field: 'received:Hammered Citrus',
       message: 'Alpine Wash (Hammered Citrus): enter the units on the shelf or the units received, not both.',
     })
+  })
+
+  test('a refused save is the field of the one figure sent, or of the line its message names first', () => {
+    const notCounted = (line: string) =>
+      `${line} is not counted: enter the units on the shelf to start counting it.`
+    // One figure sent: that one, its shelf or its 'Received'.
+    expect(refusedField('Alpine Wash', { Alpine: 3 }, 'Anything.')).toBe('Alpine')
+    expect(refusedField('Alpine Wash', { Alpine: { received: 3 } }, 'Anything.')).toBe('received:Alpine')
+    expect(refusedField('The Brush & Comb Duo', { '': { received: 2 } }, 'Anything.')).toBe('received:')
+    // Several: the line the message begins with, as the server names it.
+    const figures = { Alpine: 4, 'Hammered Citrus': { received: 5 } }
+    expect(refusedField('Alpine Wash', figures, notCounted('Alpine Wash (Hammered Citrus)'))).toBe(
+      'received:Hammered Citrus',
+    )
+    expect(refusedField('Alpine Wash', figures, 'Alpine: Stock must be a whole number …')).toBe('Alpine')
+    // A product's own figure beside a scent whose label begins with the product's name: the longer wins.
+    const own = { '': 2, 'Cedar Shop': { received: 1 } }
+    expect(refusedField('Hammered Citrus', own, notCounted('Hammered Citrus (Cedar Shop)'))).toBe(
+      'received:Cedar Shop',
+    )
+    expect(refusedField('Hammered Citrus', own, notCounted('Hammered Citrus'))).toBe('')
+    // Named by none: the whole form's.
+    expect(refusedField('Alpine Wash', figures, 'This Idempotency-Key was used …')).toBeNull()
   })
 
   test("sends a former scent's figure under `variants`, and never stops counting a figure left untouched", () => {

@@ -110,7 +110,7 @@ export function FieldShell(
     children: (control: ControlAttributes, invalid: boolean) => ReactNode
   },
 ) {
-  const errorId = `${props.id}-error`
+  const errorId = errorIdOf(props.id)
   const hintId = `${props.id}-hint`
   const invalid = Boolean(props.error)
   useTypedBeforeHydration(props.id, props.value, props.onChange)
@@ -143,10 +143,23 @@ export function FieldShell(
           {props.hint}
         </p>
       )}
-      <p id={errorId} className="mt-1 min-h-0 text-sm font-semibold text-danger empty:hidden">
-        {props.error ?? ''}
-      </p>
+      <FieldError id={props.id} error={props.error} />
     </div>
+  )
+}
+
+/** The id of the message under the control `id`, for its `aria-describedby`. */
+export const errorIdOf = (id: string) => `${id}-error`
+
+/**
+ * The message under the control `id`: always in the DOM, empty while the field is fine, so the control's
+ * `aria-describedby` never points at nothing. For a control laid out outside FieldShell (the dashboard's).
+ */
+export function FieldError(props: { id: string; error?: string }) {
+  return (
+    <p id={errorIdOf(props.id)} className="mt-1 min-h-0 text-sm font-semibold text-danger empty:hidden">
+      {props.error ?? ''}
+    </p>
   )
 }
 

@@ -5,9 +5,10 @@ import type { Problem } from './validation'
 
 /**
  * Field errors for one form: `report` marks the fields (aria-invalid), shows the form's toast and moves
- * focus to the first field to fix (docs/product.md#forms); typing in a field clears its mark; `reset`, once
- * the form's checks pass, clears them all and takes that toast away (a red message left over a form that
- * went through reads as if it had not). `idOf` maps a field to its input's id when they differ.
+ * focus to the first field to fix (docs/product.md#forms), and `refused` does the same for a value the
+ * server refused; typing in a field clears its mark; `reset`, once the form's checks pass, clears them all
+ * and takes that toast away (a red message left over a form that went through reads as if it had not).
+ * `idOf` maps a field to its input's id when they differ.
  */
 export function useFieldErrors<Field extends string>(idOf: (field: Field) => string = (field) => field) {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({})
@@ -24,18 +25,27 @@ export function useFieldErrors<Field extends string>(idOf: (field: Field) => str
     if (focus) document.getElementById(idOfRef.current(focus.id))?.focus()
   }, [focus])
 
+  function report(problem: Problem<Field>) {
+    setErrors(problem.fields)
+    const first = Object.keys(problem.fields)[0] as Field | undefined
+    if (first) setFocus({ id: first })
+    if (reported.current !== null) dismissToast(reported.current)
+    reported.current = showToast({
+      title: problem.title,
+      description: problem.description,
+      variant: 'error',
+    })
+  }
+
   return {
     errors,
-    report(problem: Problem<Field>) {
-      setErrors(problem.fields)
-      const first = Object.keys(problem.fields)[0] as Field | undefined
-      if (first) setFocus({ id: first })
-      if (reported.current !== null) dismissToast(reported.current)
-      reported.current = showToast({
-        title: problem.title,
-        description: problem.description,
-        variant: 'error',
-      })
+    report,
+    /**
+     * The server refused the value of `field` with `message`: shown as the form's own checks show a
+     * problem, the message under the field and in the toast (docs/product.md#forms).
+     */
+    refused(field: Field, title: string, message: string) {
+      report({ title, description: message, fields: { [field]: message } as Partial<Record<Field, string>> })
     },
     /** Moves focus to `field` once the form has drawn again (a field re-enabled after a refused send). */
     focus(field: Field) {

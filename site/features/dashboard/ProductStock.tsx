@@ -1,8 +1,18 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { errorIdOf, FieldError } from '../../components/form/fields'
+import { useFieldErrors } from '../account/use-field-errors'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductStock } from './api'
-import { serverMessageOr } from './dashboard-logic'
-import { isReceived, receivedField, type StockEntry, stockBody, stockEdit, toShipNote } from './stock-edit'
+import { refusedValue, serverMessageOr } from './dashboard-logic'
+import {
+  isReceived,
+  receivedField,
+  refusedField,
+  type StockEntry,
+  stockBody,
+  stockEdit,
+  toShipNote,
+} from './stock-edit'
 
 type Level = DashboardProduct['stock']
 
@@ -59,16 +69,22 @@ function hintOf(stock: Level): string {
   return stock.onHand < 0 ? `${-stock.onHand} owed to paid orders` : `${stock.available} free`
 }
 
+/** The ids of a figure's two fields; `index` is the entry's place in the form. */
+const shelfId = (product: number, index: number) => `stock-${product}-${index}`
+const receivedId = (product: number, index: number) => `${shelfId(product, index)}-received`
+
 /**
  * One figure's two fields: the units on the shelf, and the units received (added to it), with its hint;
- * under both, what paid orders still have to ship of it, part of the shelf field's description.
+ * under both, what paid orders still have to ship of it, part of the shelf field's description. A field
+ * marked invalid is described by the form's message too (`errorId`).
  */
 function StockFields({
   id,
   entry,
   value,
   received,
-  invalid,
+  errors,
+  errorId,
   onValue,
   onReceived,
 }: {
@@ -76,13 +92,17 @@ function StockFields({
   entry: Entry
   value: string
   received: string
-  invalid: string | null
+  errors: Partial<Record<string, string>>
+  errorId: string
   onValue: (value: string) => void
   onReceived: (value: string) => void
 }) {
   const hint = `${id}-hint`
   const toShip = toShipNote(entry.toShip)
   const toShipId = `${id}-to-ship`
+  const shelfInvalid = Boolean(errors[entry.name])
+  const receivedInvalid = Boolean(errors[receivedField(entry.name)])
+  const describedBy = (...ids: (string | false | null)[]) => ids.filter(Boolean).join(' ')
   return (
     // As wide as its fields: the note under them wraps there instead of widening the row.
     <div className="w-min">
@@ -101,8 +121,8 @@ function StockFields({
             min="0"
             max="99999"
             value={value}
-            aria-invalid={invalid === entry.name || undefined}
-            aria-describedby={toShip ? `${hint} ${toShipId}` : hint}
+            aria-invalid={shelfInvalid || undefined}
+            aria-describedby={describedBy(hint, toShip && toShipId, shelfInvalid && errorId)}
             onChange={(event) => onValue(event.target.value)}
           />
           <span id={hint} className="block text-xs text-muted">
@@ -124,8 +144,8 @@ function StockFields({
               min="1"
               max="99999"
               value={received}
-              aria-invalid={invalid === receivedField(entry.name) || undefined}
-              aria-describedby={hint}
+              aria-invalid={receivedInvalid || undefined}
+              aria-describedby={describedBy(hint, receivedInvalid && errorId)}
               onChange={(event) => onReceived(event.target.value)}
             />
             {/* Keeps the two fields' bottoms in line with the hint under the first. */}
@@ -166,7 +186,12 @@ export function ProductStock({
   // after the figures were read again.
   const receipt = useRef<{ key: string; for: string } | null>(null)
   const read = useRef(figuresOf(product))
-  const [invalid, setInvalid] = useState<string | null>(null)
+  // Keyed as stockEdit names fields: the scent ('' for the product's own figure), or `received:` and it.
+  const fields = useFieldErrors<string>((field) => {
+    const index = entries.findIndex((entry) => entry.name === field || receivedField(entry.name) === field)
+    return field.startsWith('received:') ? receivedId(product.id, index) : shelfId(product.id, index)
+  })
+  const errorId = errorIdOf(`stock-${product.id}`)
   const [busy, setBusy] = useState(false)
 
   // Keyed by the figures themselves: the product object is new on every render of the list.
@@ -187,12 +212,8 @@ export function ProductStock({
     event.preventDefault()
     if (busy) return
     const edit = stockEdit(entries, values, read.current, received)
-    if (edit.kind === 'invalid') {
-      setInvalid(edit.field)
-      showToast({ title: 'Update Failed', description: edit.message, variant: 'error' })
-      return
-    }
-    setInvalid(null)
+    if (edit.kind === 'invalid') return fields.refused(edit.field, 'Update Failed', edit.message)
+    fields.reset()
     if (edit.kind === 'nothing') {
       showToast({ title: 'Nothing To Save', description: `No figure of ${product.name} was changed.` })
       return
@@ -223,11 +244,15 @@ export function ProductStock({
       onSaved(answer.product)
       showToast({ title: 'Stock Updated', description: answer.message })
     } catch (error) {
-      showToast({
-        title: 'Update Failed',
-        description: serverMessageOr(error, 'The stock could not be saved. Please try again.'),
-        variant: 'error',
-      })
+      const refused = refusedValue(error)
+      const field = refused === null ? null : refusedField(product.name, edit.figures, refused)
+      if (refused !== null && field !== null) fields.refused(field, 'Update Failed', refused)
+      else
+        showToast({
+          title: 'Update Failed',
+          description: serverMessageOr(error, 'The stock could not be saved. Please try again.'),
+          variant: 'error',
+        })
     } finally {
       setBusy(false)
     }
@@ -244,20 +269,21 @@ export function ProductStock({
           {entries.map((entry, index) => (
             <StockFields
               key={entry.name}
-              id={`stock-${product.id}-${index}`}
+              id={shelfId(product.id, index)}
               entry={entry}
               value={values[entry.name] ?? ''}
               received={received[entry.name] ?? ''}
-              invalid={invalid}
+              errors={fields.errors}
+              errorId={errorId}
               onValue={(value) => {
                 setValues((current) => ({ ...current, [entry.name]: value }))
-                setInvalid(null)
+                fields.clear(entry.name)
               }}
               onReceived={(value) => {
                 // What is typed now is another delivery: its save gets a key of its own.
                 receipt.current = null
                 setReceived((current) => ({ ...current, [entry.name]: value }))
-                setInvalid(null)
+                fields.clear(receivedField(entry.name))
               }}
             />
           ))}
@@ -271,6 +297,8 @@ export function ProductStock({
             <span className="sr-only"> stock of {product.name}</span>
           </button>
         </div>
+        {/* One message for the form (one field is marked at a time), as wide as the form, not a field. */}
+        <FieldError id={`stock-${product.id}`} error={Object.values(fields.errors)[0]} />
       </fieldset>
     </form>
   )

@@ -1,8 +1,10 @@
 import { PRODUCT_WEIGHT_MESSAGE } from '@core/rules/product-weight'
 import { type FormEvent, useEffect, useState } from 'react'
+import { errorIdOf, FieldError } from '../../components/form/fields'
+import { useFieldErrors } from '../account/use-field-errors'
 import { showToast } from '../toasts/store'
 import { type DashboardProduct, setProductWeight } from './api'
-import { formatOunces, serverMessageOr, weightFromField } from './dashboard-logic'
+import { formatOunces, refusedValue, serverMessageOr, weightFromField } from './dashboard-logic'
 import { ProductStock } from './ProductStock'
 import { Section } from './Section'
 import type { Polled } from './use-polling'
@@ -60,19 +62,15 @@ function WeightRow({
 }) {
   const [value, setValue] = useState(product.weight.toFixed(1))
   const [busy, setBusy] = useState(false)
-  const [invalid, setInvalid] = useState(false)
   const inputId = `weight-${product.id}`
+  const fields = useFieldErrors<'weight'>(() => inputId)
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
     const weight = weightFromField(value)
-    if (weight === null) {
-      setInvalid(true)
-      showToast({ title: 'Update Failed', description: PRODUCT_WEIGHT_MESSAGE, variant: 'error' })
-      return
-    }
-    setInvalid(false)
+    if (weight === null) return fields.refused('weight', 'Update Failed', PRODUCT_WEIGHT_MESSAGE)
+    fields.reset()
     setBusy(true)
     try {
       const answer = await setProductWeight(product.id, weight)
@@ -80,11 +78,15 @@ function WeightRow({
       setValue(answer.product.weight.toFixed(1))
       showToast({ title: 'Weight Updated', description: answer.message })
     } catch (error) {
-      showToast({
-        title: 'Update Failed',
-        description: serverMessageOr(error, 'The weight could not be saved. Please try again.'),
-        variant: 'error',
-      })
+      // The weight is all a save sends: a value refused is the field's to show.
+      const refused = refusedValue(error)
+      if (refused) fields.refused('weight', 'Update Failed', refused)
+      else
+        showToast({
+          title: 'Update Failed',
+          description: serverMessageOr(error, 'The weight could not be saved. Please try again.'),
+          variant: 'error',
+        })
     } finally {
       setBusy(false)
     }
@@ -113,10 +115,11 @@ function WeightRow({
             min="0.1"
             max="1000"
             value={value}
-            aria-invalid={invalid || undefined}
+            aria-invalid={fields.errors.weight ? true : undefined}
+            aria-describedby={errorIdOf(inputId)}
             onChange={(event) => {
               setValue(event.target.value)
-              setInvalid(false)
+              fields.clear('weight')
             }}
           />
           {/* Waits without `disabled`, which would drop the focus of the one who pressed it. */}
@@ -129,6 +132,7 @@ function WeightRow({
             <span className="sr-only"> weight of {product.name}</span>
           </button>
         </div>
+        <FieldError id={inputId} error={fields.errors.weight} />
       </form>
       <ProductStock product={product} onSaved={onStockSaved} />
     </li>

@@ -24,6 +24,16 @@ export function serverMessageOr(error: unknown, fallback: string): string {
   return fallback
 }
 
+/**
+ * The server's message when it refused what a save sent (422, or 409 for units received under a key
+ * another save used), which the form shows on the field it was about; null for any other failure.
+ */
+export function refusedValue(error: unknown): string | null {
+  if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 409)) return null
+  const message = serverMessageOr(error, '')
+  return message === '' ? null : message
+}
+
 export const RETRY_FAILED_FALLBACK = 'Failed to retry order processing.'
 
 const TIME_PARTS: Intl.DateTimeFormatOptions = {

@@ -4,6 +4,7 @@
  * (added to the figure as it is then, so units owed to paid orders are paid back first). Pure, so the
  * rules are tested without a page.
  */
+import { lineLabel } from '@core/rules/catalog'
 import { parseStock, RECEIVED_MESSAGE, STOCK_MESSAGE } from '@core/rules/stock'
 
 export type StockFigure = number | null | { received: number }
@@ -94,4 +95,31 @@ export function stockBody(hasScents: boolean, figures: Readonly<Record<string, S
     ...('' in figures ? { stock: figures[''] ?? null } : {}),
     ...(named.length > 0 ? { variants: Object.fromEntries(named) } : {}),
   }
+}
+
+/**
+ * Which field a save the server refused (422, 409) was about, as the ids of `stockEdit` name fields: the
+ * one figure sent, or, of several, the one whose line the message begins with (the server names the line
+ * first in each message about one figure: '{line}: …', '{line} is not counted: …'); null when neither
+ * tells, and the message is the whole form's.
+ */
+export function refusedField(
+  product: string,
+  figures: Readonly<Record<string, StockFigure>>,
+  message: string,
+): string | null {
+  const fieldOf = (name: string) => {
+    const figure = figures[name]
+    return figure !== undefined && isReceived(figure) ? receivedField(name) : name
+  }
+  const sent = Object.keys(figures)
+  if (sent.length === 1) return fieldOf(sent[0] as string)
+  let found: { name: string; length: number } | null = null
+  for (const name of sent) {
+    for (const prefix of [`${lineLabel({ name: product, variant: name })} `, `${name || product}: `]) {
+      if (message.startsWith(prefix) && prefix.length > (found?.length ?? 0))
+        found = { name, length: prefix.length }
+    }
+  }
+  return found ? fieldOf(found.name) : null
 }

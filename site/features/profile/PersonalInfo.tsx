@@ -2,7 +2,13 @@ import { FIELD, TextField } from '../../components/form/fields'
 import { $user } from '../account/auth-store'
 import { useFormFields } from '../account/use-field-errors'
 import type { PublicUser } from './api'
-import { type PersonalField, personalBody, personalFrom, personalProblem } from './profile-form'
+import {
+  type PersonalField,
+  personalBody,
+  personalFrom,
+  personalProblem,
+  refusedPersonalField,
+} from './profile-form'
 import { Details, SaveButtons, SectionCard } from './SectionCard'
 import { useProfileCard } from './use-profile-card'
 import { MessageLine } from './use-timed-message'
@@ -26,6 +32,12 @@ export function PersonalInfo({ user, onSaved }: { user: PublicUser; onSaved: (us
       onSaved(saved)
       // The header's account link reads the signed-in user too.
       $user.set(saved)
+    },
+    refused(message, sent) {
+      // The answer names no field: the request tells which of the three the server refused.
+      const field = refusedPersonalField(sent)
+      if (field) fields.refused(field, 'Check Your Details', message)
+      return field !== null
     },
   })
   const { bind } = fields

@@ -2,7 +2,13 @@
  * The profile's editable sections as data: what the customer types, what is missing (docs/product.md#forms),
  * and the bodies PUT /api/auth/update-profile takes. Pure, so it is tested without a browser.
  */
-import { type AddressField, addressProblems, type ProfileAddress } from '@core/rules/account'
+import {
+  type AddressField,
+  addressProblems,
+  hasControlCharacter,
+  isPhone,
+  type ProfileAddress,
+} from '@core/rules/account'
 import { DEFAULT_COUNTRY } from '@core/rules/address'
 import { ApiError } from '../../lib/api'
 import type { Problem } from '../account/validation'
@@ -89,5 +95,25 @@ export const SAVE_FAILED = 'Failed to save changes. Please try again.'
 
 /** The failure text of docs/product.md#account-page, or the server's reason when it refused a value (a ZIP, a name). */
 export function saveFailedText(error: unknown): string {
-  return error instanceof ApiError && error.status === 422 ? error.message : SAVE_FAILED
+  return refusedMessage(error) ?? SAVE_FAILED
+}
+
+/** The server's reason when it refused a value it was sent (422), else null. */
+export function refusedMessage(error: unknown): string | null {
+  return error instanceof ApiError && error.status === 422 ? error.message : null
+}
+
+/**
+ * Which field of 'Personal Information' the server refused (its 422 names no field): the first of those
+ * sent that the rules it applies refuse (core/rules/account.ts), in the order it checks them. A name
+ * must not be blank nor hold a control character; a phone number is digits and separators. Null when
+ * none is, and the reason is not a field's.
+ */
+export function refusedPersonalField(sent: Partial<PersonalFields>): PersonalField | null {
+  for (const field of ['firstName', 'lastName'] as const) {
+    const name = sent[field]?.trim()
+    if (name !== undefined && (name === '' || hasControlCharacter(name))) return field
+  }
+  const phone = sent.phone?.trim()
+  return phone !== undefined && !isPhone(phone) ? 'phone' : null
 }

@@ -1,7 +1,7 @@
 import type { UpdateProfileBody } from '@core/contracts/account'
 import { type FormEvent, useState } from 'react'
 import { type PublicUser, saveProfile } from './api'
-import { SAVED, saveFailedText } from './profile-form'
+import { refusedMessage, SAVED, saveFailedText } from './profile-form'
 import { useTimedMessage } from './use-timed-message'
 
 export interface ProfileCardOptions {
@@ -12,12 +12,18 @@ export interface ProfileCardOptions {
   /** The body to send, or null when the form has reported what to fix. */
   body: () => UpdateProfileBody | null
   onSaved: (user: PublicUser) => void
+  /**
+   * The server refused a value of `sent` with `message`: the card marks the field it was about and
+   * returns true, or returns false when it cannot tell which, and the message shows under the buttons.
+   */
+  refused?: (message: string, sent: UpdateProfileBody) => boolean
 }
 
 /**
  * The Edit, Save and Cancel of a profile card (docs/product.md#account-page): Edit starts from the saved
  * values, Cancel restores them, Save sends one PUT /api/auth/update-profile at a time and says how it went
- * for a few seconds (the server's reason when it refused a value).
+ * for a few seconds; a value the server refused is shown on its field when the card can tell which
+ * (`refused`), else its reason is the message.
  */
 export function useProfileCard(options: ProfileCardOptions) {
   const [editing, setEditing] = useState(false)
@@ -47,7 +53,9 @@ export function useProfileCard(options: ProfileCardOptions) {
       setEditing(false)
       setMessage({ text: SAVED, kind: 'success' })
     } catch (error) {
-      setMessage({ text: saveFailedText(error), kind: 'error' })
+      const refused = refusedMessage(error)
+      if (refused === null || !options.refused?.(refused, body))
+        setMessage({ text: saveFailedText(error), kind: 'error' })
     } finally {
       setBusy(false)
     }

@@ -16,6 +16,7 @@ import {
   orderNumberFrom,
   personalBody,
   personalProblem,
+  refusedPersonalField,
   SAVE_FAILED,
   saveFailedText,
   trimmedAddress,
@@ -149,6 +150,17 @@ describe('profile forms', () => {
     expect(saveFailedText(new ApiError(400, 'The request body is not valid JSON.'))).toBe(SAVE_FAILED)
     expect(saveFailedText(new ApiError(500, 'boom'))).toBe(SAVE_FAILED)
     expect(saveFailedText(new ApiError(0, 'offline'))).toBe('Failed to save changes. Please try again.')
+  })
+
+  test("a refusal of 'Personal Information' is the field the server's rules refuse, in its order", () => {
+    const sent = { firstName: 'Sam', lastName: 'Carpenter', phone: '(512) 555-0100' }
+    expect(refusedPersonalField({ ...sent, phone: 'call me' })).toBe('phone')
+    expect(refusedPersonalField({ ...sent, phone: '1'.repeat(21) })).toBe('phone')
+    expect(refusedPersonalField({ ...sent, lastName: 'Car\u202epenter', phone: 'call me' })).toBe('lastName')
+    expect(refusedPersonalField({ ...sent, firstName: ' ' })).toBe('firstName')
+    // Nothing the rules refuse: the reason is not a field's, and shows under the buttons.
+    expect(refusedPersonalField(sent)).toBeNull()
+    expect(refusedPersonalField({})).toBeNull()
   })
 
   test('the order page reads only digits from its URL', () => {
