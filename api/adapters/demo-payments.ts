@@ -7,6 +7,7 @@
  * key (api/env.ts).
  */
 import { randomBytes } from 'node:crypto'
+import { cardDigits, demoCardProblems } from '@core/rules/demo-card'
 import { CHARGE_CURRENCY } from '@core/rules/money'
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
@@ -51,44 +52,16 @@ function randomId(length: number): string {
 
 export type CardCheck = { ok: true } | { ok: false; status: 402 | 422; message: string }
 
-function luhn(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i])
-    if (i % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return sum % 10 === 0
-}
-
 /**
  * The demo's card rules: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined (Stripe's own test
  * numbers), any future expiry and any 3-digit code. Field errors come first so the form can say which
- * field to fix.
+ * field to fix: the first the shared rules find (core/rules/demo-card.ts), the name first.
  */
 export function checkDemoCard(card: DemoCard, now: Date): CardCheck {
-  if (card.name.trim() === '')
-    return { ok: false, status: 422, message: 'Please enter the name on the card.' }
-  const number = card.cardNumber.replace(/[\s-]/g, '')
-  if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
-    return { ok: false, status: 422, message: 'Your card number is invalid.' }
-  }
-  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry)
-  const month = Number(expiry?.[1])
-  if (!expiry || month < 1 || month > 12) {
-    return { ok: false, status: 422, message: 'Please enter the expiry date as MM/YY.' }
-  }
-  const yearText = expiry[2] ?? ''
-  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText)
-  // A card is good through the last day of its expiry month.
-  const lastValid = Date.UTC(year, month, 1)
-  if (now.getTime() >= lastValid) return { ok: false, status: 422, message: 'Your card has expired.' }
-  if (!/^\d{3}$/.test(card.cvc.trim())) {
-    return { ok: false, status: 422, message: "Please enter the card's 3-digit security code." }
-  }
+  const problems = demoCardProblems(card, now)
+  const problem = problems.name ?? problems.cardNumber ?? problems.expiry ?? problems.cvc
+  if (problem) return { ok: false, status: 422, message: problem }
+  const number = cardDigits(card.cardNumber)
   if (number === DEMO_CARDS.declined) {
     return { ok: false, status: 402, message: 'Your card was declined. No payment was taken.' }
   }

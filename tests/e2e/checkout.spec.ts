@@ -2,6 +2,7 @@
 // order confirmation e-mail in the demo outbox, and the error paths of each page. Runs in both projects
 // (phone 390 px, desktop 1280 px) with axe on every page state a shopper sees.
 import type { Locator, Page } from '@playwright/test'
+import { shopOrigin } from './support/accounts'
 import { delayScript, expect, slowRenders, test, waitForIsland } from './support/fixtures'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
@@ -370,6 +371,63 @@ test.describe('/checkout', () => {
     await expect(page.getByText('Failed to initialize checkout: Missing checkout session')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Return to Cart' })).toHaveAttribute('href', '/cart')
     await expect(page.getByRole('link', { name: 'Back to Shipping' })).toHaveAttribute('href', '/shipping')
+    await restPointer(page)
+    await axe()
+  })
+
+  test('the demo card form names every field to fix at once, before anything is sent', async ({
+    page,
+    axe,
+  }) => {
+    // A session for one jar, opened through the shop's own calls as /shipping opens it.
+    const headers = { origin: shopOrigin() }
+    const address = {
+      name: 'Sam Carpenter',
+      street1: '12 Mill Rd',
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+    }
+    const rates = await page.request.post('/api/shipping/rates', {
+      headers,
+      data: { address, items: [{ id: 1, quantity: 1 }] },
+    })
+    const rate = ((await rates.json()) as { rates: { id: string }[] }).rates[0]
+    const session = await page.request.post('/api/create-checkout-session', {
+      headers,
+      data: {
+        line_items: [{ product_id: 1, quantity: 1 }],
+        customer_email: 'sam.card@example.com',
+        shipping_address: address,
+        shipping_rate: { id: rate?.id },
+      },
+    })
+    expect(session.status(), await session.text()).toBe(200)
+    await page.goto(((await session.json()) as { url: string }).url)
+    const paid: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/demo-payments/'))
+        paid.push(request.url())
+    })
+
+    // A number that fails its checksum, a card that expired, a four-digit code: each its own message.
+    const number = page.getByLabel('Card number')
+    await number.fill('4242 4242 4242 4241')
+    await page.getByLabel('Expiry (MM/YY)').fill('0120')
+    await page.getByLabel('CVC').fill('1234')
+    await page.getByLabel('Name on card').fill('Sam Carpenter')
+    await page.getByRole('button', { name: /^Pay \$/ }).click()
+    await expect(number).toBeFocused()
+    for (const [label, message] of [
+      ['Card number', 'Your card number is invalid.'],
+      ['Expiry (MM/YY)', 'Your card has expired.'],
+      ['CVC', "Please enter the card's 3-digit security code."],
+    ] as const) {
+      await expect(page.getByLabel(label)).toHaveAttribute('aria-invalid', 'true')
+      await expect(page.getByLabel(label)).toHaveAccessibleDescription(message)
+    }
+    await expect(page.getByLabel('Name on card')).not.toHaveAttribute('aria-invalid')
+    expect(paid).toEqual([])
     await restPointer(page)
     await axe()
   })

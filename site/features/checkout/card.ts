@@ -1,7 +1,9 @@
 /**
- * The demo test-card form's input shaping and checks. The server decides whether a card pays; these only
- * catch empty or half-typed fields and say which field a server message is about.
+ * The demo test-card form's input shaping and checks. The server decides whether a card pays; these catch
+ * empty or half-typed fields and the fields its rules would refuse (core/rules/demo-card.ts), and say which
+ * field a server message is about.
  */
+import { demoCardProblems } from '@core/rules/demo-card'
 
 export interface CardInput {
   cardNumber: string
@@ -38,13 +40,23 @@ export function formatCvc(value: string): string {
   return value.replace(/\D/g, '').slice(0, 4)
 }
 
-/** Empty or obviously incomplete fields, in form order. */
-export function cardErrors(card: CardInput): CardErrors {
+/**
+ * Every field to fix, in form order, all at once: an empty or half-typed one says what to type, and one the
+ * demo provider would refuse (core/rules/demo-card.ts: the number's checksum, a month past or not a month,
+ * a code of other than 3 digits) says what it would answer. `now` dates the expiry, as the provider will.
+ */
+export function cardErrors(card: CardInput, now = new Date()): CardErrors {
+  const incomplete: CardErrors = {}
+  if (card.cardNumber.replace(/\D/g, '').length < 12) incomplete.cardNumber = 'Enter the card number.'
+  if (!/^\d{2}\/\d{2}$/.test(card.expiry.trim())) incomplete.expiry = 'Enter the expiry date as MM/YY.'
+  if (!/^\d{3,4}$/.test(card.cvc.trim())) incomplete.cvc = 'Enter the 3-digit security code.'
+  if (card.name.trim() === '') incomplete.name = 'Enter the name on the card.'
+  const refused = demoCardProblems(card, now)
   const errors: CardErrors = {}
-  if (card.cardNumber.replace(/\D/g, '').length < 12) errors.cardNumber = 'Enter the card number.'
-  if (!/^\d{2}\/\d{2}$/.test(card.expiry.trim())) errors.expiry = 'Enter the expiry date as MM/YY.'
-  if (!/^\d{3,4}$/.test(card.cvc.trim())) errors.cvc = 'Enter the 3-digit security code.'
-  if (card.name.trim() === '') errors.name = 'Enter the name on the card.'
+  for (const field of CARD_FIELDS) {
+    const message = incomplete[field] ?? refused[field]
+    if (message) errors[field] = message
+  }
   return errors
 }
 

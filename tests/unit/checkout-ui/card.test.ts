@@ -52,10 +52,35 @@ describe('cardErrors', () => {
     ])
   })
 
-  test('a complete form has none (the server decides the rest)', () => {
+  const NOW = new Date('2026-03-02T15:00:00Z')
+
+  test("a card the demo provider takes has none (whether it pays is the server's to say)", () => {
+    const good = { cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Sam' }
+    expect(cardErrors(good, NOW)).toEqual({})
+    expect(cardErrors({ ...good, cardNumber: '4000 0000 0000 0002' }, NOW)).toEqual({})
+    expect(cardErrors({ ...good, expiry: '03/26' }, NOW)).toEqual({})
+  })
+
+  test('every field the demo provider would refuse is named at once, in form order, as it words it', () => {
     expect(
-      cardErrors({ cardNumber: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Sam' }),
-    ).toEqual({})
+      cardErrors({ cardNumber: '4242 4242 4242 4241', expiry: '02/26', cvc: '1234', name: 'Sam' }, NOW),
+    ).toEqual({
+      cardNumber: 'Your card number is invalid.',
+      expiry: 'Your card has expired.',
+      cvc: "Please enter the card's 3-digit security code.",
+    })
+    expect(
+      cardErrors({ cardNumber: '4242 4242 4242 4242', expiry: '13/30', cvc: '123', name: ' ' }, NOW),
+    ).toEqual({ expiry: 'Please enter the expiry date as MM/YY.', name: 'Enter the name on the card.' })
+  })
+
+  test('a half-typed field says what to type, beside the others refused', () => {
+    const errors = cardErrors({ cardNumber: '4242', expiry: '01/20', cvc: '', name: 'Sam' }, NOW)
+    expect(errors).toEqual({
+      cardNumber: 'Enter the card number.',
+      expiry: 'Your card has expired.',
+      cvc: 'Enter the 3-digit security code.',
+    })
   })
 })
 

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { demoCardProblems } from '@core/rules/demo-card'
 import { checkDemoCard } from '../../../api/adapters/demo-payments'
 
 const NOW = new Date('2026-03-02T15:00:00Z')
@@ -42,6 +43,24 @@ describe('demo card rules', () => {
     [{ name: '  ' }, 'Please enter the name on the card.'],
   ])('%p → 422 %p', (change, message) => {
     expect(checkDemoCard({ ...GOOD, ...change }, NOW)).toEqual({ ok: false, status: 422, message })
+  })
+
+  test('the rules name every field at once (for the form); the provider answers the first, the name first', () => {
+    const card = { cardNumber: '4242 4242 4242 4241', expiry: '02/26', cvc: '12', name: '' }
+    expect(demoCardProblems(card, NOW)).toEqual({
+      cardNumber: 'Your card number is invalid.',
+      expiry: 'Your card has expired.',
+      cvc: "Please enter the card's 3-digit security code.",
+      name: 'Please enter the name on the card.',
+    })
+    expect(checkDemoCard(card, NOW)).toEqual({
+      ok: false,
+      status: 422,
+      message: 'Please enter the name on the card.',
+    })
+    expect(checkDemoCard({ ...card, name: 'Dana Cole' }, NOW)).toMatchObject({
+      message: 'Your card number is invalid.',
+    })
   })
 
   test('a card is good through the last day of its expiry month', () => {
