@@ -4,9 +4,12 @@
 import type { Locator, Page } from '@playwright/test'
 import { shopOrigin } from './support/accounts'
 import { delayScript, expect, slowRenders, test, waitForIsland } from './support/fixtures'
+import { shiftsFromNow } from './support/layout-shift'
 import { OUTBOX, outboxMessagesFor } from './support/outbox'
 
 const CARD_DECLINED = '4000 0000 0000 0002'
+/** Under what Lighthouse shows as 0.000 (docs/architecture.md#performance-budgets). */
+const NO_SHIFT = 0.0005
 const CARD_OK = '4242 4242 4242 4242'
 
 function cartLine(id: number, name: string, price: string, quantity: number) {
@@ -350,6 +353,37 @@ test.describe('/shipping', () => {
       ),
     ).toBeVisible()
     await expect(page).toHaveURL(/\/shipping$/)
+  })
+
+  test('the rates take the room kept for them: nothing below moves when they come or go', async ({
+    page,
+  }) => {
+    await withCart(page, '/shipping')
+    await waitForIsland(page, 'ShippingCheckout')
+    await page.getByLabel('E-mail').fill('sam@example.com')
+    await fillShippingAddress(page)
+    const button = page.getByRole('button', { name: 'Get Shipping Rates' })
+    /** The height of the rates' section, or null when there is none. */
+    const ratesHeight = () =>
+      page
+        .getByRole('heading', { name: 'Select Shipping Method' })
+        .evaluateAll((found) => found[0]?.closest('section')?.getBoundingClientRect().height ?? null)
+    // The button at the top of the screen: what is below the rates (on a phone the order summary, on a
+    // desktop the footer) is on screen when they come.
+    await button.evaluate((element) => element.scrollIntoView({ block: 'start' }))
+    const room = await ratesHeight()
+    const shifts = await shiftsFromNow(page)
+    await button.click()
+    await expect(page.getByRole('radio')).toHaveCount(3)
+    expect(await shifts()).toBeLessThan(NO_SHIFT)
+    expect(room).not.toBeNull()
+    expect(await ratesHeight()).toBe(room)
+    // A changed address discards them: the room stays.
+    const gone = await shiftsFromNow(page)
+    await page.locator('#shipping\\.zip').fill('10001')
+    await expect(page.getByRole('radio')).toHaveCount(0)
+    expect(await gone()).toBeLessThan(NO_SHIFT)
+    expect(await ratesHeight()).toBe(room)
   })
 
   test('the server names a bad address', async ({ page }) => {

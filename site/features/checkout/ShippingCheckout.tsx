@@ -24,13 +24,11 @@ export default function ShippingCheckout() {
         <p role="status" className="sr-only">
           {checkout.status}
         </p>
-        {checkout.rates && (
-          <RateOptions
-            rates={checkout.rates}
-            headingRef={checkout.ratesHeading}
-            onChoose={checkout.chooseRate}
-          />
-        )}
+        <RateOptions
+          rates={checkout.rates}
+          headingRef={checkout.ratesHeading}
+          onChoose={checkout.chooseRate}
+        />
       </div>
       <CheckoutSummary
         lines={checkout.lines}
