@@ -66,20 +66,37 @@ export function createLabelVoid(deps: LabelVoidDeps) {
     const label =
       taken?.trackingNumber ?? order?.shippoTrackingNumber ?? order?.labelReference ?? 'of this order'
     const reason = `Could not void label ${label} at the carrier (${why}): void it there to get the postage back`
-    if (taken) {
-      await db.batch([deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, sql`1`)])
-      log.error('label void given up', { order: formatOrderNumber(orderId) })
-      return
-    }
     const unnoted = sql`${orders.labelVoidStatus} is null`
-    await db.batch([
-      deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, unnoted),
-      db
-        .update(orders)
-        .set({ labelVoidStatus: 'error' })
-        .where(and(eq(orders.id, orderId), unnoted)),
-    ])
+    await db.batch(
+      taken
+        ? [deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, sql`1`)]
+        : [
+            deps.refunds.historyNote(orderId, SYSTEM_ACTOR, reason, unnoted),
+            db
+              .update(orders)
+              .set({ labelVoidStatus: 'error' })
+              .where(and(eq(orders.id, orderId), unnoted)),
+          ],
+    )
     log.error('label void given up', { order: formatOrderNumber(orderId) })
+  }
+
+  /**
+   * Runs a void job's work; a failure is retried with the job, and on its last attempt the order notes
+   * that the void was given up (noteVoidGivenUp, `taken` as there).
+   */
+  async function voidOrGiveUp(
+    orderId: number,
+    context: Pick<JobContext, 'lastAttempt'>,
+    work: () => Promise<void>,
+    taken?: LabelToVoid,
+  ): Promise<void> {
+    try {
+      await work()
+    } catch (error) {
+      if (context.lastAttempt) await noteVoidGivenUp(orderId, errorMessage(error), taken)
+      throw error
+    }
   }
 
   /**
@@ -118,32 +135,19 @@ export function createLabelVoid(deps: LabelVoidDeps) {
      * tried after buying may have failed). A failure is retried with the job; on its last attempt the
      * order notes that the void was given up.
      */
-    async voidLabel(orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> {
-      try {
-        await voidCancelled(orderId)
-      } catch (error) {
-        if (context.lastAttempt) await noteVoidGivenUp(orderId, errorMessage(error))
-        throw error
-      }
-    },
+    voidLabel: (orderId: number, context: Pick<JobContext, 'lastAttempt'>): Promise<void> =>
+      voidOrGiveUp(orderId, context, () => voidCancelled(orderId)),
 
     /**
      * The void job of a label taken off an order refunded in full before it shipped, which the job carries
      * (refunds.ts unshippedLabelVoidStatements). Noted in the history only: a failed refund may reopen the
      * order, which then buys another label, its own. Retried like a cancelled order's.
      */
-    async voidTakenLabel(
+    voidTakenLabel: (
       orderId: number,
       label: LabelToVoid,
       context: Pick<JobContext, 'lastAttempt'>,
-    ): Promise<void> {
-      try {
-        await voidAndNote(orderId, label, false)
-      } catch (error) {
-        if (context.lastAttempt) await noteVoidGivenUp(orderId, errorMessage(error), label)
-        throw error
-      }
-    },
+    ): Promise<void> => voidOrGiveUp(orderId, context, () => voidAndNote(orderId, label, false), label),
   }
 }
 
